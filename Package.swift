@@ -1,0 +1,42 @@
+// swift-tools-version:6.0
+// Gatehouse: the self-hosted management plane for mobile-app attestation.
+// Module arrows (see shared DESIGN.md): gatehouse → GatehouseWeb → {Gatehouse, HTTPServer, Mustache};
+// HTTPServer → HTTP; Gatehouse → {SQLite, Crypto}. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
+import PackageDescription
+
+let package = Package(
+    name: "Gatehouse",
+    products: [
+        .executable(name: "gatehouse", targets: ["gatehouse"]),
+    ],
+    targets: [
+        // System libraries (Debian packages named in `providers`; `make` installs them).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CSystem"),
+
+        // Foundations, each publishable alone.
+        .target(name: "HTTP"),
+        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
+        .target(name: "Mustache"),
+        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
+
+        // The product.
+        .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb"]),
+
+        // Tests: one target per module.
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
+        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// Module Gatehouse: see shared DESIGN.md for its job. Contents arrive with its issue.

@@ -1,0 +1,1 @@
+// Module GatehouseTesting: see shared DESIGN.md for its job. Contents arrive with its issue.

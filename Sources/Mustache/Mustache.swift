@@ -1,0 +1,1 @@
+// Module Mustache: see shared DESIGN.md for its job. Contents arrive with its issue.

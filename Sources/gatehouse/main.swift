@@ -1,0 +1,2 @@
+// The gatehouse command line: parses arguments and hands over to GatehouseWeb.
+print("gatehouse: not wired yet")
