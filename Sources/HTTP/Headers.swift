@@ -1,0 +1,71 @@
+/// An ordered list of header fields: keeps repeats and the order they came in, looks names up case-insensitively
+/// (RFC 9110 §5.1).
+public struct Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
+    /// One header field as received or to be sent.
+    public struct Field: Sendable, Equatable {
+        public var name: String
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public private(set) var fields: [Field] = []
+
+    public init() {}
+
+    public init(_ pairs: [(String, String)]) {
+        fields = pairs.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The first value of `name`, or nil.
+    public subscript(name: String) -> String? {
+        fields.first { Self.same($0.name, name) }?.value
+    }
+
+    /// Every value of `name`, in order.
+    public func values(_ name: String) -> [String] {
+        fields.filter { Self.same($0.name, name) }.map(\.value)
+    }
+
+    public func contains(_ name: String) -> Bool {
+        fields.contains { Self.same($0.name, name) }
+    }
+
+    /// Appends a field, keeping any existing ones of the same name.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Replaces every field of `name` with one field.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        fields.append(Field(name: name, value: value))
+    }
+
+    public mutating func remove(_ name: String) {
+        fields.removeAll { Self.same($0.name, name) }
+    }
+
+    public var count: Int { fields.count }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// ASCII case-insensitive comparison of field names (names are tokens, so ASCII suffices).
+    static func same(_ a: String, _ b: String) -> Bool {
+        let a = a.utf8, b = b.utf8
+        guard a.count == b.count else { return false }
+        for (x, y) in zip(a, b) where x != y {
+            let lx = (x >= 65 && x <= 90) ? x + 32 : x
+            let ly = (y >= 65 && y <= 90) ? y + 32 : y
+            if lx != ly { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,52 @@
+/// An HTTP request as the server hands it to a handler: a complete message, body included.
+public struct Request: Sendable {
+    /// The method token, as sent (methods are case-sensitive, RFC 9110 §9.1): "GET", "POST", …
+    public var method: String
+    /// The request target as sent, e.g. "/api/x?y=1".
+    public var target: String
+    public var version: HTTPVersion
+    public var headers: Headers
+    public var body: [UInt8]
+    /// Path parameters filled in by the router (`{environmentId}` → value), percent-decoded.
+    public var pathParameters: [String: String] = [:]
+    /// The address of the peer, when the request came over a socket ("127.0.0.1").
+    public var remoteAddress: String?
+    /// An id for this request, used in logs and in 500 responses.
+    public var id: String = ""
+
+    public init(method: String, target: String, version: HTTPVersion = .http11, headers: Headers = Headers(), body: [UInt8] = []) {
+        self.method = method
+        self.target = target
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The target's path, before any `?`, still percent-encoded.
+    public var path: String {
+        if let q = target.firstIndex(of: "?") { return String(target[..<q]) }
+        return target
+    }
+
+    /// The target's query string after `?`, still encoded, or nil.
+    public var query: String? {
+        guard let q = target.firstIndex(of: "?") else { return nil }
+        return String(target[target.index(after: q)...])
+    }
+}
+
+/// An HTTP protocol version.
+public struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
+    public var major: Int
+    public var minor: Int
+
+    public init(major: Int, minor: Int) {
+        self.major = major
+        self.minor = minor
+    }
+
+    public static let http10 = HTTPVersion(major: 1, minor: 0)
+    public static let http11 = HTTPVersion(major: 1, minor: 1)
+
+    public var description: String { "HTTP/\(major).\(minor)" }
+}
