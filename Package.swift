@@ -35,6 +35,7 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting"]),
     ],

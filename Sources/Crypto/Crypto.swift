@@ -1,1 +1,0 @@
-// Module Crypto: see shared DESIGN.md for its job. Contents arrive with its issue.
