@@ -1,5 +1,5 @@
 /// An HTTP request as the server hands it to a handler: a complete message, body included.
-public struct Request: Sendable {
+public struct Request: Sendable, Equatable {
     /// The method token, as sent (methods are case-sensitive, RFC 9110 §9.1): "GET", "POST", …
     public var method: String
     /// The request target as sent, e.g. "/api/x?y=1".

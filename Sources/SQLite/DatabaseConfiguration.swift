@@ -1,0 +1,30 @@
+/// How a `Database` opens its connections. All fields have production defaults.
+public struct DatabaseConfiguration: Sendable {
+    /// How hard SQLite syncs to disk on commit. See https://sqlite.org/pragma.html#pragma_synchronous
+    public enum Synchronous: String, Sendable, Equatable, CaseIterable {
+        /// In WAL mode a commit survives a process crash, but the last commits may be lost on power loss.
+        case normal = "NORMAL"
+        /// Every commit is synced to disk before it returns: durable across power loss, slower.
+        case full = "FULL"
+    }
+
+    /// The most reader connections open at once (at least 1); a `read` waits when all are busy.
+    public var readers: Int = 4
+    /// How long a statement waits for a lock held by another connection or process before failing with
+    /// `SQLITE_BUSY`. See https://sqlite.org/c3ref/busy_timeout.html
+    public var busyTimeout: Duration = .seconds(5)
+    /// The writer's `PRAGMA synchronous`.
+    public var synchronous: Synchronous = .normal
+
+    /// The defaults: 4 readers, 5 s busy timeout, `synchronous=NORMAL`.
+    public init() {}
+
+    /// `busyTimeout` in whole milliseconds, clamped to what `sqlite3_busy_timeout` takes.
+    var busyTimeoutMilliseconds: Int32 {
+        let (seconds, attoseconds) = busyTimeout.components
+        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
+        if milliseconds.overflow || seconds < 0 { return seconds < 0 ? 0 : Int32.max }
+        let total = milliseconds.partialValue + attoseconds / 1_000_000_000_000_000
+        return Int32(clamping: max(0, total))
+    }
+}

@@ -1,0 +1,117 @@
+/// Brings a database's schema up to date from plain SQL files named `NNNN_name.sql`.
+///
+/// Each pending file runs in its own write transaction, followed by `PRAGMA foreign_key_check`
+/// (https://sqlite.org/pragma.html#pragma_foreign_key_check): a violation fails that migration. Applied files are
+/// recorded in `schema_migrations(name, sha256, applied_at)`, with `name` the file name without `.sql` and
+/// `applied_at` in UTC, ISO 8601. Before applying anything it refuses (see `MigrationError`) a database whose
+/// applied migrations were edited, deleted, or are newer than the files.
+///
+/// Because each migration runs inside a transaction: `PRAGMA foreign_keys = OFF` in a migration does nothing
+/// (https://sqlite.org/foreignkeys.html#fk_enable: it is a no-op within a transaction), so a table rebuild
+/// cannot switch foreign keys off, and a DROP TABLE of a parent still fires its `ON DELETE` actions; and a
+/// migration must not contain BEGIN, COMMIT or ROLLBACK. Files with other extensions are ignored, as are hidden
+/// files.
+public struct Migrator: Sendable {
+    /// The directory holding the `.sql` files.
+    public let directory: String
+
+    /// A migrator for the `NNNN_name.sql` files in `directory`.
+    public init(directory: String) {
+        self.directory = directory
+    }
+
+    /// Applies every pending migration, in number order, each in its own transaction.
+    /// - Returns: the names applied by this call (without `.sql`), in order; empty when up to date.
+    /// - Throws: `MigrationError` (nothing is applied when the checks fail; a failing migration is rolled back,
+    ///   the ones before it stay applied), or `DatabaseError`.
+    public func migrate(_ database: Database) throws -> [String] {
+        let migrations = try loadMigrations()
+        try database.write { try $0.execute(Migrator.createTable) }
+        let applied = try database.read { try appliedMigrations($0) }
+        try check(applied: applied, against: migrations)
+        let appliedNames = Set(applied.map(\.name))
+        var done: [String] = []
+        for migration in migrations where !appliedNames.contains(migration.name) {
+            if try database.write({ try apply(migration, on: $0) }) {
+                done.append(migration.name)
+            }
+        }
+        return done
+    }
+
+    /// The applied migrations (in order) and the pending ones, after the same checks as `migrate`.
+    /// - Throws: `MigrationError` or `DatabaseError`.
+    public func status(_ database: Database) throws -> (applied: [String], pending: [String]) {
+        let migrations = try loadMigrations()
+        let applied = try database.read { connection -> [AppliedMigration] in
+            let table = try connection.queryOne(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
+            return table == nil ? [] : try appliedMigrations(connection)
+        }
+        try check(applied: applied, against: migrations)
+        let appliedNames = Set(applied.map(\.name))
+        return (applied.map(\.name), migrations.map(\.name).filter { !appliedNames.contains($0) })
+    }
+
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            name TEXT PRIMARY KEY NOT NULL,
+            sha256 TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        )
+        """
+
+    /// A row of `schema_migrations`.
+    struct AppliedMigration {
+        let name: String
+        let sha256: String
+    }
+
+    private func appliedMigrations(_ connection: Connection) throws -> [AppliedMigration] {
+        try connection.query("SELECT name, sha256 FROM schema_migrations ORDER BY name").map {
+            AppliedMigration(name: $0["name"].string ?? "", sha256: $0["sha256"].string ?? "")
+        }
+    }
+
+    /// Refuses edited, missing and newer-than-code migrations.
+    private func check(applied: [AppliedMigration], against migrations: [Migration]) throws {
+        let files = Dictionary(migrations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        let newestFile = migrations.last?.number ?? -1
+        for record in applied {
+            if let file = files[record.name] {
+                guard file.sha256 == record.sha256 else { throw MigrationError.changed(file.fileName) }
+            } else if let number = Migration.number(of: record.name), number > newestFile {
+                throw MigrationError.newerThanCode(record.name + ".sql")
+            } else {
+                throw MigrationError.missing(record.name + ".sql")
+            }
+        }
+    }
+
+    /// Runs one migration inside the caller's transaction; false when another process applied it first.
+    private func apply(_ migration: Migration, on connection: Connection) throws -> Bool {
+        let already = try connection.queryOne("SELECT 1 FROM schema_migrations WHERE name = ?", [.text(migration.name)])
+        guard already == nil else { return false }
+        do {
+            try connection.executeScript(migration.sql)
+            guard connection.isInTransaction else {
+                throw DatabaseError.misuse("the migration ended the transaction; remove BEGIN/COMMIT from it")
+            }
+            let violations = try connection.query("PRAGMA foreign_key_check")
+            if let first = violations.first {
+                throw DatabaseError(
+                    code: DatabaseError.constraintForeignKey,
+                    message: "\(violations.count) foreign key violation(s); the first is rowid "
+                        + "\(first[1].int64.map(String.init) ?? "?") of table \(first[0].string ?? "?") "
+                        + "referencing \(first[2].string ?? "?")",
+                    sql: "PRAGMA foreign_key_check")
+            }
+        } catch let error as DatabaseError {
+            throw MigrationError.failed(migration.fileName, error)
+        }
+        try connection.execute(
+            "INSERT INTO schema_migrations (name, sha256, applied_at) VALUES (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))",
+            [.text(migration.name), .text(migration.sha256)])
+        return true
+    }
+}
