@@ -11,3 +11,12 @@
 #include <openssl/bio.h>
 #include <openssl/hmac.h>
 #include <openssl/sha.h>
+#include <openssl/pemerr.h>
+#include <openssl/x509_vfy.h>
+
+/* Compound macros Swift cannot import, as inline functions. */
+
+/* RFC 2253 one-line names with UTF-8 left as UTF-8 (openssl's `-nameopt RFC2253,-esc_msb`). */
+static inline unsigned long gatehouse_name_flags_rfc2253_utf8(void) {
+    return XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB;
+}
