@@ -4,9 +4,9 @@ extension Checklist {
     ///
     /// The rule for a platform with nothing registered (`android.noApps`, `apple.noAppIds`):
     /// - `fail` when that platform's verdicts arrive anyway (the SDK attests, nothing can verify it);
-    /// - `ok` when the other platform is registered and this one sends nothing — a team that ships on one
-    ///   platform only must not see the other in red or yellow;
-    /// - `warn` when nothing is registered on either platform (a new environment: nothing can work yet).
+    /// - `ok` when this platform sends nothing and the other has something (an app registered, or verdicts
+    ///   arriving) — a team that ships on one platform only must not see the other in red or yellow;
+    /// - `warn` when neither platform has anything (a new environment: nothing can work yet).
     ///
     /// The other rules: `android.noDigests` fails for any app without a digest (every verdict of it is a
     /// certificate mismatch, and a re-signed copy is not told from it); `playIntegrity.notConfigured` warns when
@@ -49,7 +49,7 @@ extension Checklist {
                     + "integrity → App signing shows them).",
                 evidence: evidence)
         }
-        if !configuration.appleAppIds.isEmpty {
+        if !configuration.appleAppIds.isEmpty || week.verdicts(Provider.appAttest) > 0 {
             return ChecklistItem(
                 id: id, status: .ok, title: "No Android app registered",
                 detail: "Fine if you ship on iOS only: no Play Integrity verdict arrived this week.", fix: "",
@@ -155,7 +155,7 @@ extension Checklist {
                     + (seen.isEmpty ? "" : " Phones reported \(Wording.observed(seen))."),
                 fix: "\(named) under Apple app ids.", evidence: evidence)
         }
-        if !configuration.androidApps.isEmpty {
+        if !configuration.androidApps.isEmpty || week.verdicts(Provider.playIntegrity) > 0 {
             return ChecklistItem(
                 id: id, status: .ok, title: "No Apple app id registered",
                 detail: "Fine if you ship on Android only: no App Attest verdict arrived this week.", fix: "",

@@ -22,9 +22,12 @@ extension Checklist {
         let figures = TrafficFigures(item: .notFromPlay, week: week, failing: counted, thresholds: thresholds)
         let observed = week.observed(.notFromPlay).filter { eligible.contains($0.value) }
         let qualifier = ", signed with a registered certificate"
+        let undigestedNote = undigested == 0 ? ""
+            : " \(Wording.count(undigested, "of these verdicts", "of these verdicts")) reported no certificate "
+                + "digest and \(undigested == 1 ? "is" : "are") counted as if signed with a registered one."
         guard figures.status != .ok else {
             return figures.item(title: "Installs signed with your certificates come from Google Play",
-                                detail: figures.opener(qualifier: qualifier), fix: "",
+                                detail: figures.opener(qualifier: qualifier) + undigestedNote, fix: "",
                                 observed: observed, registered: registered)
         }
         let owner = observed.first.flatMap { top in apps.first { $0.certificateDigests.contains(top.value) } }
@@ -37,10 +40,7 @@ extension Checklist {
         detail += " Google does not recognize (UNRECOGNIZED_VERSION) or license (unlicensed) a build installed "
             + "from outside Play — Galaxy Store, an enterprise channel, a test build — so every genuine install "
             + "from there reads as rejected."
-        if undigested > 0 {
-            detail += " \(Wording.count(undigested, "of these verdicts", "of these verdicts")) reported no "
-                + "certificate digest and \(undigested == 1 ? "is" : "are") counted as if it were registered."
-        }
+        detail += undigestedNote
         return figures.item(
             title: "Genuine builds come from outside Google Play, and \(name) is not marked so",
             detail: detail,

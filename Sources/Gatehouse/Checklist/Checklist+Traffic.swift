@@ -74,10 +74,10 @@ extension Checklist {
                 fix = "Add \(top.value) to the certificate digests of \(appName) as well."
             } else {
                 detail += ", which is not registered; \(registeredText). Google Play re-signs apps with its own "
-                    + "app-signing key, so \(top.value) is most likely the Play app-signing key and the registered "
-                    + "one the upload key: Play Console → App integrity → App signing shows the app-signing key's "
-                    + "SHA-256 fingerprint. If \(top.value) is not there, these builds are copies of your app "
-                    + "re-signed by someone else, not a setup fault."
+                    + "app-signing key, so the one phones report is most likely the Play app-signing key and the "
+                    + "registered one the upload key: Play Console → App integrity → App signing shows the "
+                    + "app-signing key's SHA-256 fingerprint. If it is not the one phones report, these builds are "
+                    + "copies of your app re-signed by someone else, not a setup fault."
                 fix = "Add \(top.value) to the certificate digests of \(appName), once Play Console → App "
                     + "integrity → App signing shows it as the app-signing key."
             }

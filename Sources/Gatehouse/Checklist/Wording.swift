@@ -27,15 +27,10 @@ enum Wording {
         return above ? "just over \(round)%" : "just under \(round)%"
     }
 
-    /// `part × scale / whole`, rounded half up, and whether the division was exact; never traps.
+    /// `part × scale / whole` for `0 ≤ part ≤ whole`, rounded half up, and whether the division was exact;
+    /// in full width, so it never overflows.
     private static func rounded(_ part: Int, of whole: Int, scale: Int) -> (Int, Bool) {
-        let product = part.multipliedReportingOverflow(by: scale)
-        if product.overflow {
-            let ratio = Double(part) / Double(whole) * Double(scale)
-            return (Int(ratio.rounded()), false)
-        }
-        let quotient = product.partialValue / whole
-        let remainder = product.partialValue % whole
+        let (quotient, remainder) = whole.dividingFullWidth(part.multipliedFullWidth(by: scale))
         return (remainder >= whole - remainder ? quotient + 1 : quotient, remainder == 0)
     }
 
