@@ -1,7 +1,9 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
+#include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <arpa/inet.h>
@@ -9,3 +11,29 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <pthread.h>
+#include <time.h>
+
+// Glibc declares accept4 only under _GNU_SOURCE, which Swift's Glibc module is not built with; the symbol is in libc.
+extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
+extern int pthread_setname_np(pthread_t thread, const char *name);
+
+/// accept(2) returning a non-blocking, close-on-exec socket in one call.
+static inline int csystem_accept_nonblocking(int fd, struct sockaddr *addr, socklen_t *addrlen) {
+    return accept4(fd, addr, addrlen, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+/// The data word of an epoll event (a union member, awkward to reach from Swift across the packed struct).
+static inline unsigned long long csystem_epoll_event_data(const struct epoll_event *event) {
+    return event->data.u64;
+}
+
+/// Builds an epoll event with the given mask and data word.
+static inline struct epoll_event csystem_epoll_event_make(unsigned int events, unsigned long long data) {
+    struct epoll_event event;
+    event.events = events;
+    event.data.u64 = data;
+    return event;
+}

@@ -1,0 +1,132 @@
+extension Checklist {
+    /// The traffic items, one per ``SetupItem``, in its declaration order.
+    static func trafficItems(
+        _ configuration: ChecklistConfiguration, week: TrafficWeek, thresholds: ChecklistThresholds
+    ) -> [ChecklistItem] {
+        SetupItem.allCases.map { item in
+            switch item {
+            case .keysNotTheApps: keysNotTheApps(configuration, week: week, thresholds: thresholds)
+            case .certificateNotRegistered: certificateNotRegistered(configuration, week: week, thresholds: thresholds)
+            case .packageNotRegistered: packageNotRegistered(configuration, week: week, thresholds: thresholds)
+            case .notFromPlay: notFromPlay(configuration, week: week, thresholds: thresholds)
+            case .serviceAccountRejected: serviceAccountRejected(configuration, week: week, thresholds: thresholds)
+            case .notConfiguredTraffic: notConfiguredTraffic(configuration, week: week, thresholds: thresholds)
+            case .appIdNotRegistered: appIdNotRegistered(configuration, week: week, thresholds: thresholds)
+            case .developmentKey: developmentKey(configuration, week: week, thresholds: thresholds)
+            }
+        }
+    }
+
+    /// Figures for an item counted the plain way (every reason row as it stands).
+    static func figures(_ item: SetupItem, week: TrafficWeek, thresholds: ChecklistThresholds) -> TrafficFigures {
+        TrafficFigures(item: item, week: week, failing: week.failing(item), thresholds: thresholds)
+    }
+
+    /// `playIntegrity.keysNotTheApps`.
+    static func keysNotTheApps(
+        _ configuration: ChecklistConfiguration, week: TrafficWeek, thresholds: ChecklistThresholds
+    ) -> ChecklistItem {
+        let figures = figures(.keysNotTheApps, week: week, thresholds: thresholds)
+        guard figures.status != .ok else {
+            return figures.item(title: "Play Integrity verdicts decrypt and verify with your keys",
+                                detail: figures.opener(), fix: "")
+        }
+        let packages = week.observed(.keysNotTheApps)
+        let names = packages.isEmpty ? "your app" : Wording.list(packages.prefix(3).map(\.value), conjunction: "and")
+        return figures.item(
+            title: "The Play Integrity response keys are not this app's",
+            detail: figures.opener()
+                + " A token that does not decrypt or verify under the response keys set here reads as forged — "
+                + "every genuine phone's with it — so the keys are another app's, or an old pair."
+                + (packages.isEmpty ? "" : " Phones reported \(Wording.observed(Array(packages.prefix(3)))).")
+                + (configuration.localKeysSet ? "" : " No response keys are set now: if they were removed this "
+                    + "week, these verdicts are from before."),
+            fix: "Download the response keys of \(names) again from Play Console (App integrity → Response "
+                + "encryption → Manage and download keys) and paste the decryption and verification keys into this "
+                + "environment's Play Integrity settings.",
+            observed: packages)
+    }
+
+    /// `android.certificateNotRegistered`.
+    static func certificateNotRegistered(
+        _ configuration: ChecklistConfiguration, week: TrafficWeek, thresholds: ChecklistThresholds
+    ) -> ChecklistItem {
+        let figures = figures(.certificateNotRegistered, week: week, thresholds: thresholds)
+        let digests = week.observed(.certificateNotRegistered)
+        let topPackage = week.observed(.certificateNotRegistered, field: "packageName").first?.value
+        let apps = configuration.androidApps
+        let app = apps.first { $0.packageName == topPackage } ?? (apps.count == 1 ? apps.first : nil)
+        let registered = app?.certificateDigests ?? unique(apps.flatMap(\.certificateDigests))
+        guard figures.status != .ok else {
+            return figures.item(title: "Phones carry registered signing certificates", detail: figures.opener(),
+                                fix: "", observed: digests, registered: registered)
+        }
+        let appName = app?.packageName ?? topPackage ?? "your app"
+        let forApp = app.map { " for \($0.packageName)" } ?? ""
+        let registeredText = "registered\(forApp): \(Wording.registered(registered))"
+        var detail = figures.opener()
+        let fix: String
+        if let top = digests.first {
+            let owner = apps.first { $0.certificateDigests.contains(top.value) }
+            detail += " Phones report the signing certificate \(top.value) (\(Wording.count(top.count, "verdict")))"
+            if let owner, owner.packageName != app?.packageName {
+                detail += ", which is registered for \(owner.packageName) but not for \(appName); \(registeredText)."
+                fix = "Add \(top.value) to the certificate digests of \(appName) as well."
+            } else {
+                detail += ", which is not registered; \(registeredText). Google Play re-signs apps with its own "
+                    + "app-signing key, so the one phones report is most likely the Play app-signing key and the "
+                    + "registered one the upload key: Play Console → App integrity → App signing shows the "
+                    + "app-signing key's SHA-256 fingerprint. If it is not the one phones report, these builds are "
+                    + "copies of your app re-signed by someone else, not a setup fault."
+                fix = "Add \(top.value) to the certificate digests of \(appName), once Play Console → App "
+                    + "integrity → App signing shows it as the app-signing key."
+            }
+            if digests.count > 1 {
+                detail += " Also seen: \(Wording.observed(Array(digests.dropFirst().prefix(4))))."
+            }
+        } else {
+            detail += " Phones did not say which certificate they carry; \(registeredText)."
+            fix = "Add the app-signing key's SHA-256 fingerprint (Play Console → App integrity → App signing) to the "
+                + "certificate digests of \(appName)."
+        }
+        return figures.item(title: "Phones carry a signing certificate you have not registered", detail: detail,
+                            fix: fix, observed: digests, registered: registered)
+    }
+
+    /// `android.packageNotRegistered`.
+    static func packageNotRegistered(
+        _ configuration: ChecklistConfiguration, week: TrafficWeek, thresholds: ChecklistThresholds
+    ) -> ChecklistItem {
+        let figures = figures(.packageNotRegistered, week: week, thresholds: thresholds)
+        let packages = week.observed(.packageNotRegistered)
+        let registered = configuration.androidApps.map(\.packageName)
+        guard figures.status != .ok else {
+            return figures.item(title: "Phones run registered packages", detail: figures.opener(), fix: "",
+                                observed: packages, registered: registered)
+        }
+        var detail = figures.opener()
+        var fix = "Register the package phones run under Android apps, with its signing certificate digests."
+        if let top = packages.first {
+            detail += " Phones run \(top.value) (\(Wording.count(top.count, "verdict"))), which this environment "
+                + "has not registered; registered: \(Wording.registered(registered))."
+            if let base = registered.first(where: { top.value.hasPrefix($0 + ".") }) {
+                detail += " \(top.value) looks like a build variant of \(base) (an applicationIdSuffix): Play "
+                    + "Integrity sees it as a package of its own."
+            }
+            if packages.count > 1 {
+                detail += " Also seen: \(Wording.observed(Array(packages.dropFirst().prefix(4))))."
+            }
+            fix = "Register \(top.value) under Android apps, with its signing certificate digests."
+        } else {
+            detail += " Phones did not say which package they run; registered: \(Wording.registered(registered))."
+        }
+        return figures.item(title: "Phones run a package you have not registered", detail: detail, fix: fix,
+                            observed: packages, registered: registered)
+    }
+
+    /// Keeps the first occurrence of each value.
+    static func unique(_ values: [String]) -> [String] {
+        var seen = Set<String>()
+        return values.filter { seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,45 @@
+/// What an environment registered for attestation, as the setup checklist needs to see it.
+///
+/// The checklist never reads secrets: it only needs to know whether a credential is set.
+public struct ChecklistConfiguration: Sendable, Equatable {
+    /// The environment's kind: `"production"` or `"development"`. Anything else is treated as production,
+    /// the stricter of the two.
+    public var kind: String
+    /// Whether attack mode is switched on (phones that could attest and did not are challenged).
+    public var attackMode: Bool
+    /// The Android apps registered, with their signing certificate digests.
+    public var androidApps: [AndroidAppSetup]
+    /// The Apple app ids registered for App Attest, each `"TEAMID.bundleId"` (the App ID prefix Apple signs with).
+    public var appleAppIds: [String]
+    /// Whether a Play Integrity service account (decoding through Google) is set.
+    public var serviceAccountSet: Bool
+    /// Whether Play Integrity response keys (decoding on this server) are set.
+    public var localKeysSet: Bool
+    /// How many secret keys of the environment are active (they report verdicts and verify receipts).
+    public var activeSecretKeys: Int
+
+    /// Creates a configuration; every argument has the value of a freshly created, empty environment.
+    public init(
+        kind: String = "production",
+        attackMode: Bool = false,
+        androidApps: [AndroidAppSetup] = [],
+        appleAppIds: [String] = [],
+        serviceAccountSet: Bool = false,
+        localKeysSet: Bool = false,
+        activeSecretKeys: Int = 0
+    ) {
+        self.kind = kind
+        self.attackMode = attackMode
+        self.androidApps = androidApps
+        self.appleAppIds = appleAppIds
+        self.serviceAccountSet = serviceAccountSet
+        self.localKeysSet = localKeysSet
+        self.activeSecretKeys = activeSecretKeys
+    }
+
+    /// Whether this is a development environment, where development App Attest keys are expected.
+    var isDevelopment: Bool { kind == "development" }
+
+    /// Whether the server can decode a Play Integrity verdict at all (a service account or local keys).
+    var playIntegrityDecodable: Bool { serviceAccountSet || localKeysSet }
+}

@@ -1,0 +1,80 @@
+/// The one table from a verdict reason to the setup fault it points to.
+///
+/// A setup reason is one genuine phones produce on their own when the environment is set up wrong: keys that are
+/// not the app's, a certificate, package or app id not registered, a build Play does not know, development keys
+/// in production. Every reason not in this table — `deviceIntegrityNotMet`, `virtualDevice`,
+/// `basicIntegrityOnly`, `playProtect:*`, `controllingAppDetected`, `capturingAppDetected`,
+/// `highDeviceActivity`, `staleVerdict`, `verdictReplayed`, `counterReused`, `counterRegression`,
+/// `oneKeyManyDevices`, `requestMismatch`, `unknownKeyId`, `missingKeyId`, `assertionInvalid`,
+/// `certificateChainInvalid`, `nonceMismatch`, `packageMismatch`, `googleUnreachable` and any reason this
+/// table does not know — speaks of the device or the network, never of the setup: however dominant, it never
+/// makes a setup item, so a farm attacking the app cannot look like the admin's mistake.
+///
+/// A reason counts only for the provider that reports it (`notConfigured` from App Attest is not a Play
+/// Integrity setup fault).
+public enum SetupReason: String, Sendable, CaseIterable {
+    /// Play Integrity: the token did not decrypt with the local response keys.
+    case decryptionFailed
+    /// Play Integrity: the token's signature did not verify with the local verification key.
+    case signatureInvalid
+    /// Play Integrity: the app's signing certificate is not registered for its package.
+    case certificateMismatch
+    /// Play Integrity: the package is not registered in this environment.
+    case packageNotRegistered
+    /// Play Integrity: Google does not recognize the binary.
+    case unrecognizedVersion = "appVerdict:UNRECOGNIZED_VERSION"
+    /// Play Integrity: Play did not license the install.
+    case unlicensed
+    /// Play Integrity: Google refused the service account.
+    case serviceAccountRejected
+    /// Play Integrity: nothing is set to decode the verdict with.
+    case notConfigured
+    /// App Attest: the app id Apple signed is not registered.
+    case appIdNotRegistered
+    /// App Attest: the key was attested by Apple's development environment.
+    case developmentKey
+
+    /// The table: which checklist item the reason points to, and which provider reports it.
+    private var entry: (item: SetupItem, provider: String) {
+        switch self {
+        case .decryptionFailed, .signatureInvalid: (.keysNotTheApps, Provider.playIntegrity)
+        case .certificateMismatch: (.certificateNotRegistered, Provider.playIntegrity)
+        case .packageNotRegistered: (.packageNotRegistered, Provider.playIntegrity)
+        case .unrecognizedVersion, .unlicensed: (.notFromPlay, Provider.playIntegrity)
+        case .serviceAccountRejected: (.serviceAccountRejected, Provider.playIntegrity)
+        case .notConfigured: (.notConfiguredTraffic, Provider.playIntegrity)
+        case .appIdNotRegistered: (.appIdNotRegistered, Provider.appAttest)
+        case .developmentKey: (.developmentKey, Provider.appAttest)
+        }
+    }
+
+    /// The setup reason a verdict reason of this provider is, or `nil` when it is a device reason
+    /// (or a reason this provider does not report as a setup fault).
+    public init?(reason: String, provider: String) {
+        guard let known = SetupReason(rawValue: reason), known.provider == provider else { return nil }
+        self = known
+    }
+
+    /// The checklist item the reason points to.
+    public var item: SetupItem { entry.item }
+
+    /// The provider that reports the reason.
+    public var provider: String { entry.provider }
+}
+
+/// Provider names as they appear in verdicts.
+enum Provider {
+    /// Google Play Integrity (Android).
+    static let playIntegrity = "play-integrity"
+    /// Apple App Attest (iOS).
+    static let appAttest = "app-attest"
+
+    /// The name an admin reads.
+    static func displayName(_ provider: String) -> String {
+        switch provider {
+        case playIntegrity: "Play Integrity"
+        case appAttest: "App Attest"
+        default: provider
+        }
+    }
+}

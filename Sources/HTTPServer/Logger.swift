@@ -1,0 +1,116 @@
+import Glibc
+import Synchronization
+
+/// Writes structured log records as one JSON object per line (`{"ts":…,"level":…,"msg":…, fields…}`) to a sink.
+///
+/// Thread-safe: the standard-error sink serializes writes under a lock, so lines from different threads never
+/// interleave. Never pass a secret, token, cookie or query string as a field.
+public struct Logger: Sendable {
+    /// How important a record is; records below the logger's minimum level are dropped.
+    public enum Level: Int, Sendable, Comparable {
+        case debug, info, warning, error
+
+        /// The name written in the `level` field.
+        public var name: String {
+            switch self {
+            case .debug: "debug"
+            case .info: "info"
+            case .warning: "warning"
+            case .error: "error"
+            }
+        }
+
+        public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    /// Records at or above this level are written.
+    public var minimumLevel: Level
+    /// Whether the server writes an access-log line per request.
+    public var accessLog: Bool
+    private let sink: (@Sendable (String) -> Void)?
+
+    /// A logger handing each JSON line (without its newline) to `sink`; `sink` may be called from any thread.
+    public init(minimumLevel: Level = .info, accessLog: Bool = true, sink: @escaping @Sendable (String) -> Void) {
+        self.minimumLevel = minimumLevel
+        self.accessLog = accessLog
+        self.sink = sink
+    }
+
+    private init() {
+        minimumLevel = .error
+        accessLog = false
+        sink = nil
+    }
+
+    /// A logger writing to standard error.
+    public static func standardError(minimumLevel: Level = .info, accessLog: Bool = true) -> Logger {
+        Logger(minimumLevel: minimumLevel, accessLog: accessLog) { line in StandardErrorSink.shared.write(line) }
+    }
+
+    /// A logger that drops everything (benchmarks, tests that do not look at logs).
+    public static let discard = Logger()
+
+    /// Writes one record with `message` and extra fields, if `level` is enabled.
+    public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
+        guard let sink, level >= minimumLevel else { return }
+        var line = "{\"ts\":\""
+        line += Self.timestamp()
+        line += "\",\"level\":\""
+        line += level.name
+        line += "\",\"msg\":"
+        LogValue.string(message).appendJSON(to: &line)
+        for (key, value) in fields {
+            line += ","
+            LogValue.string(key).appendJSON(to: &line)
+            line += ":"
+            value.appendJSON(to: &line)
+        }
+        line += "}"
+        sink(line)
+    }
+
+    /// Writes an info record.
+    public func info(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.info, message, fields) }
+    /// Writes a warning record.
+    public func warning(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.warning, message, fields) }
+    /// Writes an error record.
+    public func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.error, message, fields) }
+
+    /// UTC time as `2024-05-01T12:00:00.123Z`, without Foundation.
+    static func timestamp() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME, &spec)
+        var seconds = spec.tv_sec
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func pad(_ value: Int32, _ width: Int) -> String {
+            let digits = String(value)
+            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        }
+        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
+            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
+            + pad(Int32(spec.tv_nsec / 1_000_000), 3) + "Z"
+    }
+}
+
+/// Serializes whole-line writes to file descriptor 2.
+final class StandardErrorSink: Sendable {
+    static let shared = StandardErrorSink()
+    private let lock = Mutex(())
+
+    func write(_ line: String) {
+        var bytes = Array(line.utf8)
+        bytes.append(10)
+        lock.withLock { _ in
+            bytes.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let n = Glibc.write(2, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                    if n < 0 && errno == EINTR { continue }
+                    if n <= 0 { return }
+                    offset += n
+                }
+            }
+        }
+    }
+}

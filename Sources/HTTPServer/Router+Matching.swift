@@ -1,0 +1,95 @@
+import HTTP
+
+extension Router {
+    /// Finds the handler for `request` and fills `pathParameters`; the returned handler throws 404, 405 or 400
+    /// (malformed percent-encoding) when there is none.
+    func resolve(_ request: inout Request) throws -> Handler {
+        guard let raw = RoutePattern.pathSegments(of: request.path) else {
+            return { _ in throw HTTPError(status: 404) }
+        }
+        var segments: [String] = []
+        segments.reserveCapacity(raw.count)
+        for segment in raw {
+            guard let decoded = RoutePattern.decode(segment) else {
+                return { _ in throw HTTPError(status: 400, detail: "The path has malformed percent-encoding.") }
+            }
+            segments.append(decoded)
+        }
+        var captures: [String] = []
+        guard let node = root.match(segments, 0, &captures) else {
+            return { _ in throw HTTPError(status: 404) }
+        }
+        let endpoint = node.endpoints[request.method]
+            ?? (request.method == "HEAD" ? node.endpoints["GET"] : nil)
+        guard let endpoint else {
+            var allowed = Set(node.endpoints.keys)
+            if allowed.contains("GET") { allowed.insert("HEAD") }
+            let allow = allowed.sorted().joined(separator: ", ")
+            return { _ in throw HTTPError(status: 405, headers: ["Allow": allow]) }
+        }
+        for (name, value) in zip(endpoint.names, captures) {
+            request.pathParameters[name] = value
+        }
+        return endpoint.handler
+    }
+}
+
+/// One node of the route trie: literal children, one parameter child, one catch-all child, and endpoints by method.
+struct RouteNode: Sendable {
+    struct Endpoint: Sendable {
+        let handler: Router.Handler
+        /// Parameter names in path order, matched to captures.
+        let names: [String]
+    }
+
+    var literals: [String: RouteNode] = [:]
+    var parameter: [RouteNode] = []  // zero or one element (an array because a struct cannot contain itself)
+    var catchAll: [RouteNode] = []
+    var endpoints: [String: Endpoint] = [:]
+
+    mutating func insert(_ segments: ArraySlice<RoutePattern.Segment>, method: String, endpoint: Endpoint,
+                         pattern: String) {
+        guard let first = segments.first else {
+            precondition(endpoints[method] == nil, "duplicate route \(method) \(pattern)")
+            endpoints[method] = endpoint
+            return
+        }
+        let rest = segments.dropFirst()
+        switch first {
+        case .literal(let text):
+            var child = literals[text] ?? RouteNode()
+            child.insert(rest, method: method, endpoint: endpoint, pattern: pattern)
+            literals[text] = child
+        case .parameter:
+            var child = parameter.first ?? RouteNode()
+            child.insert(rest, method: method, endpoint: endpoint, pattern: pattern)
+            parameter = [child]
+        case .catchAll:
+            precondition(rest.isEmpty, "a catch-all must be the last segment: \(pattern)")
+            var child = catchAll.first ?? RouteNode()
+            child.insert(rest, method: method, endpoint: endpoint, pattern: pattern)
+            catchAll = [child]
+        }
+    }
+
+    /// The endpoint node matching `segments[index...]`, preferring literals, then a parameter, then a catch-all.
+    func match(_ segments: [String], _ index: Int, _ captures: inout [String]) -> RouteNode? {
+        if index == segments.count {
+            return endpoints.isEmpty ? nil : self
+        }
+        let segment = segments[index]
+        if let child = literals[segment], let found = child.match(segments, index + 1, &captures) {
+            return found
+        }
+        if let child = parameter.first {
+            captures.append(segment)
+            if let found = child.match(segments, index + 1, &captures) { return found }
+            captures.removeLast()
+        }
+        if let child = catchAll.first, !child.endpoints.isEmpty {
+            captures.append(segments[index...].joined(separator: "/"))
+            return child
+        }
+        return nil
+    }
+}

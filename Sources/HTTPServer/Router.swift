@@ -1,0 +1,92 @@
+import HTTP
+
+/// Collects routes (method + path pattern → handler) and middleware, then produces an immutable, `Sendable`
+/// responder for the server.
+///
+/// Patterns are `/`-separated segments: literals, `{name}` (one segment, percent-decoded into
+/// `request.pathParameters["name"]`) and, last only, `{name...}` (the rest of the path, one or more segments).
+/// Literal segments win over parameters. No matching path → 404; a path that matches other methods → 405 with
+/// `Allow`; HEAD falls back to GET. Registering the same method and pattern twice is a programmer error (trap).
+public struct Router: Sendable {
+    /// A request handler. It runs on a worker thread and may block; a thrown error becomes a response in one place
+    /// (see `HTTPResponseError`).
+    public typealias Handler = @Sendable (Request) throws -> Response
+    /// Wraps a handler: receives the request and the next handler, returns the response (or throws).
+    public typealias Middleware = @Sendable (Request, Handler) throws -> Response
+
+    /// A registered route, as listed by `routes`.
+    public struct Route: Sendable, Hashable {
+        public var method: String
+        public var pattern: String
+    }
+
+    var root = RouteNode()
+    var middlewares: [Middleware] = []
+    /// Every registered route in registration order.
+    public private(set) var routes: [Route] = []
+
+    /// An empty router: every request gets 404.
+    public init() {}
+
+    /// Registers `handler` for `method` (case-sensitive, e.g. "GET") and `pattern` (e.g.
+    /// "/api/management/v1/environments/{environmentId}"). Traps on a malformed pattern or a duplicate route.
+    public mutating func add(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        let segments = RoutePattern.parse(pattern)
+        var names: [String] = []
+        for segment in segments {
+            switch segment {
+            case .parameter(let name), .catchAll(let name): names.append(name)
+            case .literal: break
+            }
+        }
+        root.insert(segments[...], method: method, endpoint: RouteNode.Endpoint(handler: handler, names: names),
+                    pattern: pattern)
+        routes.append(Route(method: method, pattern: pattern))
+    }
+
+    /// Registers a GET route.
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add("GET", pattern, handler) }
+    /// Registers a POST route.
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add("POST", pattern, handler) }
+    /// Registers a PUT route.
+    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { add("PUT", pattern, handler) }
+    /// Registers a PATCH route.
+    public mutating func patch(_ pattern: String, _ handler: @escaping Handler) { add("PATCH", pattern, handler) }
+    /// Registers a DELETE route.
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
+
+    /// Adds middleware around every route (and around the 404/405 answers). The first added is the outermost.
+    public mutating func use(_ middleware: @escaping Middleware) {
+        middlewares.append(middleware)
+    }
+
+    /// The responder for `Server`: routes the request, runs the middleware and handler, and maps thrown errors —
+    /// `HTTPResponseError` to its response, anything else to a 500 problem with the request id (the error itself is
+    /// logged to `logger`, never sent).
+    public func responder(logger: Logger = .standardError()) -> @Sendable (Request) -> Response {
+        let frozen = self
+        return { request in frozen.respond(to: request, logger: logger) }
+    }
+
+    /// Routes and runs one request; see `responder(logger:)`.
+    public func respond(to request: Request, logger: Logger) -> Response {
+        var request = request
+        do {
+            let handler = try resolve(&request)
+            var chain: Handler = handler
+            for middleware in middlewares.reversed() {
+                let next = chain
+                chain = { request in try middleware(request, next) }
+            }
+            return try chain(request)
+        } catch let error as any HTTPResponseError {
+            return error.response(requestID: request.id)
+        } catch {
+            logger.error("handler failed", [
+                "request_id": .string(request.id), "method": .string(request.method),
+                "path": .string(request.path), "error": .string(String(describing: error)),
+            ])
+            return Response.problem(status: 500, requestID: request.id)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Glibc
+import HTTP
+import Synchronization
+
+/// The state shared by the event loops and the workers of one server.
+final class ServerCore: Sendable {
+    let configuration: ServerConfiguration
+    let responder: @Sendable (Request) -> Response
+    let logger: Logger
+    /// Connections accepted and not yet closed, across all loops.
+    let openConnections = Atomic<Int>(0)
+    /// Set once shutdown begins: responses say `Connection: close`.
+    let stopping = Atomic<Bool>(false)
+    let dates = DateCache()
+
+    init(configuration: ServerConfiguration, responder: @escaping @Sendable (Request) -> Response, logger: Logger) {
+        self.configuration = configuration
+        self.responder = responder
+        self.logger = logger
+    }
+
+    /// Runs on a worker: calls the responder, serializes the response and hands it back to the connection's loop.
+    func process(_ item: WorkItem) {
+        let request = item.request
+        let response = responder(request)
+        let keepAlive = request.keepAlive && !stopping.load(ordering: .relaxed)
+        let headOnly = request.method == "HEAD"
+        let bytes = ResponseSerializer.serialize(response, version: request.version, keepAlive: keepAlive,
+                                                 headOnly: headOnly, date: dates.current())
+        if logger.accessLog {
+            logAccess(request, status: response.status, bytes: headOnly ? 0 : response.body.count, started: item.started)
+        }
+        item.loop.post(.response(fd: item.fd, id: item.connectionID, bytes: bytes, keepAlive: keepAlive))
+    }
+
+    /// Serializes a response made by the server itself (503, 408, parse errors) on the I/O thread.
+    func serialize(_ response: Response, version: HTTPVersion = .http11, keepAlive: Bool, headOnly: Bool = false) -> [UInt8] {
+        ResponseSerializer.serialize(response, version: version, keepAlive: keepAlive, headOnly: headOnly,
+                                     date: dates.current())
+    }
+
+    /// One access-log line: never the query string (it may carry secrets).
+    func logAccess(_ request: Request, status: Int, bytes: Int, started: UInt64) {
+        let elapsed = Double(monotonicNanoseconds() &- started) / 1e6
+        logger.info("request", [
+            "method": .string(request.method), "path": .string(request.path), "status": .int(status),
+            "bytes": .int(bytes), "duration_ms": .double((elapsed * 1000).rounded() / 1000),
+            "request_id": .string(request.id), "remote": .string(request.remoteAddress ?? ""),
+        ])
+    }
+}
+
+/// A request travelling to a worker, with the way back to its connection.
+struct WorkItem: Sendable {
+    var request: Request
+    let loop: EventLoop
+    let fd: Int32
+    let connectionID: UInt32
+    let started: UInt64
+}
+
+/// The `Date` header value, formatted at most once per second.
+final class DateCache: Sendable {
+    private let cache = Mutex<(seconds: Int, text: String)>((-1, ""))
+
+    func current() -> String {
+        var spec = timespec()
+        clock_gettime(CLOCK_REALTIME_COARSE, &spec)
+        let seconds = spec.tv_sec
+        return cache.withLock { cached in
+            if cached.seconds != seconds {
+                cached = (seconds, ResponseSerializer.httpDate(epochSeconds: seconds))
+            }
+            return cached.text
+        }
+    }
+}

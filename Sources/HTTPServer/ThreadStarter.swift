@@ -1,0 +1,50 @@
+import CSystem
+import Glibc
+
+/// Starts plain POSIX threads for the server's loops and workers.
+///
+/// The entry point is a plain function in this file (closures created in `main.swift` and run by `pthread_create`
+/// trap in Swift 6's isolation check, see LINUX-SWIFT-NOTES). Every thread blocks SIGINT, SIGTERM and SIGPIPE so
+/// that process signals reach the thread that waits for them (`Server.runUntilSignalled`) and never kill the server.
+enum ThreadStarter {
+    /// Starts `body` on a new detached thread; throws `ServerError.system` when the thread cannot be created.
+    static func start(name: String, _ body: @escaping @Sendable () -> Void) throws {
+        let box = Unmanaged.passRetained(Box(name: name, body: body)).toOpaque()
+        var thread = pthread_t()
+        let rc = pthread_create(&thread, nil, threadEntry, box)
+        guard rc == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            throw ServerError.system("pthread_create", rc)
+        }
+        pthread_detach(thread)
+    }
+
+    /// Blocks the signals the server handles itself in the calling thread.
+    static func blockServerSignals() {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        sigaddset(&set, SIGPIPE)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
+
+    final class Box: Sendable {
+        let name: String
+        let body: @Sendable () -> Void
+
+        init(name: String, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.body = body
+        }
+    }
+}
+
+private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPointer? {
+    guard let raw else { return nil }
+    let box = Unmanaged<ThreadStarter.Box>.fromOpaque(raw).takeRetainedValue()
+    ThreadStarter.blockServerSignals()
+    _ = pthread_setname_np(pthread_self(), String(box.name.prefix(15)))
+    box.body()
+    return nil
+}
