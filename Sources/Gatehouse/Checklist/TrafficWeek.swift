@@ -76,13 +76,38 @@ struct TrafficWeek {
                 counts[value.value] = (counts[value.value] ?? 0).addingCount(value.count)
             }
         }
-        return counts.map { ObservedValue(field: field, value: $0.key, count: $0.value) }
+        return sorted(counts, field: field)
+    }
+
+    /// Counts per value as observed values, by count (descending) then value (ascending).
+    static func sorted(_ counts: [String: Int], field: String) -> [ObservedValue] {
+        counts.map { ObservedValue(field: field, value: $0.key, count: $0.value) }
             .sorted { $0.count != $1.count ? $0.count > $1.count : $0.value < $1.value }
     }
 
     /// The values of `field` reported with the item's reasons (see ``observed(in:field:)``).
+    ///
+    /// Rows of different reasons can speak of the same verdicts, so the reasons' counts of one value combine
+    /// as the item's counts do (``failing(_:rowCount:)``): the largest when the reasons overlap, else the sum.
     func observed(_ item: SetupItem, field: String? = nil) -> [ObservedValue] {
-        Self.observed(in: rows(for: item).filter { $0.status != "verified" }, field: field ?? item.observedField)
+        let field = field ?? item.observedField
+        var byStatus: [String: [String: [String: Int]]] = [:]   // status → value → reason → count
+        for row in rows(for: item) where row.status != "verified" {
+            guard let reason = row.reason else { continue }
+            for value in row.observed where value.field == field {
+                let current = byStatus[row.status]?[value.value]?[reason] ?? 0
+                byStatus[row.status, default: [:]][value.value, default: [:]][reason] = current.addingCount(value.count)
+            }
+        }
+        var counts: [String: Int] = [:]
+        for values in byStatus.values {
+            for (value, reasons) in values {
+                let combined = item.reasonsOverlap
+                    ? (reasons.values.max() ?? 0) : reasons.values.reduce(0) { $0.addingCount($1) }
+                counts[value] = (counts[value] ?? 0).addingCount(combined)
+            }
+        }
+        return Self.sorted(counts, field: field)
     }
 
     /// The values of `field` reported with any reason of a provider.
