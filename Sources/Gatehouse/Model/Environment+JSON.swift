@@ -1,0 +1,40 @@
+/// The wire form of an environment (seed 003 field names, camelCase). Secrets are never part of it: Play Integrity
+/// credentials appear as `set` flags with non-secret identifiers.
+extension Environment {
+    public var json: JSON {
+        .object([
+            .init("id", .string(id)),
+            .init("name", .string(name)),
+            .init("kind", .string(kind.rawValue)),
+            .init("attackMode", .bool(attackMode)),
+            .init("androidApps", Self.json(androidApps)),
+            .init("appleAppIds", .array(appleAppIDs.map { .string($0) })),
+            .init("playIntegrity", playIntegrity.json),
+            .init("createdAt", .string(Timestamp.format(createdAt))),
+            .init("updatedAt", .string(Timestamp.format(updatedAt))),
+        ])
+    }
+
+    static func json(_ apps: [AndroidApp]) -> JSON {
+        .array(apps.map { app in
+            .object([
+                .init("packageName", .string(app.packageName)),
+                .init("certificateDigests", .array(app.certificateDigests.map { .string(CertificateDigest.format($0)) })),
+                .init("outsidePlay", .bool(app.outsidePlay)),
+            ])
+        })
+    }
+}
+
+extension PlayIntegrityStatus {
+    public var json: JSON {
+        var serviceAccount: [JSON.Member] = [.init("set", .bool(serviceAccountSet))]
+        if serviceAccountSet {
+            serviceAccount.append(.init("clientEmail", .optional(serviceAccountEmail)))
+            serviceAccount.append(.init("projectId", .optional(serviceAccountProject)))
+        }
+        var local: [JSON.Member] = [.init("set", .bool(localSet))]
+        if localSet { local.append(.init("verificationKeySha256", .optional(localVerificationKeySHA256))) }
+        return .object([.init("serviceAccount", .object(serviceAccount)), .init("local", .object(local))])
+    }
+}

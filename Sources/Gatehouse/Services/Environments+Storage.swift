@@ -1,0 +1,99 @@
+import Crypto
+import SQLite
+
+/// Reading and writing an environment's rows.
+extension Environments {
+    static func load(_ db: Connection, id: String) throws -> Environment? {
+        guard let row = try db.queryOne("SELECT id, name, kind, attack_mode, revision, created_at, updated_at FROM environments WHERE id = ?", [.text(id)]) else {
+            return nil
+        }
+        var digests: [String: [[UInt8]]] = [:]
+        try db.forEachRow("SELECT package_name, digest FROM android_app_digests WHERE environment_id = ? ORDER BY package_name, position", [.text(id)]) { r in
+            if let name = r["package_name"].string, let digest = r["digest"].bytes { digests[name, default: []].append(digest) }
+        }
+        var apps: [AndroidApp] = []
+        try db.forEachRow("SELECT package_name, outside_play FROM android_apps WHERE environment_id = ? ORDER BY position", [.text(id)]) { r in
+            let name = r["package_name"].string ?? ""
+            apps.append(AndroidApp(packageName: name, certificateDigests: digests[name] ?? [], outsidePlay: r["outside_play"].bool ?? false))
+        }
+        var appleIDs: [String] = []
+        try db.forEachRow("SELECT app_id FROM apple_app_ids WHERE environment_id = ? ORDER BY position", [.text(id)]) { r in
+            if let appID = r["app_id"].string { appleIDs.append(appID) }
+        }
+        var status = PlayIntegrityStatus()
+        if let c = try db.queryOne(
+            "SELECT service_account_sealed IS NOT NULL AS account, service_account_email, service_account_project, local_sealed IS NOT NULL AS local, local_key_sha256 FROM play_integrity_credentials WHERE environment_id = ?",
+            [.text(id)]
+        ) {
+            status.serviceAccountSet = c["account"].bool ?? false
+            status.serviceAccountEmail = c["service_account_email"].string
+            status.serviceAccountProject = c["service_account_project"].string
+            status.localSet = c["local"].bool ?? false
+            status.localVerificationKeySHA256 = c["local_key_sha256"].string
+        }
+        return Environment(
+            id: id,
+            name: row["name"].string ?? "",
+            kind: EnvironmentKind(rawValue: row["kind"].string ?? "") ?? .development,
+            attackMode: row["attack_mode"].bool ?? false,
+            androidApps: apps,
+            appleAppIDs: appleIDs,
+            playIntegrity: status,
+            revision: row["revision"].int64 ?? 1,
+            createdAt: row["created_at"].int64 ?? 0,
+            updatedAt: row["updated_at"].int64 ?? 0
+        )
+    }
+
+    static func replaceAndroidApps(_ db: Connection, id: String, apps: [AndroidApp]) throws {
+        try db.execute("DELETE FROM android_apps WHERE environment_id = ?", [.text(id)])
+        for (i, app) in apps.enumerated() {
+            try db.execute(
+                "INSERT INTO android_apps (environment_id, package_name, outside_play, position) VALUES (?, ?, ?, ?)",
+                [.text(id), .text(app.packageName), SQLValue(app.outsidePlay), .integer(Int64(i))]
+            )
+            for (j, digest) in app.certificateDigests.enumerated() {
+                try db.execute(
+                    "INSERT INTO android_app_digests (environment_id, package_name, digest, position) VALUES (?, ?, ?, ?)",
+                    [.text(id), .text(app.packageName), .blob(digest), .integer(Int64(j))]
+                )
+            }
+        }
+    }
+
+    /// Seals and stores credential changes; returns audit changes with the values replaced by "[sealed]".
+    static func applyCredentials(_ db: Connection, store: Store, id: String, patch: EnvironmentPatch, before: PlayIntegrityStatus) throws -> [AuditChange] {
+        if patch.serviceAccount == .absent && patch.localKeys == .absent { return [] }
+        try db.execute("INSERT OR IGNORE INTO play_integrity_credentials (environment_id) VALUES (?)", [.text(id)])
+        var changes: [AuditChange] = []
+        let marker = { (set: Bool) -> JSON in set ? AuditChange.sealed : .null }
+        switch patch.serviceAccount {
+        case .absent: break
+        case .remove:
+            try db.execute("UPDATE play_integrity_credentials SET service_account_sealed = NULL, service_account_email = NULL, service_account_project = NULL WHERE environment_id = ?", [.text(id)])
+            if before.serviceAccountSet { changes.append(AuditChange(field: "playIntegrity.serviceAccount", before: marker(true), after: .null)) }
+        case .set(let key):
+            let sealed = try store.seal(key.document.serialized(), environmentID: id)
+            try db.execute(
+                "UPDATE play_integrity_credentials SET service_account_sealed = ?, service_account_email = ?, service_account_project = ? WHERE environment_id = ?",
+                [.blob(sealed), .text(key.clientEmail), SQLValue(key.projectID), .text(id)]
+            )
+            changes.append(AuditChange(field: "playIntegrity.serviceAccount", before: marker(before.serviceAccountSet), after: AuditChange.sealed))
+        }
+        switch patch.localKeys {
+        case .absent: break
+        case .remove:
+            try db.execute("UPDATE play_integrity_credentials SET local_sealed = NULL, local_key_sha256 = NULL WHERE environment_id = ?", [.text(id)])
+            if before.localSet { changes.append(AuditChange(field: "playIntegrity.local", before: marker(true), after: .null)) }
+        case .set(let keys):
+            let sealed = try store.seal(keys.decryptionKey + keys.verificationKey, environmentID: id)
+            try db.execute(
+                "UPDATE play_integrity_credentials SET local_sealed = ?, local_key_sha256 = ? WHERE environment_id = ?",
+                [.blob(sealed), .text(Hex.encode(SHA256.hash(keys.verificationKey))), .text(id)]
+            )
+            changes.append(AuditChange(field: "playIntegrity.local", before: marker(before.localSet), after: AuditChange.sealed))
+        }
+        try db.execute("DELETE FROM play_integrity_credentials WHERE environment_id = ? AND service_account_sealed IS NULL AND local_sealed IS NULL", [.text(id)])
+        return changes
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import SQLite
+
+/// Environments and what is registered in them: create, read, patch (JSON Merge Patch semantics), delete.
+/// Each change is one transaction with its audit entry.
+public struct Environments: Sendable {
+    let store: Store
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// A new environment with its first public and secret key. The secret's plaintext is returned only here.
+    public func create(name: String, kind: EnvironmentKind, actor: Actor) throws -> (environment: Environment, keys: [IssuedKey]) {
+        let now = store.clock()
+        let id = try RandomToken.identifier(prefix: "env_")
+        return try store.database.write { db in
+            try db.execute(
+                "INSERT INTO environments (id, name, kind, attack_mode, revision, created_at, updated_at) VALUES (?, ?, ?, 0, 1, ?, ?)",
+                [.text(id), .text(name), .text(kind.rawValue), .integer(now), .integer(now)]
+            )
+            let keys = [
+                try APIKeys.insert(db, environmentID: id, kind: kind, type: .public, name: "Default public key", now: now),
+                try APIKeys.insert(db, environmentID: id, kind: kind, type: .secret, name: "Default secret key", now: now),
+            ]
+            try AuditLog.record(db, at: now, actor: actor, action: "environment.create", environmentID: id, changes: [
+                AuditChange(field: "name", before: .null, after: .string(name)),
+                AuditChange(field: "kind", before: .null, after: .string(kind.rawValue)),
+            ])
+            guard let environment = try Self.load(db, id: id) else { throw DomainError.notFound("environment \(id)") }
+            return (environment, keys)
+        }
+    }
+
+    /// Every environment, oldest first.
+    public func list() throws -> [Environment] {
+        try store.database.read { db in
+            let ids = try db.query("SELECT id FROM environments ORDER BY created_at, id").compactMap { $0["id"].string }
+            return try ids.compactMap { try Self.load(db, id: $0) }
+        }
+    }
+
+    /// One environment; throws `DomainError.notFound`.
+    public func get(_ id: String) throws -> Environment {
+        guard let environment = try store.database.read({ db in try Self.load(db, id: id) }) else {
+            throw DomainError.notFound("no environment \(id)")
+        }
+        return environment
+    }
+
+    /// Applies a validated patch atomically. `ifMatch` (an entity tag, or `*`) makes it conditional.
+    public func patch(_ id: String, with patch: EnvironmentPatch, ifMatch: String? = nil, actor: Actor) throws -> Environment {
+        let now = store.clock()
+        let store = self.store
+        return try store.database.write { db in
+            guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            try Self.check(ifMatch, against: before)
+            var changes: [AuditChange] = []
+            var after = before
+            if let name = patch.name, name != before.name { after.name = name }
+            if let kind = patch.kind, kind != before.kind { after.kind = kind }
+            if let attackMode = patch.attackMode { after.attackMode = attackMode }
+            switch patch.androidApps {
+            case .absent: break
+            case .remove: after.androidApps = []
+            case .set(let apps): after.androidApps = apps
+            }
+            switch patch.appleAppIDs {
+            case .absent: break
+            case .remove: after.appleAppIDs = []
+            case .set(let ids): after.appleAppIDs = ids
+            }
+            if after.name != before.name { changes.append(AuditChange(field: "name", before: .string(before.name), after: .string(after.name))) }
+            if after.kind != before.kind { changes.append(AuditChange(field: "kind", before: .string(before.kind.rawValue), after: .string(after.kind.rawValue))) }
+            if after.attackMode != before.attackMode { changes.append(AuditChange(field: "attackMode", before: .bool(before.attackMode), after: .bool(after.attackMode))) }
+            if after.androidApps != before.androidApps {
+                changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
+                try Self.replaceAndroidApps(db, id: id, apps: after.androidApps)
+            }
+            if after.appleAppIDs != before.appleAppIDs {
+                changes.append(AuditChange(field: "appleAppIds", before: .array(before.appleAppIDs.map { .string($0) }), after: .array(after.appleAppIDs.map { .string($0) })))
+                try db.execute("DELETE FROM apple_app_ids WHERE environment_id = ?", [.text(id)])
+                for (i, appID) in after.appleAppIDs.enumerated() {
+                    try db.execute("INSERT INTO apple_app_ids (environment_id, app_id, position) VALUES (?, ?, ?)", [.text(id), .text(appID), .integer(Int64(i))])
+                }
+            }
+            changes += try Self.applyCredentials(db, store: store, id: id, patch: patch, before: before.playIntegrity)
+            if !changes.isEmpty {
+                try db.execute(
+                    "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
+                    [.text(after.name), .text(after.kind.rawValue), SQLValue(after.attackMode), .integer(now), .text(id)]
+                )
+                try AuditLog.record(db, at: now, actor: actor, action: "environment.update", environmentID: id, changes: changes)
+            }
+            guard let result = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            return result
+        }
+    }
+
+    /// Deletes an environment with everything registered in it; its audit entries stay.
+    public func delete(_ id: String, ifMatch: String? = nil, actor: Actor) throws {
+        let now = store.clock()
+        try store.database.write { db in
+            guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            try Self.check(ifMatch, against: before)
+            try db.execute("DELETE FROM environments WHERE id = ?", [.text(id)])
+            try AuditLog.record(db, at: now, actor: actor, action: "environment.delete", environmentID: id, changes: [
+                AuditChange(field: "name", before: .string(before.name), after: .null),
+            ])
+        }
+    }
+
+    /// The stored Play Integrity credentials, unsealed (for the verification engine; never for responses).
+    public func credentials(_ id: String) throws -> (serviceAccount: JSON?, local: LocalDecodingKeys?) {
+        let store = self.store
+        return try store.database.read { db in
+            guard let row = try db.queryOne("SELECT service_account_sealed, local_sealed FROM play_integrity_credentials WHERE environment_id = ?", [.text(id)]) else {
+                return (nil, nil)
+            }
+            var account: JSON?
+            var local: LocalDecodingKeys?
+            if let sealed = row["service_account_sealed"].bytes {
+                account = try JSONParser.parse(try store.open(sealed, environmentID: id))
+            }
+            if let sealed = row["local_sealed"].bytes {
+                let opened = try store.open(sealed, environmentID: id)
+                if opened.count > 32 { local = LocalDecodingKeys(decryptionKey: Array(opened[0..<32]), verificationKey: Array(opened[32...])) }
+            }
+            return (account, local)
+        }
+    }
+
+    static func check(_ ifMatch: String?, against environment: Environment) throws {
+        guard let ifMatch else { return }
+        let tags = ifMatch.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        if tags.contains("*") || tags.contains(environment.etag) { return }
+        throw DomainError.preconditionFailed("the environment changed since \(ifMatch); it is now at \(environment.etag): GET it again and reapply your change")
+    }
+}

@@ -1,0 +1,85 @@
+import Crypto
+import SQLite
+
+/// Management tokens: create (plaintext returned once), list, revoke, authenticate.
+/// Last-used times are written at most once a minute per token, so reads do not turn into writes.
+public struct ManagementTokens: Sendable {
+    let store: Store
+    public static let prefix = "gtm_"
+    /// How stale a token's last-used time may get before a use writes it.
+    public static let lastUsedResolution: Int64 = 60
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    public func create(name: String, scope: ManagementToken.Scope, actor: Actor) throws -> (token: ManagementToken, secret: String) {
+        var errors = FieldErrors()
+        guard let name = EnvironmentFields.name(name, at: "/name", errors: &errors) else { throw ValidationError(errors.errors) }
+        let now = store.clock()
+        let id = try RandomToken.identifier(prefix: "tok_")
+        let secret = try RandomToken.secret(prefix: Self.prefix)
+        let token = ManagementToken(id: id, name: name, scope: scope, hint: "…" + String(secret.suffix(4)), createdAt: now, lastUsedAt: nil, revokedAt: nil)
+        try store.database.write { db in
+            try db.execute(
+                "INSERT INTO management_tokens (id, name, scope, token_hash, hint, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [.text(id), .text(name), .text(scope.rawValue), .blob(RandomToken.hash(secret)), .text(token.hint), SQLValue(actor.id), .integer(now)]
+            )
+            try AuditLog.record(db, at: now, actor: actor, action: "token.create", environmentID: nil, changes: [
+                AuditChange(field: "tokens", before: .null, after: .string("\(scope.rawValue) token \(id) \"\(name)\"")),
+            ])
+        }
+        return (token, secret)
+    }
+
+    public func list() throws -> [ManagementToken] {
+        try store.database.read { db in
+            try db.query("SELECT * FROM management_tokens ORDER BY created_at DESC, id").map(Self.token)
+        }
+    }
+
+    public func revoke(_ id: String, actor: Actor) throws {
+        let now = store.clock()
+        try store.database.write { db in
+            guard let row = try db.queryOne("SELECT * FROM management_tokens WHERE id = ?", [.text(id)]) else {
+                throw DomainError.notFound("no token \(id)")
+            }
+            guard row["revoked_at"].isNull else { throw DomainError.conflict("token \(id) is already revoked") }
+            try db.execute("UPDATE management_tokens SET revoked_at = ? WHERE id = ?", [.integer(now), .text(id)])
+            try AuditLog.record(db, at: now, actor: actor, action: "token.revoke", environmentID: nil, changes: [
+                AuditChange(field: "tokens", before: .string("token \(id)"), after: .string("revoked")),
+            ])
+        }
+    }
+
+    /// The token a bearer credential names, when it is valid; otherwise `DomainError.unauthenticated`.
+    public func authenticate(_ presented: String) throws -> ManagementToken {
+        guard presented.hasPrefix(Self.prefix) else { throw DomainError.unauthenticated("not a Gatehouse management token") }
+        let hash = RandomToken.hash(presented)
+        let row = try store.database.read { db in try db.queryOne("SELECT * FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
+        guard let row, let stored = row["token_hash"].bytes, constantTimeEquals(stored, hash) else {
+            throw DomainError.unauthenticated("unknown token")
+        }
+        let token = Self.token(row)
+        guard token.revokedAt == nil else { throw DomainError.unauthenticated("this token was revoked") }
+        let now = store.clock()
+        if now - (token.lastUsedAt ?? 0) >= Self.lastUsedResolution {
+            try store.database.write { db in
+                try db.execute("UPDATE management_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(token.id)])
+            }
+        }
+        return token
+    }
+
+    static func token(_ row: Row) -> ManagementToken {
+        ManagementToken(
+            id: row["id"].string ?? "",
+            name: row["name"].string ?? "",
+            scope: ManagementToken.Scope(rawValue: row["scope"].string ?? "") ?? .read,
+            hint: row["hint"].string ?? "",
+            createdAt: row["created_at"].int64 ?? 0,
+            lastUsedAt: row["last_used_at"].int64,
+            revokedAt: row["revoked_at"].int64
+        )
+    }
+}

@@ -1,0 +1,70 @@
+import SQLite
+
+/// One field's change in an audit entry. Secret values are written as `"[sealed]"`.
+public struct AuditChange: Sendable, Equatable {
+    public var field: String
+    public var before: JSON
+    public var after: JSON
+
+    public init(field: String, before: JSON, after: JSON) {
+        self.field = field
+        self.before = before
+        self.after = after
+    }
+
+    /// The marker that stands for a secret value.
+    public static let sealed: JSON = "[sealed]"
+}
+
+/// A recorded change: who, when, what.
+public struct AuditEntry: Sendable, Equatable {
+    public var id: Int64
+    public var at: Int64
+    public var actor: Actor
+    public var action: String
+    public var environmentID: String?
+    public var changes: JSON
+}
+
+/// The audit log: every change writes an entry in the same transaction as the change.
+public struct AuditLog: Sendable {
+    let store: Store
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Appends an entry inside the caller's write transaction.
+    static func record(_ db: Connection, at: Int64, actor: Actor, action: String, environmentID: String?, changes: [AuditChange]) throws {
+        let json = JSON.array(changes.map { .object([.init("field", .string($0.field)), .init("before", $0.before), .init("after", $0.after)]) })
+        try db.execute(
+            "INSERT INTO audit_log (at, actor_type, actor_id, actor_name, action, environment_id, changes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [.integer(at), .text(actor.kind.rawValue), SQLValue(actor.id), SQLValue(actor.name), .text(action), SQLValue(environmentID), .text(json.text)]
+        )
+    }
+
+    /// Entries newest first, optionally for one environment and/or actor, `limit` at most, before the cursor (an entry id).
+    public func list(environmentID: String? = nil, actorID: String? = nil, limit: Int = 50, before cursor: Int64? = nil) throws -> (entries: [AuditEntry], nextCursor: Int64?) {
+        var sql = "SELECT id, at, actor_type, actor_id, actor_name, action, environment_id, changes FROM audit_log WHERE 1 = 1"
+        var args: [SQLValue] = []
+        if let environmentID { sql += " AND environment_id = ?"; args.append(.text(environmentID)) }
+        if let actorID { sql += " AND actor_id = ?"; args.append(.text(actorID)) }
+        if let cursor { sql += " AND id < ?"; args.append(.integer(cursor)) }
+        sql += " ORDER BY id DESC LIMIT ?"
+        args.append(.integer(Int64(limit + 1)))
+        let rows = try store.database.read { db in try db.query(sql, args) }
+        var entries = rows.prefix(limit).map { row in
+            AuditEntry(
+                id: row["id"].int64 ?? 0,
+                at: row["at"].int64 ?? 0,
+                actor: Actor(kind: Actor.Kind(rawValue: row["actor_type"].string ?? "") ?? .system, id: row["actor_id"].string, name: row["actor_name"].string),
+                action: row["action"].string ?? "",
+                environmentID: row["environment_id"].string,
+                changes: (try? JSONParser.parse(row["changes"].string ?? "[]")) ?? .array([])
+            )
+        }
+        let next = rows.count > limit ? entries.last?.id : nil
+        if entries.count > limit { entries.removeLast() }
+        return (entries, next)
+    }
+}

@@ -1,0 +1,68 @@
+import Crypto
+import Foundation
+import SQLite
+
+/// The domain's shared state: the database, the box that seals secrets under the master key, and the clock.
+/// Every domain service (environments, keys, tokens, admins, verdicts) works through one `Store`.
+public final class Store: Sendable {
+    public let database: Database
+    let box: SecretBox
+    /// Now, in unix seconds. Injected so tests can move time.
+    public let clock: @Sendable () -> Int64
+
+    static let checkSetting = "master_key_check"
+    static let checkPlaintext = Array("gatehouse master key check".utf8)
+
+    /// Opens the domain over a migrated database. Throws `StoreError.wrongMasterKey` when data in the database was
+    /// sealed under another master key.
+    public init(database: Database, masterKey: [UInt8], clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {
+        self.database = database
+        self.box = try SecretBox(key: masterKey)
+        self.clock = clock
+        try verifyMasterKey()
+    }
+
+    /// The master key from `GATEHOUSE_MASTER_KEY` (base64 of 32 bytes) or from a key file created beside the database
+    /// (mode 0600) on first start. Throws with a message saying what to set.
+    public static func masterKey(environmentValue: String?, keyFilePath: String) throws -> [UInt8] {
+        try MasterKey.load(environmentValue: environmentValue, keyFilePath: keyFilePath)
+    }
+
+    /// Unix seconds from the system clock.
+    public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+
+    private func verifyMasterKey() throws {
+        let box = self.box
+        try database.write { db in
+            if let row = try db.queryOne("SELECT value FROM settings WHERE key = ?", [.text(Self.checkSetting)]) {
+                guard let sealed = row["value"].bytes,
+                      let opened = try? box.open(sealed, associatedData: Array(Self.checkSetting.utf8)),
+                      opened == Self.checkPlaintext
+                else { throw StoreError.wrongMasterKey }
+            } else {
+                let sealed = try box.seal(Self.checkPlaintext, associatedData: Array(Self.checkSetting.utf8))
+                try db.execute("INSERT INTO settings (key, value) VALUES (?, ?)", [.text(Self.checkSetting), .blob(sealed)])
+            }
+        }
+    }
+
+    func seal(_ plaintext: [UInt8], environmentID: String) throws -> [UInt8] {
+        try box.seal(plaintext, associatedData: Array(environmentID.utf8))
+    }
+
+    func open(_ sealed: [UInt8], environmentID: String) throws -> [UInt8] {
+        try box.open(sealed, associatedData: Array(environmentID.utf8))
+    }
+}
+
+/// Why the store cannot open.
+public enum StoreError: Error, CustomStringConvertible, Sendable {
+    case wrongMasterKey
+
+    public var description: String {
+        switch self {
+        case .wrongMasterKey:
+            "the database holds data sealed under another master key: set GATEHOUSE_MASTER_KEY to the key used before, or put back the key file beside the database (a new key cannot open the old secrets)"
+        }
+    }
+}

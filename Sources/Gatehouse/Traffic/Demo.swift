@@ -1,0 +1,106 @@
+import Crypto
+
+/// Sample data for `gatehouse serve --demo`: a "Demo" environment with one Android and one iOS app and a week of
+/// verdicts in which Play Integrity shows the upload-key mistake (the app-signing key's digest is not registered)
+/// while App Attest is healthy — so a newcomer sees the checklist name a real fault, and can fix it.
+public enum Demo {
+    public static let environmentName = "Demo"
+    public static let packageName = "com.example.demo"
+    public static let appleAppID = "ABCDE12345.com.example.demo"
+    /// The digest registered by mistake: the upload key's.
+    public static let uploadKeyDigest: [UInt8] = (0..<32).map { UInt8(($0 * 37 + 11) & 0xFF) }
+    /// The digest genuine phones report: Play's app-signing key.
+    public static let appSigningKeyDigest: [UInt8] = (0..<32).map { UInt8(($0 * 91 + 200) & 0xFF) }
+    /// A public EC P-256 key standing in for Play Console's verification key (not secret).
+    static let verificationKey = "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEkPm0D+Ie98nKUh/g768oA75Ecn3ieNXVys+TTNGAqN/9z2uGdOFW0gTVVAYMfcn2BNcRBBrzdwMmTpgCvn/wSA=="
+
+    /// Creates the demo environment and its week of verdicts when the database has no environment yet.
+    /// Returns whether it did.
+    @discardableResult
+    public static func populateIfFresh(_ store: Store) throws -> Bool {
+        let environments = Environments(store: store)
+        guard try environments.list().isEmpty else { return false }
+        let (environment, _) = try environments.create(name: environmentName, kind: .production, actor: .system)
+        var patch = EnvironmentPatch()
+        patch.androidApps = .set([AndroidApp(packageName: packageName, certificateDigests: [uploadKeyDigest], outsidePlay: false)])
+        patch.appleAppIDs = .set([appleAppID])
+        patch.localKeys = .set(LocalDecodingKeys(decryptionKey: try SecureRandom.bytes(32), verificationKey: Base64.decode(verificationKey) ?? []))
+        _ = try environments.patch(environment.id, with: patch, actor: .system)
+        let verdicts = Verdicts(store: store)
+        for day in week(now: store.clock()) {
+            _ = try verdicts.ingest(day, environmentID: environment.id)
+        }
+        return true
+    }
+
+    /// A week of generated verdicts, a batch per day (deterministic, so every demo looks the same).
+    static func week(now: Int64) -> [[Verdict]] {
+        var random = SplitMix(seed: 2026)
+        let start = now - 7 * 86_400 + 3600
+        var days: [[Verdict]] = []
+        for day in 0..<7 {
+            var batch: [Verdict] = []
+            for hour in 0..<24 {
+                let base = start + Int64(day * 86_400 + hour * 3600)
+                guard base < now - 60 else { continue }
+                let busy = (8...22).contains(hour) ? 2 : 1
+                for _ in 0..<(4 * busy + Int(random.next() % 4)) {
+                    batch.append(playIntegrity(at: base + Int64(random.next() % 3000), roll: random.next() % 100))
+                }
+                for _ in 0..<(3 * busy + Int(random.next() % 3)) {
+                    batch.append(appAttest(at: base + Int64(random.next() % 3000), roll: random.next() % 100))
+                }
+            }
+            days.append(batch)
+        }
+        return days
+    }
+
+    static func playIntegrity(at: Int64, roll: UInt64) -> Verdict {
+        var observed = ["packageName": packageName, "appRecognitionVerdict": "PLAY_RECOGNIZED", "appLicensingVerdict": "LICENSED"]
+        switch roll {
+        case 0..<76:
+            // Genuine installs from Play: signed by Play's app-signing key, which is not registered.
+            observed["certificateDigest"] = CertificateDigest.format(appSigningKeyDigest)
+            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"], observed: observed)
+        case 76..<90:
+            // Internal testers sideloading upload-signed builds.
+            observed["certificateDigest"] = CertificateDigest.format(uploadKeyDigest)
+            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: observed)
+        case 90..<96:
+            observed["certificateDigest"] = CertificateDigest.format(appSigningKeyDigest)
+            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch", "deviceIntegrityNotMet"], observed: observed)
+        default:
+            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "forged", reasons: ["requestMismatch"], observed: [:])
+        }
+    }
+
+    static func appAttest(at: Int64, roll: UInt64) -> Verdict {
+        let observed = ["appId": appleAppID, "attestationEnvironment": "production"]
+        switch roll {
+        case 0..<94:
+            return Verdict(at: at, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: observed)
+        case 94..<98:
+            return Verdict(at: at, platform: "ios", provider: "app-attest", status: "rejected", reasons: ["counterRegression"], observed: observed)
+        default:
+            return Verdict(at: at, platform: "ios", provider: "app-attest", status: "forged", reasons: ["assertionInvalid"], observed: observed)
+        }
+    }
+
+    /// A small deterministic generator (SplitMix64).
+    struct SplitMix {
+        var state: UInt64
+
+        init(seed: UInt64) {
+            state = seed
+        }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+}

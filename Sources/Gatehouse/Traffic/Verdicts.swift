@@ -1,0 +1,138 @@
+import SQLite
+
+/// Verdict traffic: ingest (raw rows for the retention window plus hourly rollups, in one transaction, once per
+/// idempotency key), the week's checklist and chart (read from rollups only), and retention.
+public struct Verdicts: Sendable {
+    let store: Store
+    /// Raw verdicts are kept this long, then deleted by `prune`.
+    public static let rawRetention: Int64 = 8 * 86_400
+    /// Rollups are kept this long.
+    public static let rollupRetention: Int64 = 90 * 86_400
+    /// Observed fields rolled up per reason, for the checklist's evidence.
+    static let rolledUpFields = ["packageName", "certificateDigest", "appId", "attestationEnvironment", "appRecognitionVerdict", "appLicensingVerdict"]
+
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Stores a validated batch for an environment. With an idempotency key already seen for this environment, stores
+    /// nothing and returns the count accepted the first time.
+    public func ingest(_ verdicts: [Verdict], environmentID: String, idempotencyKey: String? = nil) throws -> Int {
+        let now = store.clock()
+        return try store.database.write { db in
+            if let idempotencyKey {
+                if let row = try db.queryOne("SELECT accepted FROM ingest_batches WHERE environment_id = ? AND idempotency_key = ?", [.text(environmentID), .text(idempotencyKey)]) {
+                    return row["accepted"].int ?? 0
+                }
+                try db.execute("INSERT INTO ingest_batches (environment_id, idempotency_key, accepted, created_at) VALUES (?, ?, ?, ?)",
+                               [.text(environmentID), .text(idempotencyKey), .integer(Int64(verdicts.count)), .integer(now)])
+            }
+            var counts: [RollupKey: Int] = [:]
+            var observed: [ObservedKey: Int] = [:]
+            for v in verdicts {
+                try db.execute(
+                    "INSERT INTO verdicts (environment_id, at, platform, provider, status, reasons, observed) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [.text(environmentID), .integer(v.at), .text(v.platform), .text(v.provider), .text(v.status),
+                     .text(JSON.array(v.reasons.map { .string($0) }).text),
+                     .text(JSON.object(v.observed.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) }).text)]
+                )
+                let hour = v.at - ((v.at % 3600) + 3600) % 3600
+                counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: ""), default: 0] += 1
+                for reason in v.reasons {
+                    counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason), default: 0] += 1
+                    for field in Self.rolledUpFields {
+                        if let value = v.observed[field] {
+                            observed[ObservedKey(rollup: RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason), field: field, value: value), default: 0] += 1
+                        }
+                    }
+                }
+            }
+            for (key, n) in counts {
+                try db.execute(
+                    "INSERT INTO verdict_rollups (environment_id, hour, provider, status, reason, count) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
+                    [.text(environmentID), .integer(key.hour), .text(key.provider), .text(key.status), .text(key.reason), .integer(Int64(n))]
+                )
+            }
+            for (key, n) in observed {
+                try db.execute(
+                    "INSERT INTO verdict_observed_rollups (environment_id, hour, provider, status, reason, field, value, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
+                    [.text(environmentID), .integer(key.rollup.hour), .text(key.rollup.provider), .text(key.rollup.status), .text(key.rollup.reason),
+                     .text(key.field), .text(key.value), .integer(Int64(n))]
+                )
+            }
+            return verdicts.count
+        }
+    }
+
+    /// The week's rollups of an environment, summed per (provider, status, reason) with their observed values:
+    /// what the checklist reads. The cost depends on the number of distinct reasons, not of verdicts.
+    public func weekRollups(environmentID: String, now: Int64) throws -> [VerdictRollup] {
+        let from = now - ChecklistThresholds().windowSeconds
+        return try store.database.read { db in
+            var observed: [String: [ObservedValue]] = [:]
+            try db.forEachRow(
+                "SELECT provider, status, reason, field, value, SUM(count) AS n FROM verdict_observed_rollups WHERE environment_id = ? AND hour >= ? AND hour < ? GROUP BY provider, status, reason, field, value",
+                [.text(environmentID), .integer(from), .integer(now)]
+            ) { r in
+                let key = "\(r["provider"].string ?? "")|\(r["status"].string ?? "")|\(r["reason"].string ?? "")"
+                observed[key, default: []].append(ObservedValue(field: r["field"].string ?? "", value: r["value"].string ?? "", count: r["n"].int ?? 0))
+            }
+            var rollups: [VerdictRollup] = []
+            try db.forEachRow(
+                "SELECT provider, status, reason, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND hour < ? GROUP BY provider, status, reason",
+                [.text(environmentID), .integer(from), .integer(now)]
+            ) { r in
+                let provider = r["provider"].string ?? "", status = r["status"].string ?? "", reason = r["reason"].string ?? ""
+                rollups.append(VerdictRollup(hour: from, provider: provider, status: status, reason: reason.isEmpty ? nil : reason,
+                                             count: r["n"].int ?? 0, observed: observed["\(provider)|\(status)|\(reason)"] ?? []))
+            }
+            return rollups
+        }
+    }
+
+    /// Verdict counts per day (UTC) and status over the last 7 days, oldest first, for the traffic chart.
+    public func dailyCounts(environmentID: String, now: Int64) throws -> [(day: Int64, counts: [String: Int])] {
+        let today = now - ((now % 86_400) + 86_400) % 86_400
+        let from = today - 6 * 86_400
+        var byDay: [Int64: [String: Int]] = [:]
+        try store.database.read { db in
+            try db.forEachRow(
+                "SELECT (hour - hour % 86400) AS day, status, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND reason = '' GROUP BY day, status",
+                [.text(environmentID), .integer(from)]
+            ) { r in
+                byDay[r["day"].int64 ?? 0, default: [:]][r["status"].string ?? ""] = r["n"].int ?? 0
+            }
+        }
+        return (0..<7).map { i in
+            let day = from + Int64(i) * 86_400
+            return (day, byDay[day] ?? [:])
+        }
+    }
+
+    /// Deletes raw verdicts past their retention, rollups past theirs, and idempotency keys older than a day.
+    @discardableResult
+    public func prune() throws -> Int {
+        let now = store.clock()
+        return try store.database.write { db in
+            try db.execute("DELETE FROM verdicts WHERE at < ?", [.integer(now - Self.rawRetention)])
+            let deleted = db.changes
+            try db.execute("DELETE FROM verdict_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
+            try db.execute("DELETE FROM verdict_observed_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
+            try db.execute("DELETE FROM ingest_batches WHERE created_at < ?", [.integer(now - 86_400)])
+            return deleted
+        }
+    }
+
+    struct RollupKey: Hashable {
+        var hour: Int64
+        var provider: String
+        var status: String
+        var reason: String
+    }
+
+    struct ObservedKey: Hashable {
+        var rollup: RollupKey
+        var field: String
+        var value: String
+    }
+}

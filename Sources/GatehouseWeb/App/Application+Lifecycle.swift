@@ -1,0 +1,40 @@
+import Foundation
+import Gatehouse
+import HTTPServer
+import SQLite
+
+extension Application {
+    /// Connects the running server: its open connections become a metrics gauge; background upkeep starts.
+    public func attach(_ server: Server) {
+        metrics.gauge("gatehouse_open_connections", help: "HTTP connections open.") { server.openConnections }
+        upkeep.start(services: services, logger: logger)
+    }
+
+    /// Stops background upkeep.
+    public func stop() {
+        upkeep.stop()
+    }
+
+    /// Lines to print at start-up: the one-time setup link on an install without admins.
+    public func startupNotices(baseURL: String) throws -> [String] {
+        var lines: [String] = []
+        if configuration.demo, try Demo.populateIfFresh(services.store) {
+            lines.append("demo data: a \"Demo\" environment with a week of verdicts was created")
+        }
+        if try services.admins.count() == 0 {
+            let token = try setup.issue(now: services.store.clock())
+            lines.append("no admin yet: create the first one at \(baseURL)/setup/\(token) (valid for 1 hour, once)")
+        }
+        return lines
+    }
+
+    /// Applied and pending migrations.
+    public func migrationStatus() throws -> (applied: [String], pending: [String]) {
+        try migrator.status(services.store.database)
+    }
+}
+
+extension Logger.Level {
+    /// Levels by the name written in configuration.
+    public static let allNames: [String: Logger.Level] = ["debug": .debug, "info": .info, "warning": .warning, "error": .error]
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Gatehouse
+import HTTP
+import HTTPServer
+import SQLite
+
+extension Application {
+    /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
+    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, migrator: Migrator) {
+        router.use(SecurityHeaders.middleware)
+        func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
+            router.add(method, pattern, { request in
+                let start = ContinuousClock.now
+                var status = 500
+                defer {
+                    let elapsed = ContinuousClock.now - start
+                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+                    metrics.record(method: request.method, route: pattern, status: status, seconds: seconds)
+                }
+                do {
+                    let response = try handler(request)
+                    status = response.status
+                    return response
+                } catch let error as HTTPResponseError {
+                    status = error.status
+                    throw error
+                }
+            })
+        }
+
+        // Operations.
+        add("GET", "/healthz") { _ in Response(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n") }
+        add("GET", "/readyz") { _ in
+            do {
+                let status = try migrator.status(services.store.database)
+                guard status.pending.isEmpty else {
+                    return Response(status: 503, contentType: "text/plain; charset=utf-8", body: "migrations pending\n")
+                }
+                return Response(status: 200, contentType: "text/plain; charset=utf-8", body: "ready\n")
+            } catch {
+                return Response(status: 503, contentType: "text/plain; charset=utf-8", body: "database unavailable\n")
+            }
+        }
+        if configuration.metrics != "off" {
+            let required = configuration.metrics == "open" ? nil : configuration.metrics
+            add("GET", "/metrics") { request in
+                if let required {
+                    let presented = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
+                    guard RandomToken.matches(presented, required) else {
+                        throw HTTPError(status: 401, detail: "/metrics needs the configured token as Authorization: Bearer …", headers: ["WWW-Authenticate": "Bearer realm=\"metrics\""])
+                    }
+                }
+                return Response(status: 200, contentType: "text/plain; version=0.0.4; charset=utf-8", body: metrics.text())
+            }
+        }
+
+        // Management API.
+        let api = ManagementAPI(services: services)
+        let v1 = ManagementAPI.base
+        let openAPI = OpenAPIDocument.load(from: configuration.publicDirectory)
+        add("GET", "\(v1)/openapi.json") { _ in try openAPI.get() }
+        add("GET", "\(v1)/environments", api.listEnvironments)
+        add("POST", "\(v1)/environments", api.createEnvironment)
+        add("GET", "\(v1)/environments/{environmentId}", api.getEnvironment)
+        add("PATCH", "\(v1)/environments/{environmentId}", api.patchEnvironment)
+        add("DELETE", "\(v1)/environments/{environmentId}", api.deleteEnvironment)
+        add("GET", "\(v1)/environments/{environmentId}/keys", api.listKeys)
+        add("POST", "\(v1)/environments/{environmentId}/keys", api.createKey)
+        add("POST", "\(v1)/environments/{environmentId}/keys/{keyId}/roll", api.rollKey)
+        add("DELETE", "\(v1)/environments/{environmentId}/keys/{keyId}", api.revokeKey)
+        add("GET", "\(v1)/audit", api.listAudit)
+
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// Everything `gatehouse` is told at start-up, from flags and `GATEHOUSE_*` environment variables (a flag wins).
+/// Validated before anything starts, with messages that say what to set.
+public struct Configuration: Sendable {
+    public var host = "127.0.0.1"
+    public var port = 8080
+    public var database = "gatehouse.sqlite"
+    /// The folder holding `Public/`, `Templates/` and `Migrations/` (the repository root, or beside the binary).
+    public var resources = FileManager.default.currentDirectoryPath
+    /// Base64 of 32 bytes; when unset a key file `<database>.key` beside the database is used (created 0600).
+    public var masterKey: String?
+    /// Fill a "Demo" environment with a week of verdicts on a fresh database.
+    public var demo = false
+    /// `open` (default), `off`, or a bearer token that `/metrics` requires.
+    public var metrics = "open"
+    /// Mark session cookies `Secure` (serve behind TLS).
+    public var secureCookies = false
+    /// Trust `X-Forwarded-Proto`/`X-Forwarded-For` from a reverse proxy.
+    public var trustProxy = false
+    /// Log level: debug, info, warning, error.
+    public var logLevel = "info"
+
+    public init() {}
+
+    /// One option: its flag, variable, and help text.
+    public struct Option: Sendable {
+        public let flag: String
+        public let variable: String
+        public let help: String
+        public let takesValue: Bool
+    }
+
+    public static let options: [Option] = [
+        Option(flag: "--host", variable: "GATEHOUSE_HOST", help: "address to listen on: an IPv4 or IPv6 literal, or localhost (default 127.0.0.1)", takesValue: true),
+        Option(flag: "--port", variable: "GATEHOUSE_PORT", help: "TCP port, 0 picks a free one (default 8080)", takesValue: true),
+        Option(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite)", takesValue: true),
+        Option(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory)", takesValue: true),
+        Option(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest (default: a key file <database>.key, created with mode 0600)", takesValue: true),
+        Option(flag: "--demo", variable: "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false),
+        Option(flag: "--metrics", variable: "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer", takesValue: true),
+        Option(flag: "--secure-cookies", variable: "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false),
+        Option(flag: "--trust-proxy", variable: "GATEHOUSE_TRUST_PROXY", help: "trust X-Forwarded-Proto and X-Forwarded-For from a reverse proxy", takesValue: false),
+        Option(flag: "--log-level", variable: "GATEHOUSE_LOG_LEVEL", help: "debug, info (default), warning or error", takesValue: true),
+    ]
+
+    /// Reads flags (`--flag value` or `--flag=value`) over environment variables; returns what is left (positional
+    /// arguments and unknown flags are errors except where `positional` allows them).
+    public static func parse(_ arguments: [String], environment: [String: String], positional: Int = 0) throws(ConfigurationError) -> (Configuration, [String]) {
+        var values: [String: String] = [:]
+        for option in options {
+            if let v = environment[option.variable] { values[option.flag] = v }
+        }
+        var rest: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let arg = arguments[i]
+            let (flag, inline) = arg.hasPrefix("--") && arg.contains("=")
+                ? (String(arg.prefix { $0 != "=" }), String(arg.drop { $0 != "=" }.dropFirst()))
+                : (arg, nil as String?)
+            if let option = options.first(where: { $0.flag == flag }) {
+                if option.takesValue {
+                    if let inline {
+                        values[flag] = inline
+                    } else {
+                        guard i + 1 < arguments.count else { throw ConfigurationError("\(flag) needs a value: \(option.help)") }
+                        values[flag] = arguments[i + 1]
+                        i += 1
+                    }
+                } else {
+                    values[flag] = inline ?? "true"
+                }
+            } else if arg.hasPrefix("-") {
+                throw ConfigurationError("unknown option \(arg); see --help")
+            } else {
+                rest.append(arg)
+            }
+            i += 1
+        }
+        if rest.count > positional { throw ConfigurationError("unexpected argument \(rest[positional]); see --help") }
+        var c = Configuration()
+        if let v = values["--host"] { c.host = v }
+        if let v = values["--port"] {
+            guard let p = Int(v), (0...65535).contains(p) else { throw ConfigurationError("--port / GATEHOUSE_PORT must be a number from 0 to 65535, got \(v)") }
+            c.port = p
+        }
+        if let v = values["--database"] {
+            guard !v.isEmpty else { throw ConfigurationError("--database / GATEHOUSE_DATABASE must name a file") }
+            c.database = v
+        }
+        if let v = values["--resources"] { c.resources = v }
+        if let v = values["--master-key"], !v.isEmpty { c.masterKey = v }
+        c.demo = try flag(values["--demo"], "--demo")
+        if let v = values["--metrics"] { c.metrics = v.isEmpty ? "open" : v }
+        c.secureCookies = try flag(values["--secure-cookies"], "--secure-cookies")
+        c.trustProxy = try flag(values["--trust-proxy"], "--trust-proxy")
+        if let v = values["--log-level"] {
+            guard ["debug", "info", "warning", "error"].contains(v) else { throw ConfigurationError("--log-level must be debug, info, warning or error") }
+            c.logLevel = v
+        }
+        return (c, rest)
+    }
+
+    static func flag(_ value: String?, _ name: String) throws(ConfigurationError) -> Bool {
+        switch value?.lowercased() {
+        case nil, "", "0", "false", "no", "off": return false
+        case "1", "true", "yes", "on": return true
+        default: throw ConfigurationError("\(name) takes true or false")
+        }
+    }
+
+    /// Where the master key file lives when no key is given: beside the database.
+    public var keyFilePath: String { database + ".key" }
+    public var publicDirectory: String { resources + "/Public" }
+    public var templatesDirectory: String { resources + "/Templates" }
+    public var migrationsDirectory: String { resources + "/Migrations" }
+
+    /// The options' help lines.
+    public static var helpText: String {
+        options.map { o in
+            let name = o.flag + (o.takesValue ? " VALUE" : "")
+            return "  " + name.padding(toLength: 22, withPad: " ", startingAt: 0) + " " + o.help + " [" + o.variable + "]"
+        }.joined(separator: "\n")
+    }
+}
+
+/// A configuration mistake, said in words that tell what to set.
+public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
+    public let description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}

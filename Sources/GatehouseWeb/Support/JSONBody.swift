@@ -1,0 +1,31 @@
+import Foundation
+import Gatehouse
+import HTTP
+
+/// Reading JSON request bodies and writing JSON responses for the management API.
+public enum JSONBody {
+    /// The body as JSON. `allowMergePatch` also accepts `application/merge-patch+json` (RFC 7396).
+    /// Throws a 415 problem for another content type and a 400 one naming the byte offset for malformed JSON.
+    public static func read(_ request: Request, allowMergePatch: Bool = false) throws -> JSON {
+        let type = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let accepted = allowMergePatch ? ["application/json", "application/merge-patch+json"] : ["application/json"]
+        guard accepted.contains(type) else {
+            var p = Problem(status: 415, slug: "unsupported-media-type", title: "Unsupported media type",
+                            detail: "Send the body as \(accepted.joined(separator: " or ")); got \(type.isEmpty ? "no Content-Type" : type).")
+            p.headers.set(allowMergePatch ? "Accept-Patch" : "Accept", accepted.joined(separator: ", "))
+            throw p
+        }
+        do {
+            return try JSONParser.parse(request.body)
+        } catch {
+            throw Problem.malformedJSON(error)
+        }
+    }
+
+    /// A JSON response.
+    public static func response(_ json: JSON, status: Int = 200, headers: Headers = Headers()) -> Response {
+        var headers = headers
+        headers.set("Content-Type", "application/json")
+        return Response(status: status, headers: headers, body: json.serialized())
+    }
+}

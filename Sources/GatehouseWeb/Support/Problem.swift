@@ -1,0 +1,81 @@
+import Gatehouse
+import HTTP
+
+/// An error response body in `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail`, and for
+/// validation failures `errors: [{pointer, detail}]` listing every invalid field.
+public struct Problem: Error, Sendable {
+    public var status: Int
+    public var slug: String
+    public var title: String
+    public var detail: String
+    public var errors: [FieldError] = []
+    public var headers: Headers = Headers()
+    /// Extra members (e.g. `offset` for malformed JSON).
+    public var extra: [JSON.Member] = []
+
+    public init(status: Int, slug: String, title: String, detail: String) {
+        self.status = status
+        self.slug = slug
+        self.title = title
+        self.detail = detail
+    }
+
+    public var json: JSON {
+        var members: [JSON.Member] = [
+            .init("type", .string("/problems/\(slug)")),
+            .init("title", .string(title)),
+            .init("status", .int(status)),
+            .init("detail", .string(detail)),
+        ]
+        if !errors.isEmpty {
+            members.append(.init("errors", .array(errors.map { .object([.init("pointer", .string($0.pointer)), .init("detail", .string($0.message))]) })))
+        }
+        members += extra
+        return .object(members)
+    }
+
+    public var response: Response {
+        var headers = self.headers
+        headers.set("Content-Type", "application/problem+json")
+        return Response(status: status, headers: headers, body: json.serialized())
+    }
+}
+
+extension Problem {
+    public static func validation(_ error: ValidationError) -> Problem {
+        var p = Problem(status: 422, slug: "validation-failed", title: "Invalid request",
+                        detail: error.errors.count == 1 ? "1 field is invalid: see errors." : "\(error.errors.count) fields are invalid: see errors.")
+        p.errors = error.errors
+        return p
+    }
+
+    public static func malformedJSON(_ error: JSONSyntaxError) -> Problem {
+        var p = Problem(status: 400, slug: "malformed-json", title: "Malformed JSON", detail: "The body is not valid JSON: \(error.message) at byte \(error.offset).")
+        p.extra = [.init("offset", .int(error.offset))]
+        return p
+    }
+
+    public static func domain(_ error: DomainError) -> Problem {
+        switch error {
+        case .notFound(let m): return Problem(status: 404, slug: "not-found", title: "Not found", detail: sentence(m))
+        case .conflict(let m): return Problem(status: 409, slug: "conflict", title: "Conflict", detail: sentence(m))
+        case .preconditionFailed(let m): return Problem(status: 412, slug: "precondition-failed", title: "Precondition failed", detail: sentence(m))
+        case .unauthenticated(let m):
+            var p = Problem(status: 401, slug: "unauthenticated", title: "Authentication required",
+                            detail: sentence(m) + " Send a management token as Authorization: Bearer gtm_….")
+            p.headers.set("WWW-Authenticate", "Bearer realm=\"gatehouse\"")
+            return p
+        case .forbidden(let m): return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: sentence(m))
+        case .throttled(let m, let retryAfter):
+            var p = Problem(status: 429, slug: "throttled", title: "Too many requests", detail: sentence(m))
+            p.headers.set("Retry-After", String(retryAfter))
+            return p
+        }
+    }
+
+    static func sentence(_ s: String) -> String {
+        guard let first = s.first else { return s }
+        let capitalized = first.uppercased() + s.dropFirst()
+        return capitalized.hasSuffix(".") ? capitalized : capitalized + "."
+    }
+}

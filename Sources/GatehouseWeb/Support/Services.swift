@@ -1,0 +1,41 @@
+import Foundation
+import Gatehouse
+import HTTP
+
+/// The domain services the web face calls, built over one `Store`.
+public struct Services: Sendable {
+    public let store: Store
+    public let environments: Environments
+    public let keys: APIKeys
+    public let tokens: ManagementTokens
+    public let audit: AuditLog
+    public let admins: Admins
+    public let verdicts: Verdicts
+
+    public init(store: Store) {
+        self.store = store
+        environments = Environments(store: store)
+        keys = APIKeys(store: store)
+        tokens = ManagementTokens(store: store)
+        audit = AuditLog(store: store)
+        admins = Admins(store: store)
+        verdicts = Verdicts(store: store)
+    }
+
+    /// The actor behind a request's bearer management token, if it has `scope` (write includes read).
+    /// Throws 401 (missing/unknown/revoked) or 403 (read token on a write call).
+    func authenticate(_ request: Request, scope: ManagementToken.Scope) throws -> Actor {
+        guard let header = request.headers["Authorization"] else {
+            throw DomainError.unauthenticated("no Authorization header")
+        }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw DomainError.unauthenticated("the Authorization header is not a Bearer token")
+        }
+        let token = try tokens.authenticate(String(parts[1]).trimmingCharacters(in: .whitespaces))
+        if scope == .write && token.scope == .read {
+            throw DomainError.forbidden("token \(token.id) (\(token.name)) is read-only; this call needs a write token")
+        }
+        return Actor(kind: .token, id: token.id, name: token.name)
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+import Gatehouse
+import GatehouseWeb
+import HTTPServer
+
+/// The subcommands: serve, migrate, admin create, token create, backup; `--help` on each.
+enum Command {
+    static let usage = """
+    gatehouse — the self-hosted management plane for mobile-app attestation
+
+    Usage:
+      gatehouse serve [options]                          serve the dashboard and APIs (migrates first)
+      gatehouse migrate [--database FILE]                apply pending migrations and exit
+      gatehouse admin create --email E [--role ROLE]     create an admin; the password is read from standard input
+      gatehouse token create --name N --scope read|write create a management API token and print it once
+      gatehouse backup FILE [--database FILE]            copy a consistent snapshot while the server runs
+      gatehouse COMMAND --help                           the options of a command
+
+    Every option also reads a GATEHOUSE_* environment variable; a flag wins.
+    """
+
+    static func run(_ arguments: [String], environment: [String: String]) -> Int32 {
+        guard let command = arguments.first else {
+            print(usage)
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        do {
+            switch command {
+            case "--help", "-h", "help":
+                print(usage)
+                return 0
+            case "serve":
+                if rest.contains("--help") { return help("gatehouse serve [options]", "Serves the dashboard, the management and ingest APIs, /healthz, /readyz and /metrics.") }
+                let (configuration, _) = try Configuration.parse(rest, environment: environment)
+                return try Serve.run(configuration)
+            case "migrate":
+                if rest.contains("--help") { return help("gatehouse migrate [options]", "Applies pending migrations from Migrations/ and exits.") }
+                let (configuration, _) = try Configuration.parse(rest, environment: environment)
+                let application = try Application(configuration: configuration, logger: .standardError())
+                let status = try application.migrationStatus()
+                print("database \(configuration.database): \(status.applied.count) migrations applied, \(status.pending.count) pending")
+                return 0
+            case "admin":
+                return try admin(rest, environment: environment)
+            case "token":
+                return try token(rest, environment: environment)
+            case "backup":
+                if rest.contains("--help") { return help("gatehouse backup FILE [options]", "Copies a consistent snapshot of the database to FILE through SQLite's online backup, while the server keeps serving.") }
+                let (configuration, positional) = try Configuration.parse(rest, environment: environment, positional: 1)
+                guard let file = positional.first else { throw ConfigurationError("backup needs the file to write: gatehouse backup FILE") }
+                guard !FileManager.default.fileExists(atPath: file) else { throw ConfigurationError("\(file) exists already; name a new file") }
+                let application = try Application(configuration: configuration, logger: .standardError())
+                try application.services.store.database.backup(to: file)
+                print("backup written to \(file)")
+                return 0
+            default:
+                fail("unknown command \(command)\n\n\(usage)")
+                return 2
+            }
+        } catch let error as ConfigurationError {
+            fail(error.description)
+            return 2
+        } catch let error as ValidationError {
+            fail(error.errors.map { "\($0.pointer.dropFirst()): \($0.message)" }.joined(separator: "\n"))
+            return 1
+        } catch {
+            fail("\(error)")
+            return 1
+        }
+    }
+
+    static func help(_ synopsis: String, _ summary: String, extra: String = "") -> Int32 {
+        print("Usage: \(synopsis)\n\n\(summary)\n\n\(extra)Options:\n\(Configuration.helpText)")
+        return 0
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("gatehouse: \(message)\n".utf8))
+    }
+
+    /// Takes `--name value` style options of a subcommand out of the arguments.
+    static func take(_ names: [String], from arguments: [String]) throws -> ([String: String], [String]) {
+        var found: [String: String] = [:]
+        var rest: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let a = arguments[i]
+            if let name = names.first(where: { a == $0 || a.hasPrefix($0 + "=") }) {
+                if a.hasPrefix(name + "=") {
+                    found[name] = String(a.dropFirst(name.count + 1))
+                } else {
+                    guard i + 1 < arguments.count else { throw ConfigurationError("\(name) needs a value") }
+                    found[name] = arguments[i + 1]
+                    i += 1
+                }
+            } else {
+                rest.append(a)
+            }
+            i += 1
+        }
+        return (found, rest)
+    }
+
+    static func admin(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        guard arguments.first == "create" else { throw ConfigurationError("usage: gatehouse admin create --email E [--role owner|editor|viewer]") }
+        if arguments.contains("--help") {
+            return help("gatehouse admin create --email E [--role owner|editor|viewer] [options] < password", "Creates an admin (default role owner). The password (at least 12 characters) is read from standard input, one line.",
+                        extra: "  --email E              the admin's e-mail\n  --role ROLE            owner (default), editor or viewer\n")
+        }
+        let (own, rest) = try take(["--email", "--role"], from: Array(arguments.dropFirst()))
+        let (configuration, _) = try Configuration.parse(rest, environment: environment)
+        guard let email = own["--email"] else { throw ConfigurationError("--email is required") }
+        guard let role = Admin.Role(rawValue: own["--role"] ?? "owner") else { throw ConfigurationError("--role must be owner, editor or viewer") }
+        guard let line = readLine(strippingNewline: true) else { throw ConfigurationError("give the password on standard input") }
+        let application = try Application(configuration: configuration, logger: .standardError())
+        let admin = try application.services.admins.create(email: email, password: line, role: role, actor: .system)
+        print("admin \(admin.email) created (\(admin.role.rawValue))")
+        return 0
+    }
+
+    static func token(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        guard arguments.first == "create" else { throw ConfigurationError("usage: gatehouse token create --name N --scope read|write") }
+        if arguments.contains("--help") {
+            return help("gatehouse token create --name N --scope read|write [options]", "Creates a management API token and prints it once on standard output (only its hash is kept).",
+                        extra: "  --name N               what the token is for\n  --scope S              read or write\n")
+        }
+        let (own, rest) = try take(["--name", "--scope"], from: Array(arguments.dropFirst()))
+        let (configuration, _) = try Configuration.parse(rest, environment: environment)
+        guard let name = own["--name"] else { throw ConfigurationError("--name is required") }
+        guard let scope = ManagementToken.Scope(rawValue: own["--scope"] ?? "") else { throw ConfigurationError("--scope must be read or write") }
+        let application = try Application(configuration: configuration, logger: .standardError())
+        let (_, secret) = try application.services.tokens.create(name: name, scope: scope, actor: .system)
+        print(secret)
+        return 0
+    }
+}

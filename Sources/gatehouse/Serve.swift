@@ -1,0 +1,35 @@
+import Foundation
+import GatehouseWeb
+import HTTPServer
+
+/// `gatehouse serve`: open and migrate, listen, run until SIGTERM/SIGINT, then shut down gracefully.
+enum Serve {
+    static func run(_ configuration: Configuration) throws -> Int32 {
+        // Block the stop signals before any thread starts, so they are only ever taken by sigwait below.
+        var signals = sigset_t()
+        sigemptyset(&signals)
+        sigaddset(&signals, SIGTERM)
+        sigaddset(&signals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &signals, nil)
+
+        let logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
+        let application = try Application(configuration: configuration, logger: logger)
+        let server = Server(configuration: ServerConfiguration(host: configuration.host, port: configuration.port),
+                            responder: application.respond, logger: logger)
+        try server.start()
+        application.attach(server)
+        let base = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.boundPort)"
+        print("gatehouse listening on \(base)")
+        for line in try application.startupNotices(baseURL: base) { print(line) }
+        fflush(nil)
+
+        var received: Int32 = 0
+        sigwait(&signals, &received)
+        logger.info("shutting down", ["signal": .int(Int(received))])
+        server.shutdown()
+        server.wait()
+        application.stop()
+        print("gatehouse stopped")
+        return 0
+    }
+}

@@ -1,0 +1,32 @@
+import Gatehouse
+import Testing
+
+@Suite("JSON")
+struct JSONTests {
+    @Test func roundTrip() throws {
+        let text = #"{"a":[1,2.5,-3e2,true,false,null],"b":"x\"y\\z\n\u00e9\ud83d\ude00","c":{}}"#
+        let value = try JSONParser.parse(text)
+        #expect(value["a"]?.array?.count == 6)
+        #expect(value["b"]?.string == "x\"y\\z\né😀")
+        #expect(try JSONParser.parse(value.serialized()) == value)
+        #expect(value["a"]?.array?[2].integer == -300)
+    }
+
+    @Test("malformed JSON reports the byte offset", arguments: [
+        ("", 0), ("{", 1), (#"{"a" 1}"#, 5), ("[1,]", 3), ("[01]", 2), (#""\x""#, 2), ("tru", 0), ("{} x", 3),
+        (#""\ud800""#, 7), ("[1 2]", 3), (String(repeating: "[", count: 100), 64),
+    ])
+    func offsets(text: String, offset: Int) {
+        do {
+            _ = try JSONParser.parse(text)
+            Issue.record("parsed \(text)")
+        } catch {
+            #expect(error.offset == offset, "\(text): \(error)")
+        }
+    }
+
+    @Test func serializationEscapesHTMLSignificantCharacters() {
+        let json: JSON = ["k": "</script><b>&"]
+        #expect(json.text == #"{"k":"\u003c/script\u003e\u003cb\u003e\u0026"}"#)
+    }
+}
