@@ -68,13 +68,14 @@ public struct EnvironmentPatch: Sendable, Equatable {
         let before = errors.errors.count
         for (i, element) in elements.enumerated() {
             let at = Pointer.join(pointer, i)
-            guard let app = AndroidAppFields.parse(element, at: at, errors: &errors) else { continue }
-            if let first = seen[app.packageName] {
-                errors.add(Pointer.join(at, "packageName"), "duplicates \(pointer)/\(first)/packageName: register each package once and list all its digests there")
-                continue
+            if let name = element["packageName"]?.string, PackageName.isValid(name) {
+                if let first = seen[name] {
+                    errors.add(Pointer.join(at, "packageName"), "duplicates \(pointer)/\(first)/packageName: register each package once and list all its digests there")
+                    continue
+                }
+                seen[name] = i
             }
-            seen[app.packageName] = i
-            apps.append(app)
+            if let app = AndroidAppFields.parse(element, at: at, errors: &errors) { apps.append(app) }
         }
         return errors.errors.count == before ? apps : nil
     }

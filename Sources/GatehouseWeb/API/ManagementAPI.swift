@@ -108,6 +108,12 @@ struct ManagementAPI: Sendable {
         return Response(status: 204)
     }
 
+    func checklist(_ request: Request) throws -> Response {
+        _ = try services.authenticate(request, scope: .read)
+        let environment = try services.environments.get(try request.parameter("environmentId"))
+        return JSONBody.response(try services.verdicts.checklist(for: environment).json)
+    }
+
     func listAudit(_ request: Request) throws -> Response {
         _ = try services.authenticate(request, scope: .read)
         var errors = FieldErrors()

@@ -68,7 +68,12 @@ extension Application {
         add("POST", "\(v1)/environments/{environmentId}/keys", api.createKey)
         add("POST", "\(v1)/environments/{environmentId}/keys/{keyId}/roll", api.rollKey)
         add("DELETE", "\(v1)/environments/{environmentId}/keys/{keyId}", api.revokeKey)
+        add("GET", "\(v1)/environments/{environmentId}/checklist", api.checklist)
         add("GET", "\(v1)/audit", api.listAudit)
+
+        // Verdict ingest.
+        let ingest = IngestAPI(services: services)
+        add("POST", "/api/ingest/v1/verdicts", ingest.ingest)
 
     }
 }

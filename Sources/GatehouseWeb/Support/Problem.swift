@@ -61,8 +61,7 @@ extension Problem {
         case .conflict(let m): return Problem(status: 409, slug: "conflict", title: "Conflict", detail: sentence(m))
         case .preconditionFailed(let m): return Problem(status: 412, slug: "precondition-failed", title: "Precondition failed", detail: sentence(m))
         case .unauthenticated(let m):
-            var p = Problem(status: 401, slug: "unauthenticated", title: "Authentication required",
-                            detail: sentence(m) + " Send a management token as Authorization: Bearer gtm_….")
+            var p = Problem(status: 401, slug: "unauthenticated", title: "Authentication required", detail: sentence(m))
             p.headers.set("WWW-Authenticate", "Bearer realm=\"gatehouse\"")
             return p
         case .forbidden(let m): return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: sentence(m))

@@ -26,11 +26,11 @@ public struct Services: Sendable {
     /// Throws 401 (missing/unknown/revoked) or 403 (read token on a write call).
     func authenticate(_ request: Request, scope: ManagementToken.Scope) throws -> Actor {
         guard let header = request.headers["Authorization"] else {
-            throw DomainError.unauthenticated("no Authorization header")
+            throw DomainError.unauthenticated("no Authorization header: send a management token as Authorization: Bearer gtm_…")
         }
         let parts = header.split(separator: " ", maxSplits: 1)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
-            throw DomainError.unauthenticated("the Authorization header is not a Bearer token")
+            throw DomainError.unauthenticated("the Authorization header is not a Bearer token: send a management token as Authorization: Bearer gtm_…")
         }
         let token = try tokens.authenticate(String(parts[1]).trimmingCharacters(in: .whitespaces))
         if scope == .write && token.scope == .read {

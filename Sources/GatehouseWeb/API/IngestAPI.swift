@@ -1,0 +1,26 @@
+import Gatehouse
+import HTTP
+
+/// The verdict ingest endpoint (`POST /api/ingest/v1/verdicts`), authenticated by one of the environment's secret
+/// keys. A batch is validated whole and stored atomically; `Idempotency-Key` makes a retried batch count once.
+struct IngestAPI: Sendable {
+    let services: Services
+
+    func ingest(_ request: Request) throws -> Response {
+        let parts = (request.headers["Authorization"] ?? "").split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+            throw DomainError.unauthenticated("send one of the environment's secret keys as Authorization: Bearer sk_…")
+        }
+        let key = try services.keys.authenticateSecret(String(parts[1]))
+        var idempotencyKey: String?
+        if let value = request.headers["Idempotency-Key"] {
+            guard !value.isEmpty, value.utf8.count <= 255 else {
+                throw Problem(status: 400, slug: "bad-idempotency-key", title: "Bad Idempotency-Key", detail: "The Idempotency-Key header must be 1 to 255 characters.")
+            }
+            idempotencyKey = value
+        }
+        let verdicts = try VerdictBatch.parse(try JSONBody.read(request), now: services.store.clock())
+        let accepted = try services.verdicts.ingest(verdicts, environmentID: key.environmentID, idempotencyKey: idempotencyKey)
+        return JSONBody.response(["accepted": .int(accepted)], status: 202)
+    }
+}
