@@ -3,7 +3,7 @@ import SQLite
 import Testing
 
 /// A child process commits rows and is killed with SIGKILL; every commit it reported must survive.
-@Suite struct CrashTests {
+@Suite(.serialized) struct CrashTests {
     /// SQLiteCrashWriter, built beside the test bundle because SQLiteTests depends on it.
     static func crashWriter() throws -> URL {
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -16,36 +16,26 @@ import Testing
     func committedWritesSurviveSIGKILL(_ synchronous: DatabaseConfiguration.Synchronous) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crash.sqlite")
-        let process = Process()
-        process.executableURL = try Self.crashWriter()
-        process.arguments = [path, synchronous.rawValue, "1000000"]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-
+        let child = try ChildProcess(try Self.crashWriter().path, [path, synchronous.rawValue, "1000000"])
         var reported: [Int64] = []
         var pending: [UInt8] = []
-        func consume(_ data: Data) {
-            pending.append(contentsOf: data)
+        func consume(_ bytes: [UInt8]) {
+            pending.append(contentsOf: bytes)
             while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                 if let id = Int64(String(decoding: pending[..<newline], as: UTF8.self)) { reported.append(id) }
                 pending.removeSubrange(...newline)
             }
         }
-        let reader = output.fileHandleForReading
         while reported.count < 300 {
-            let data = reader.availableData
-            if data.isEmpty { break }  // the child ended early: the expectations below fail
-            consume(data)
+            let bytes = child.read()
+            if bytes.isEmpty { break }  // the child ended early: the expectations below fail
+            consume(bytes)
         }
-        kill(process.processIdentifier, SIGKILL)
-        while case let data = reader.availableData, !data.isEmpty {
-            consume(data)  // ids already in the pipe were committed too
+        child.kill(SIGKILL)
+        while case let bytes = child.read(), !bytes.isEmpty {
+            consume(bytes)  // ids already in the pipe were committed too
         }
-        process.waitUntilExit()
-
-        #expect(process.terminationReason == .uncaughtSignal)
-        #expect(process.terminationStatus == SIGKILL)
+        #expect(child.waitForTerminatingSignal() == SIGKILL)
         try #require(reported.count >= 300)
         #expect(reported == Array(1...Int64(reported.count)))
 
