@@ -5,6 +5,11 @@ struct Renderer {
     var output: [UInt8] = []
     var steps = 0
 
+    init(templates: [Template], limits: TemplateLimits) {
+        self.templates = templates
+        self.limits = limits
+    }
+
     /// Renders template `index` against `value` into `output`. Throws `TemplateError` when partials nest deeper than
     /// the limit (naming the chain) or the render takes more steps than allowed.
     mutating func render(template index: Int, value: MustacheValue) throws(TemplateError) {
@@ -12,109 +17,158 @@ struct Renderer {
             try Link.push(index, onto: nil) { (calls) throws(TemplateError) in
                 let scope = Scope(context: context, indentation: nil, overrides: nil, calls: calls,
                                   partialDepth: 0, depth: 0)
-                try render(templates[index].nodes, scope)
+                let program = templates[index].program
+                try run(program, index, 0, program.instructions.count, scope)
             }
         }
     }
 
-    private mutating func render(_ nodes: [Node], _ scope: Scope) throws(TemplateError) {
-        steps &+= nodes.count + 1
+    /// Runs instructions `start..<end` of `program` (template `template`).
+    private mutating func run(_ program: Program, _ template: Int, _ start: Int, _ end: Int, _ scope: Scope)
+        throws(TemplateError) {
+        steps &+= end - start + 1
         if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth { throw budgetError(scope) }
-        for node in nodes {
-            switch node {
-            case .text(let bytes):
-                output.append(contentsOf: bytes)
+        var index = start
+        while index < end {
+            let instruction = program.instructions[index]
+            switch instruction.operation {
+            case .text:
+                let offset = Int(instruction.a)
+                output.append(contentsOf: program.text[offset..<offset + Int(instruction.b)])
+                index += 1
             case .lineStart:
                 if let indentation = scope.indentation { indent(indentation) }
-            case .variable(let name, let escaped):
-                if let value = lookup(name, scope) { interpolate(value, escaped: escaped) }
-            case .section(let name, let children):
-                guard let value = lookup(name, scope), value.isTruthy else { continue }
-                var inner = scope
-                inner.depth += 1
-                if case .array(let elements) = value {
-                    for element in elements {
-                        try Link.push(element, onto: scope.context) { (context) throws(TemplateError) in
+                index += 1
+            case .variable, .rawVariable:
+                if let value = lookup(program, instruction, scope) {
+                    interpolate(value, escaped: instruction.operation == .variable)
+                }
+                index += 1
+            case .section:
+                let bodyEnd = Int(instruction.c)
+                if let value = lookup(program, instruction, scope), value.isTruthy {
+                    var inner = scope
+                    inner.depth += 1
+                    if case .array(let elements) = value {
+                        for element in elements {
+                            try Link.push(element, onto: scope.context) { (context) throws(TemplateError) in
+                                inner.context = context
+                                try run(program, template, index + 1, bodyEnd, inner)
+                            }
+                        }
+                    } else {
+                        try Link.push(value, onto: scope.context) { (context) throws(TemplateError) in
                             inner.context = context
-                            try render(children, inner)
+                            try run(program, template, index + 1, bodyEnd, inner)
                         }
                     }
-                } else {
-                    try Link.push(value, onto: scope.context) { (context) throws(TemplateError) in
-                        inner.context = context
-                        try render(children, inner)
-                    }
                 }
-            case .inverted(let name, let children):
-                if lookup(name, scope)?.isTruthy != true { try render(children, scope) }
-            case .partial(let reference):
-                try expand(reference, blocks: nil, scope)
-            case .parent(let reference, let blocks):
-                try expand(reference, blocks: blocks, scope)
-            case .block(let block):
-                let content = override(named: block.name, scope) ?? block
-                try scope.indented(by: block.indentation) { (inner) throws(TemplateError) in
-                    try render(content.nodes, inner)
+                index = bodyEnd
+            case .inverted:
+                let bodyEnd = Int(instruction.c)
+                if lookup(program, instruction, scope)?.isTruthy != true {
+                    try run(program, template, index + 1, bodyEnd, scope)
                 }
+                index = bodyEnd
+            case .partial:
+                try expand(program.references[Int(instruction.a)], from: template, parent: nil, scope)
+                index += 1
+            case .parent:
+                try expand(program.references[Int(instruction.a)], from: template,
+                           parent: ParentCall(template: template, instruction: index), scope)
+                index = Int(instruction.c)
+            case .block:
+                let block = program.blocks[Int(instruction.a)]
+                let content = override(named: block.name, scope) ?? ParentCall(template: template, instruction: index)
+                let contentProgram = templates[content.template].program
+                let contentEnd = Int(contentProgram.instructions[content.instruction].c)
+                try scope.indented(by: block.indentation.map { Indentation(template: template, range: $0) }) {
+                    (inner) throws(TemplateError) in
+                    try run(contentProgram, content.template, content.instruction + 1, contentEnd, inner)
+                }
+                index = Int(instruction.c)
             }
         }
     }
 
-    /// Renders a partial, or a parent with its blocks as overrides, in the current context.
-    private mutating func expand(_ reference: Reference, blocks: [Block]?, _ scope: Scope) throws(TemplateError) {
+    /// Renders a partial, or a parent (whose body holds the overrides), in the current context.
+    private mutating func expand(_ reference: Reference, from template: Int, parent: ParentCall?, _ scope: Scope)
+        throws(TemplateError) {
         guard let index = reference.index else { return }
         guard scope.partialDepth < limits.maxPartialDepth else { throw cycleError(reference, index, scope) }
+        let program = templates[index].program
         try Link.push(index, onto: scope.calls) { (calls) throws(TemplateError) in
             var inner = scope
             inner.calls = calls
             inner.partialDepth += 1
-            try inner.indented(by: reference.indentation) { (inner) throws(TemplateError) in
-                if let blocks {
-                    try Link.push(blocks, onto: inner.overrides) { (overrides) throws(TemplateError) in
+            try inner.indented(by: reference.indentation.map { Indentation(template: template, range: $0) }) {
+                (inner) throws(TemplateError) in
+                if let parent {
+                    try Link.push(parent, onto: inner.overrides) { (overrides) throws(TemplateError) in
                         var inner = inner
                         inner.overrides = overrides
-                        try render(templates[index].nodes, inner)
+                        try run(program, index, 0, program.instructions.count, inner)
                     }
                 } else {
-                    try render(templates[index].nodes, inner)
+                    try run(program, index, 0, program.instructions.count, inner)
                 }
             }
         }
     }
 
-    /// The override for block `name` from the outermost parent that gives one.
-    private func override(named name: String, _ scope: Scope) -> Block? {
-        var found: Block?
+    /// The block instruction overriding block `name`, from the outermost parent that gives one.
+    private func override(named name: String, _ scope: Scope) -> ParentCall? {
+        var found: ParentCall?
         var link = scope.overrides
         while let current = link {
-            if let block = current.pointee.element.first(where: { $0.name == name }) { found = block }
+            let parent = current.pointee.element
+            let program = templates[parent.template].program
+            var index = parent.instruction + 1
+            let end = Int(program.instructions[parent.instruction].c)
+            while index < end {
+                let instruction = program.instructions[index]
+                if instruction.operation == .block, program.blocks[Int(instruction.a)].name == name {
+                    found = ParentCall(template: parent.template, instruction: index)
+                    break
+                }
+                index = instruction.operation == .block ? Int(instruction.c) : index + 1
+            }
             link = current.pointee.next
         }
         return found
     }
 
-    /// The value a name resolves to: the first component through the context stack, the rest inside it.
-    private func lookup(_ name: Name, _ scope: Scope) -> MustacheValue? {
-        guard let first = name.components.first else { return scope.context.pointee.element }
+    /// The value a name resolves to: the first key through the context stack, the others inside it.
+    @inline(__always)
+    private func lookup(_ program: Program, _ instruction: Instruction, _ scope: Scope) -> MustacheValue? {
+        let count = Int(instruction.b)
+        guard count > 0 else { return scope.context.pointee.element }
+        let first = Int(instruction.a)
+        let key = program.keys[first]
         var link: UnsafePointer<Link<MustacheValue>>? = scope.context
         var found: MustacheValue?
         while let current = link {
-            if let value = current.pointee.element.member(first) {
+            if case .dictionary(let members) = current.pointee.element, let value = members[key] {
                 found = value
                 break
             }
             link = current.pointee.next
         }
         guard var value = found else { return nil }
-        for component in name.components.dropFirst() {
-            guard let member = value.member(component) else { return nil }
+        var position = first + 1
+        while position < first + count {
+            guard case .dictionary(let members) = value, let member = members[program.keys[position]] else {
+                return nil
+            }
             value = member
+            position += 1
         }
         return value
     }
 
-    private mutating func indent(_ link: UnsafePointer<Link<[UInt8]>>) {
+    private mutating func indent(_ link: UnsafePointer<Link<Indentation>>) {
         if let next = link.pointee.next { indent(next) }
-        output.append(contentsOf: link.pointee.element)
+        let piece = link.pointee.element
+        output.append(contentsOf: templates[piece.template].program.text[piece.range])
     }
 }

@@ -15,16 +15,28 @@ struct Link<Element> {
     }
 }
 
+/// Indentation to put at line starts: a slice of a template's text.
+struct Indentation {
+    let template: Int
+    let range: Range<Int>
+}
+
+/// A parent tag being rendered, whose body holds its block overrides.
+struct ParentCall {
+    let template: Int
+    let instruction: Int
+}
+
 /// The renderer's immutable state at one point of a template, changed only by copy: the context stack, the
-/// indentation to put at each line start, the block overrides of the parents being rendered, and the chain of
+/// indentation to put at each line start, the parents being rendered (for block overrides), and the chain of
 /// templates being expanded (for cycle errors).
 struct Scope {
     /// The context stack, top first.
     var context: UnsafePointer<Link<MustacheValue>>
     /// Indentation pieces, innermost first; nil renders lines without indentation.
-    var indentation: UnsafePointer<Link<[UInt8]>>?
-    /// Overrides from parent tags, the innermost parent first (the outermost one wins).
-    var overrides: UnsafePointer<Link<[Block]>>?
+    var indentation: UnsafePointer<Link<Indentation>>?
+    /// Parent tags being rendered, innermost first (the outermost override of a block wins).
+    var overrides: UnsafePointer<Link<ParentCall>>?
     /// Indices of the templates being expanded, innermost first.
     var calls: UnsafePointer<Link<Int>>
     /// How many partials and parents deep this is.
@@ -37,14 +49,14 @@ extension Scope {
     /// Runs `body` one level deeper, with `indentation` added (a standalone tag's) or with none (nil: an inline tag,
     /// whose content continues the current line).
     @inline(__always)
-    func indented(by indentation: [UInt8]?, _ body: (Scope) throws(TemplateError) -> Void) throws(TemplateError) {
+    func indented(by indentation: Indentation?, _ body: (Scope) throws(TemplateError) -> Void) throws(TemplateError) {
         var inner = self
         inner.depth += 1
         guard let indentation else {
             inner.indentation = nil
             return try body(inner)
         }
-        if indentation.isEmpty { return try body(inner) }
+        if indentation.range.isEmpty { return try body(inner) }
         try Link.push(indentation, onto: self.indentation) { (link) throws(TemplateError) in
             inner.indentation = link
             try body(inner)

@@ -5,7 +5,7 @@ public struct Template: Sendable {
     public let name: String
     /// The file errors name, e.g. `layouts/main.mustache`.
     public let file: String
-    let nodes: [Node]
+    let program: Program
 
     /// Parses `source`. Throws `TemplateError` (naming `file`, line and column) for a syntax error: an unclosed tag,
     /// an empty tag name, a bad set-delimiter tag, a section never closed or closed by the wrong name.
@@ -19,12 +19,13 @@ public struct Template: Sendable {
         let indented = BlockIndentation(source: bytes).apply(standalone)
         self.name = name
         self.file = file
-        self.nodes = try TreeBuilder(source: bytes, lines: lines, file: file, limits: limits).build(indented)
+        var compiler = Compiler(source: bytes, lines: lines, file: file, limits: limits)
+        self.program = try compiler.compile(indented)
     }
 
-    init(name: String, file: String, nodes: [Node]) {
+    init(name: String, file: String, program: Program) {
         self.name = name
         self.file = file
-        self.nodes = nodes
+        self.program = program
     }
 }

@@ -3,7 +3,7 @@ extension TemplateLibrary {
     /// could only recurse until the render limit. Calls inside a section may end with the data, so they are left
     /// to the render-time depth limit. Throws `TemplateError` at the tag that closes the cycle, naming the chain.
     func checkCycles() throws(TemplateError) {
-        let edges = templates.map { Self.unconditionalCalls($0.nodes) }
+        let edges = templates.map { Self.unconditionalCalls($0.program) }
         // 0: not visited, 1: on the current path, 2: done.
         var state = [UInt8](repeating: 0, count: templates.count)
         for start in templates.indices where state[start] == 0 {
@@ -35,12 +35,24 @@ extension TemplateLibrary {
     }
 
     /// Partial and parent tags rendered whatever the data: those not inside a section, inverted section or block.
-    private static func unconditionalCalls(_ nodes: [Node]) -> [Reference] {
-        nodes.compactMap { node in
-            switch node {
-            case .partial(let reference), .parent(let reference, _): return reference
-            default: return nil
+    private static func unconditionalCalls(_ program: Program) -> [Reference] {
+        var calls: [Reference] = []
+        var index = 0
+        while index < program.instructions.count {
+            let instruction = program.instructions[index]
+            switch instruction.operation {
+            case .partial:
+                calls.append(program.references[Int(instruction.a)])
+                index += 1
+            case .parent:
+                calls.append(program.references[Int(instruction.a)])
+                index = Int(instruction.c)
+            case .section, .inverted, .block:
+                index = Int(instruction.c)
+            default:
+                index += 1
             }
         }
+        return calls
     }
 }

@@ -36,8 +36,8 @@ public struct TemplateLibrary: Sendable {
         var linked: [Template] = []
         linked.reserveCapacity(unique.count)
         for template in unique {
-            let nodes = try Self.link(template.nodes, in: template, indices: indices)
-            linked.append(Template(name: template.name, file: template.file, nodes: nodes))
+            let program = try Self.link(template, indices: indices)
+            linked.append(Template(name: template.name, file: template.file, program: program))
         }
         self.templates = linked
         self.indices = indices
@@ -63,12 +63,17 @@ public struct TemplateLibrary: Sendable {
         String(decoding: try renderBytes(name, value), as: UTF8.self)
     }
 
-    /// `nodes` with every partial and parent pointed at its template's index. Throws for a name that escapes the
-    /// library or an unknown parent.
-    private static func link(_ nodes: [Node], in template: Template, indices: [String: Int]) throws(TemplateError)
-        -> [Node] {
-        func resolve(_ reference: Reference, parent: Bool) throws(TemplateError) -> Reference {
-            let what = parent ? "parent" : "partial"
+    /// The program of `template` with every partial and parent pointed at its template's index. Throws for a name
+    /// that escapes the library or an unknown parent.
+    private static func link(_ template: Template, indices: [String: Int]) throws(TemplateError) -> Program {
+        let program = template.program
+        var isParent = [Bool](repeating: false, count: program.references.count)
+        for instruction in program.instructions where instruction.operation == .parent {
+            isParent[Int(instruction.a)] = true
+        }
+        var references: [Reference] = []
+        for (position, reference) in program.references.enumerated() {
+            let what = isParent[position] ? "parent" : "partial"
             if reference.name.hasPrefix("/") || reference.name.split(separator: "/").contains("..") {
                 throw TemplateError(file: template.file, line: reference.line, column: reference.column,
                                     message: "\(what) name \"\(reference.name)\" leaves the template library; "
@@ -76,38 +81,14 @@ public struct TemplateLibrary: Sendable {
             }
             var resolved = reference
             resolved.index = indices[reference.name]
-            if parent, resolved.index == nil {
+            if isParent[position], resolved.index == nil {
                 throw TemplateError(file: template.file, line: reference.line, column: reference.column,
                                     message: "unknown parent \"\(reference.name)\"; known templates: "
                                         + Self.sample(indices.keys))
             }
-            return resolved
+            references.append(resolved)
         }
-        func linkBlock(_ block: Block) throws(TemplateError) -> Block {
-            Block(name: block.name, nodes: try link(block.nodes, in: template, indices: indices),
-                  indentation: block.indentation)
-        }
-        var linked: [Node] = []
-        linked.reserveCapacity(nodes.count)
-        for node in nodes {
-            switch node {
-            case .text, .lineStart, .variable:
-                linked.append(node)
-            case .section(let name, let children):
-                linked.append(.section(name, try link(children, in: template, indices: indices)))
-            case .inverted(let name, let children):
-                linked.append(.inverted(name, try link(children, in: template, indices: indices)))
-            case .partial(let reference):
-                linked.append(.partial(try resolve(reference, parent: false)))
-            case .parent(let reference, let blocks):
-                var linkedBlocks: [Block] = []
-                for block in blocks { linkedBlocks.append(try linkBlock(block)) }
-                linked.append(.parent(try resolve(reference, parent: true), linkedBlocks))
-            case .block(let block):
-                linked.append(.block(try linkBlock(block)))
-            }
-        }
-        return linked
+        return program.with(references: references)
     }
 
     static func sample(_ names: Dictionary<String, Int>.Keys) -> String {
