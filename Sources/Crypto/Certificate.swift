@@ -5,7 +5,8 @@ import Glibc
 public struct Certificate: Sendable {
     /// The DER encoding.
     public let der: [UInt8]
-    /// The subject in one-line RFC 2253 form, e.g. `CN=Apple App Attestation Root CA,O=Apple Inc.,ST=California`
+    /// The subject in one-line RFC 2253 form, last RDN first (§2.1), e.g.
+    /// `ST=California,O=Apple Inc.,CN=Apple App Attestation Root CA`
     /// (non-ASCII characters are kept as UTF-8).
     public let subject: String
     /// Start of validity, in Unix seconds.

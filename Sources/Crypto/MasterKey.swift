@@ -14,11 +14,15 @@ public enum MasterKey {
     /// is written to a temporary file and linked into place, so a concurrent start-up never reads half a key and
     /// two processes never create different keys. Symbolic links are followed (secret mounts use them).
     ///
-    /// - Throws: ``MasterKeyError`` saying what to do when the value is not Base64, does not decode to 32 bytes,
+    /// - Throws: ``MasterKeyError`` saying what to do when the value is empty or not Base64, does not decode to 32 bytes,
     ///   the key file is readable or writable by group or others, is not a regular file, or cannot be read
     ///   or created.
     public static func load(environmentValue: String?, keyFilePath: String) throws -> [UInt8] {
         if let environmentValue {
+            guard !environmentValue.trimmingASCIIWhitespace().isEmpty else {
+                throw MasterKeyError("GATEHOUSE_MASTER_KEY is set but empty; set it to the base64 of 32 random bytes "
+                    + "(for example `openssl rand -base64 32`), or unset it to use the key file \(keyFilePath)")
+            }
             return try decode(environmentValue, source: "GATEHOUSE_MASTER_KEY",
                               fix: "set it to the base64 of 32 random bytes (for example `openssl rand -base64 32`)")
         }

@@ -2,7 +2,7 @@ import HTTP
 
 extension Router {
     /// Finds the handler for `request` and fills `pathParameters`; the returned handler throws 404, 405 or 400
-    /// (malformed percent-encoding) when there is none.
+    /// (malformed percent-encoding) when there is none, so that middleware runs around those answers too.
     func resolve(_ request: inout Request) throws -> Handler {
         guard let raw = RoutePattern.pathSegments(of: request.path) else {
             return { _ in throw HTTPError(status: 404) }

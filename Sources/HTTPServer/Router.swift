@@ -68,25 +68,48 @@ public struct Router: Sendable {
         return { request in frozen.respond(to: request, logger: logger) }
     }
 
-    /// Routes and runs one request; see `responder(logger:)`.
+    /// Routes and runs one request; see `responder(logger:)`. Each middleware's `next` returns a response even when
+    /// the inner layers threw (the error already mapped), so a middleware decorating responses sees errors too.
     public func respond(to request: Request, logger: Logger) -> Response {
         var request = request
+        let handler: Handler
         do {
-            let handler = try resolve(&request)
-            var chain: Handler = handler
-            for middleware in middlewares.reversed() {
-                let next = chain
-                chain = { request in try middleware(request, next) }
-            }
-            return try chain(request)
-        } catch let error as any HTTPResponseError {
-            return error.response(requestID: request.id)
+            handler = try resolve(&request)
         } catch {
-            logger.error("handler failed", [
-                "request_id": .string(request.id), "method": .string(request.method),
-                "path": .string(request.path), "error": .string(String(describing: error)),
-            ])
-            return Response.problem(status: 500, requestID: request.id)
+            return Self.response(for: error, request: request, logger: logger)
         }
+        var chain = Self.recovering(handler, logger: logger)
+        for middleware in middlewares.reversed() {
+            let next = chain
+            chain = Self.recovering({ request in try middleware(request, next) }, logger: logger)
+        }
+        do {
+            return try chain(request)
+        } catch {
+            return Self.response(for: error, request: request, logger: logger)
+        }
+    }
+
+    private static func recovering(_ handler: @escaping Handler, logger: Logger) -> Handler {
+        { request in
+            do {
+                return try handler(request)
+            } catch {
+                return response(for: error, request: request, logger: logger)
+            }
+        }
+    }
+
+    /// The one place an error becomes a response: `HTTPResponseError` → its own response; anything else → a 500
+    /// problem with the request id, the error's text going to the log only.
+    static func response(for error: any Error, request: Request, logger: Logger) -> Response {
+        if let error = error as? any HTTPResponseError {
+            return error.response(requestID: request.id)
+        }
+        logger.error("handler failed", [
+            "request_id": .string(request.id), "method": .string(request.method),
+            "path": .string(request.path), "error": .string(String(describing: error)),
+        ])
+        return Response.problem(status: 500, requestID: request.id)
     }
 }

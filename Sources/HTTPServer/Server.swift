@@ -39,6 +39,14 @@ public final class Server: Sendable {
     /// Connections currently open.
     public var openConnections: Int { core.openConnections.load(ordering: .relaxed) }
 
+    /// Whether `start()` succeeded at some point.
+    var hasStarted: Bool { state.withLock { $0.phase != .created } }
+
+    /// Whether the server runs and no shutdown began.
+    var isServing: Bool { state.withLock { $0.phase == .running } }
+
+    var logger: Logger { core.logger }
+
     /// Binds, listens and starts the I/O and worker threads; returns once the server accepts connections.
     /// Throws `ServerError.invalidAddress` (host not an IP literal nor "localhost"), `.addressInUse` (never falls back
     /// to another address), `.alreadyStarted`, or `.system` when a socket, epoll or thread call fails.

@@ -65,7 +65,9 @@ public final class Connection {
                     var raw: OpaquePointer?
                     var tail: UnsafePointer<CChar>?
                     let rc = sqlite3_prepare_v2(handle, cursor, Int32(clamping: end - cursor), &raw, &tail)
-                    guard rc == SQLITE_OK else { throw error(rc, sql: nil) }
+                    guard rc == SQLITE_OK else {
+                        throw error(rc, sql: Connection.firstStatement(in: UnsafeBufferPointer(start: cursor, count: end - cursor)))
+                    }
                     guard let raw else { break }  // only comments or whitespace remained
                     let statement = Statement(handle: raw, sql: sqlite3_sql(raw).map { String(cString: $0) } ?? sql)
                     while try step(statement) {}
@@ -117,6 +119,20 @@ public final class Connection {
     /// Whether a transaction is open. https://sqlite.org/c3ref/get_autocommit.html
     var isInTransaction: Bool {
         sqlite3_get_autocommit(handle) == 0
+    }
+
+    /// The first complete statement of `script` (up to the first `;` where `sqlite3_complete` agrees), trimmed;
+    /// the whole remaining script when there is none. For error messages. https://sqlite.org/c3ref/complete.html
+    static func firstStatement(in script: UnsafeBufferPointer<CChar>) -> String {
+        var candidate: [CChar] = []
+        for character in script {
+            candidate.append(character)
+            if character == CChar(UInt8(ascii: ";")) && sqlite3_complete(candidate + [0]) != 0 {
+                break
+            }
+        }
+        let text = String(decoding: candidate.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(text.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
     }
 
     /// The cached statement for `sql` (prepared on a miss; a fresh uncached one if the cached one is being

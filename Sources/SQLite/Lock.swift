@@ -8,8 +8,8 @@ import Darwin
 
 /// A pthread mutex with a condition variable.
 ///
-/// `Synchronization.Mutex` cannot serve here: its `withLock` must return a `sending` value, and `read` / `write`
-/// return a caller's generic `T` produced by a non-Sendable closure.
+/// The reader pool needs to wait for a free connection, which `Synchronization.Mutex` cannot do (it has no
+/// condition variable); the writer uses the same type so that one lock primitive guards both.
 final class Lock: @unchecked Sendable {
     // @unchecked Sendable: the pthread objects are made for use from many threads; they are allocated once
     // (so they never move), initialized in init and destroyed in deinit, when no thread can hold them.

@@ -11,10 +11,3 @@ extension Request {
     }
 }
 
-extension Request {
-    /// The first value of a query parameter, decoded, or nil.
-    func queryValue(_ name: String) -> String? {
-        guard let query else { return nil }
-        return URLEncoding.parseQuery(query).first { $0.0 == name }?.1
-    }
-}

@@ -1,0 +1,148 @@
+/// Compiles line tokens into a `Program`, checking that sections, parents and blocks open and close in order.
+struct Compiler {
+    let source: [UInt8]
+    let lines: LineIndex
+    let file: String
+    let limits: TemplateLimits
+
+    /// A section, inverted section, parent or block still open.
+    private struct Frame {
+        let tag: RawTag
+        let instruction: Int
+        /// Whether its content is compiled (not inside a parent, where only blocks count).
+        let emits: Bool
+    }
+
+    private var instructions: [Instruction] = []
+    private var text: [UInt8] = []
+    private var keys: [String] = []
+    private var keyIndex: [String: Int32] = [:]
+    private var references: [Reference] = []
+    private var blocks: [BlockTag] = []
+    /// The text instruction new text may extend, while nothing else was emitted after it.
+    private var openText: Int?
+
+    init(source: [UInt8], lines: LineIndex, file: String, limits: TemplateLimits) {
+        self.source = source
+        self.lines = lines
+        self.file = file
+        self.limits = limits
+    }
+
+    /// The program for `tokens`. Throws `TemplateError` for a closing tag that does not match, a section never
+    /// closed, or nesting deeper than the limit.
+    mutating func compile(_ tokens: [LineToken]) throws(TemplateError) -> Program {
+        var stack: [Frame] = []
+        for token in tokens {
+            // Inside a parent only blocks count; elsewhere inside it nothing is compiled.
+            let emits = stack.last.map { $0.emits && $0.tag.kind != .parent } ?? true
+            switch token {
+            case .text(let range):
+                if emits, !range.isEmpty { appendText(range) }
+            case .lineStart:
+                if emits { emit(Instruction(operation: .lineStart)) }
+            case .tag(let tag, let indentation):
+                switch tag.kind {
+                case .comment, .delimiters:
+                    break
+                case .variable, .unescaped:
+                    guard emits else { break }
+                    let (first, count) = key(tag.name)
+                    emit(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
+                case .partial:
+                    guard emits else { break }
+                    emit(Instruction(operation: .partial, a: reference(tag, indentation)))
+                case .section, .inverted, .parent, .block:
+                    guard stack.count < limits.maxNesting else {
+                        throw error(at: tag.start, "\(noun(tag.kind)) \"\(tag.name)\" nests deeper than \(limits.maxNesting) levels")
+                    }
+                    let opens = emits || (tag.kind == .block && stack.last?.tag.kind == .parent && stack.last?.emits == true)
+                    stack.append(Frame(tag: tag, instruction: instructions.count, emits: opens))
+                    guard opens else { break }
+                    switch tag.kind {
+                    case .parent:
+                        emit(Instruction(operation: .parent, a: reference(tag, indentation)))
+                    case .block:
+                        let copied = indentation.map { copyText($0) }
+                        blocks.append(BlockTag(name: tag.name, indentation: copied))
+                        emit(Instruction(operation: .block, a: Int32(blocks.count - 1)))
+                    default:
+                        let (first, count) = key(tag.name)
+                        emit(Instruction(operation: tag.kind == .section ? .section : .inverted, a: first, b: count))
+                    }
+                case .close:
+                    guard let frame = stack.popLast() else {
+                        throw error(at: tag.start, "closing tag \"\(tag.name)\" has no open section")
+                    }
+                    guard frame.tag.name == tag.name else {
+                        let (line, column) = lines.position(of: frame.tag.start)
+                        throw error(at: tag.start, "closing tag \"\(tag.name)\" does not match \(noun(frame.tag.kind)) \"\(frame.tag.name)\" opened at \(line):\(column)")
+                    }
+                    if frame.emits {
+                        instructions[frame.instruction].c = Int32(instructions.count)
+                        openText = nil
+                    }
+                }
+            }
+        }
+        if let open = stack.last {
+            let (line, column) = lines.position(of: open.tag.start)
+            throw error(at: source.count, "\(noun(open.tag.kind)) \"\(open.tag.name)\" opened at \(line):\(column) is never closed")
+        }
+        return Program(instructions: instructions, text: text, keys: keys, references: references, blocks: blocks)
+    }
+
+    private mutating func emit(_ instruction: Instruction) {
+        instructions.append(instruction)
+        openText = nil
+    }
+
+    private mutating func appendText(_ range: Range<Int>) {
+        if let index = openText {
+            instructions[index].b += Int32(range.count)
+            text.append(contentsOf: source[range])
+        } else {
+            emit(Instruction(operation: .text, a: Int32(text.count), b: Int32(range.count)))
+            text.append(contentsOf: source[range])
+            openText = instructions.count - 1
+        }
+    }
+
+    private mutating func copyText(_ range: Range<Int>) -> Range<Int> {
+        let start = text.count
+        text.append(contentsOf: source[range])
+        return start..<text.count
+    }
+
+    /// The keys of a dotted name, stored once per distinct name.
+    private mutating func key(_ name: String) -> (Int32, Int32) {
+        if name == "." { return (0, 0) }
+        let components = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        if let first = keyIndex[name] { return (first, Int32(components.count)) }
+        let first = Int32(keys.count)
+        keys.append(contentsOf: components)
+        keyIndex[name] = first
+        return (first, Int32(components.count))
+    }
+
+    private mutating func reference(_ tag: RawTag, _ indentation: Range<Int>?) -> Int32 {
+        let (line, column) = lines.position(of: tag.start)
+        let copied = indentation.map { copyText($0) }
+        references.append(Reference(name: tag.name, index: nil, indentation: copied, line: line, column: column))
+        return Int32(references.count - 1)
+    }
+
+    private func noun(_ kind: TagKind) -> String {
+        switch kind {
+        case .inverted: return "inverted section"
+        case .parent: return "parent"
+        case .block: return "block"
+        default: return "section"
+        }
+    }
+
+    private func error(at offset: Int, _ message: String) -> TemplateError {
+        let (line, column) = lines.position(of: offset)
+        return TemplateError(file: file, line: line, column: column, message: message)
+    }
+}

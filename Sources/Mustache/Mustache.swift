@@ -1,1 +1,0 @@
-// Module Mustache: see shared DESIGN.md for its job. Contents arrive with its issue.

@@ -1,0 +1,60 @@
+/// A parsed template compiled into a flat list of plain-integer instructions, so rendering walks it without
+/// touching reference counts. Immutable once built.
+final class Program: Sendable {
+    /// The instructions; a section's body is the instructions after it up to its `end`.
+    let instructions: [Instruction]
+    /// All literal text and tag indentation of the template, which `text` instructions slice.
+    let text: [UInt8]
+    /// Name components of every tag, which instructions slice (`keys[a..<a+b]`).
+    let keys: [String]
+    /// Partial and parent tags.
+    let references: [Reference]
+    /// Block tags.
+    let blocks: [BlockTag]
+
+    init(instructions: [Instruction], text: [UInt8], keys: [String], references: [Reference], blocks: [BlockTag]) {
+        self.instructions = instructions
+        self.text = text
+        self.keys = keys
+        self.references = references
+        self.blocks = blocks
+    }
+
+    /// The same program with `references` replaced (once they point at templates of a library).
+    func with(references: [Reference]) -> Program {
+        Program(instructions: instructions, text: text, keys: keys, references: references, blocks: blocks)
+    }
+}
+
+/// One step of a program. Operands by operation:
+/// `text` a = offset in `text`, b = length; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
+/// `section`/`inverted` a, b as variables, c = end of body; `partial` a = reference; `parent` a = reference,
+/// c = end of body (the body holds only its blocks); `block` a = block tag, c = end of body.
+struct Instruction: Sendable {
+    enum Operation: UInt8, Sendable {
+        case text, lineStart, variable, rawVariable, section, inverted, partial, parent, block
+    }
+
+    var operation: Operation
+    var a: Int32 = 0
+    var b: Int32 = 0
+    var c: Int32 = 0
+}
+
+/// A partial or parent tag: the template it names and where it stands.
+struct Reference: Sendable {
+    let name: String
+    /// The index of the named template in its library, once linked; nil when no such template.
+    var index: Int?
+    /// For a standalone tag, the whitespace before it (a slice of the program's text) prepended to every line of
+    /// the template; nil inline.
+    let indentation: Range<Int>?
+    let line: Int
+    let column: Int
+}
+
+/// A block tag `{{$name}}`: its name and, when standalone, the indentation its content takes where it expands.
+struct BlockTag: Sendable {
+    let name: String
+    let indentation: Range<Int>?
+}

@@ -1,0 +1,95 @@
+extension Renderer {
+    /// Appends a value as text: strings (HTML-escaped unless `escaped` is false), numbers and booleans; nothing
+    /// for null, lists and dictionaries.
+    mutating func interpolate(_ value: MustacheValue, escaped: Bool) {
+        switch value {
+        case .string(let string):
+            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+                if escaped { appendEscaped(bytes) } else { output.append(contentsOf: bytes) }
+            }
+            if done == nil {
+                let bytes = Array(string.utf8)
+                if escaped { bytes.withUnsafeBufferPointer { appendEscaped($0) } } else { output.append(contentsOf: bytes) }
+            }
+        case .int(let number):
+            append(number)
+        case .double(let number):
+            if number.isFinite, number.rounded() == number, number.magnitude < 1e15 {
+                append(Int(number))
+            } else {
+                output.append(contentsOf: String(number).utf8)
+            }
+        case .bool(let flag):
+            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+        case .null, .array, .dictionary:
+            break
+        }
+    }
+
+    /// Appends `bytes` with `& < > " '` replaced by their HTML entities, copying unescaped runs whole.
+    private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
+        var runStart = 0
+        for index in 0..<bytes.count {
+            let entity: StaticString
+            switch bytes[index] {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "'"): entity = "&#39;"
+            default: continue
+            }
+            if index > runStart { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+            entity.withUTF8Buffer { output.append(contentsOf: $0) }
+            runStart = index + 1
+        }
+        if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+    }
+
+    /// Appends an integer in decimal without going through a String.
+    private mutating func append(_ number: Int) {
+        var magnitude = number.magnitude
+        var digits = 1
+        var scale: UInt = 10
+        while digits < 20, magnitude >= scale {
+            digits += 1
+            if scale > UInt.max / 10 { break }
+            scale *= 10
+        }
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        let start = output.count
+        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var index = start + digits - 1
+        while magnitude > 0 {
+            output[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        }
+    }
+
+    /// The error for partials nested past the limit, naming the cycle that got there.
+    func cycleError(_ reference: Reference, _ index: Int, _ scope: Scope) -> TemplateError {
+        var chain: [Int] = []
+        var link: UnsafePointer<Link<Int>>? = scope.calls
+        while let current = link {
+            chain.append(current.pointee.element)
+            link = current.pointee.next
+        }
+        chain.reverse()
+        let start = chain.lastIndex(of: index) ?? 0
+        let names = (chain[start...] + [index]).map { templates[$0].name }
+        return TemplateError(
+            file: templates[scope.calls.pointee.element].file, line: reference.line, column: reference.column,
+            message: "\"\(reference.name)\" recurses without end: \(names.joined(separator: " → ")) "
+                + "(partials and parents nest deeper than \(limits.maxPartialDepth))")
+    }
+
+    /// The error for a render that nests or works past its limits.
+    func budgetError(_ scope: Scope) -> TemplateError {
+        TemplateError(
+            file: templates[scope.calls.pointee.element].file, line: 0, column: 0,
+            message: "rendering stopped after \(steps) steps at nesting depth \(scope.depth) "
+                + "(limits: \(limits.maxRenderSteps) steps, depth \(limits.maxRenderDepth)); "
+                + "look for a section or partial that multiplies or repeats without end")
+    }
+}

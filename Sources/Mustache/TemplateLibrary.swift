@@ -1,0 +1,99 @@
+/// A set of parsed templates that can call each other by name (partials `{{>name}}`, parents `{{<name}}`), ready to
+/// render. Everything is parsed and checked when the library is made; rendering only walks the trees.
+public struct TemplateLibrary: Sendable {
+    let templates: [Template]
+    let indices: [String: Int]
+    /// The bounds parsing and rendering respect.
+    public let limits: TemplateLimits
+
+    /// The names of all templates, sorted.
+    public var names: [String] { indices.keys.sorted() }
+
+    /// A library of in-memory templates, keyed by name (the sources of tests, or of spec partials).
+    /// Throws `TemplateError` for a syntax error, a partial or parent name escaping the library (`..`, absolute),
+    /// an unknown parent, or partials/parents that always call each other in a cycle.
+    public init(templates sources: [String: String], limits: TemplateLimits = TemplateLimits()) throws(TemplateError) {
+        var parsed: [Template] = []
+        for name in sources.keys.sorted() {
+            parsed.append(try Template(sources[name] ?? "", name: name, limits: limits))
+        }
+        try self.init(parsed: parsed, limits: limits)
+    }
+
+    /// A library of already parsed templates; names must be unique (a repeated name keeps the first).
+    /// Throws `TemplateError` as `init(templates:)` does for names, parents and cycles.
+    public init(_ templates: [Template], limits: TemplateLimits = TemplateLimits()) throws(TemplateError) {
+        try self.init(parsed: templates, limits: limits)
+    }
+
+    init(parsed: [Template], limits: TemplateLimits) throws(TemplateError) {
+        var indices: [String: Int] = [:]
+        var unique: [Template] = []
+        for template in parsed where indices[template.name] == nil {
+            indices[template.name] = unique.count
+            unique.append(template)
+        }
+        var linked: [Template] = []
+        linked.reserveCapacity(unique.count)
+        for template in unique {
+            let program = try Self.link(template, indices: indices)
+            linked.append(Template(name: template.name, file: template.file, program: program))
+        }
+        self.templates = linked
+        self.indices = indices
+        self.limits = limits
+        try checkCycles()
+    }
+
+    /// Renders template `name` with `value` as the root context, as UTF-8 bytes. Missing values render empty.
+    /// Throws `TemplateError` for an unknown template name, partials nesting past `limits.maxPartialDepth` (the
+    /// error names the chain), or a render past `limits.maxRenderSteps` / `maxRenderDepth`.
+    public func renderBytes(_ name: String, _ value: MustacheValue) throws(TemplateError) -> [UInt8] {
+        guard let index = indices[name] else {
+            throw TemplateError(file: name, line: 0, column: 0, message: "no template named \"\(name)\"")
+        }
+        var renderer = Renderer(templates: templates, limits: limits)
+        renderer.output.reserveCapacity(4096)
+        try renderer.render(template: index, value: value)
+        return renderer.output
+    }
+
+    /// Renders template `name` with `value` as the root context. Throws as `renderBytes` does.
+    public func render(_ name: String, _ value: MustacheValue) throws(TemplateError) -> String {
+        String(decoding: try renderBytes(name, value), as: UTF8.self)
+    }
+
+    /// The program of `template` with every partial and parent pointed at its template's index. Throws for a name
+    /// that escapes the library or an unknown parent.
+    private static func link(_ template: Template, indices: [String: Int]) throws(TemplateError) -> Program {
+        let program = template.program
+        var isParent = [Bool](repeating: false, count: program.references.count)
+        for instruction in program.instructions where instruction.operation == .parent {
+            isParent[Int(instruction.a)] = true
+        }
+        var references: [Reference] = []
+        for (position, reference) in program.references.enumerated() {
+            let what = isParent[position] ? "parent" : "partial"
+            if reference.name.hasPrefix("/") || reference.name.split(separator: "/").contains("..") {
+                throw TemplateError(file: template.file, line: reference.line, column: reference.column,
+                                    message: "\(what) name \"\(reference.name)\" leaves the template library; "
+                                        + "names are relative to its root, without \"..\"")
+            }
+            var resolved = reference
+            resolved.index = indices[reference.name]
+            if isParent[position], resolved.index == nil {
+                throw TemplateError(file: template.file, line: reference.line, column: reference.column,
+                                    message: "unknown parent \"\(reference.name)\"; known templates: "
+                                        + Self.sample(indices.keys))
+            }
+            references.append(resolved)
+        }
+        return program.with(references: references)
+    }
+
+    static func sample(_ names: Dictionary<String, Int>.Keys) -> String {
+        let sorted = names.sorted()
+        let shown = sorted.prefix(10).joined(separator: ", ")
+        return sorted.count > 10 ? shown + ", …" : (shown.isEmpty ? "none" : shown)
+    }
+}

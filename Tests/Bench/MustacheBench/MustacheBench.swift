@@ -1,0 +1,63 @@
+import Foundation
+import Mustache
+
+/// Measures parse time and render time of the dashboard page; prints one line per figure.
+@main
+struct MustacheBench {
+    static func main() throws {
+        let renders = Int(ProcessInfo.processInfo.environment["BENCH_RENDERS"] ?? "") ?? 3000
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mustache-bench-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (name, source) in DashboardTemplates.all {
+            let file = directory.appendingPathComponent(name + ".mustache")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(source.utf8).write(to: file)
+        }
+
+        let loadStart = DispatchTime.now().uptimeNanoseconds
+        let library = try TemplateLibrary(directory: directory.path)
+        let loadMicros = Double(DispatchTime.now().uptimeNanoseconds - loadStart) / 1000
+
+        var parseTimes: [Double] = []
+        for _ in 0..<200 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try TemplateLibrary(templates: DashboardTemplates.all)
+            parseTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        }
+
+        let value = DashboardData.make()
+        let page = "pages/environments"
+        var size = 0
+        for _ in 0..<200 { size = try library.renderBytes(page, value).count }
+        var byteTimes: [Double] = []
+        for _ in 0..<renders {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let bytes = try library.renderBytes(page, value)
+            byteTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+            size = bytes.count
+        }
+        var stringTimes: [Double] = []
+        for _ in 0..<renders {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let string = try library.render(page, value)
+            stringTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+            size = string.utf8.count
+        }
+
+        let median = median(byteTimes)
+        print("templates: \(library.names.count), output: \(size) bytes, renders: \(renders)")
+        print(String(format: "load from directory (read + parse + link, once): %.1f µs", loadMicros))
+        print(String(format: "parse + link 5 templates (median of 200): %.1f µs", Self.median(parseTimes)))
+        print(String(format: "renderBytes: median %.1f µs, p90 %.1f µs, %.0f MB/s", median,
+                     percentile(byteTimes, 0.9), Double(size) / median))
+        print(String(format: "render (String): median %.1f µs, p90 %.1f µs", Self.median(stringTimes),
+                     percentile(stringTimes, 0.9)))
+    }
+
+    static func median(_ values: [Double]) -> Double { percentile(values, 0.5) }
+
+    static func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int(Double(sorted.count) * fraction))]
+    }
+}

@@ -1,0 +1,282 @@
+import Glibc
+import HTTP
+import Testing
+@testable import HTTPServer
+
+@Suite("Server over loopback")
+struct ServerTests {
+    @Test func keepAliveServesTwoRequestsOnOneConnection() throws {
+        let server = try startServer(responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /one HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try client.readResponse()
+        try client.send("GET /two HTTP/1.1\r\nHost: x\r\n\r\n")
+        let second = try client.readResponse()
+        #expect(first.status == 200 && first.text == "GET /one\n")
+        #expect(second.status == 200 && second.text == "GET /two\n")
+        #expect(first.headers["Connection"] == nil)
+        #expect(first.headers["Date"] != nil)
+    }
+
+    @Test func pipelinedRequestsAreAnsweredInOrder() throws {
+        // The first handler is the slowest: responses must still come back in request order.
+        let server = try startServer { request in
+            if request.path == "/1" { usleep(50_000) }
+            return echo(request)
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /1 HTTP/1.1\r\nHost: x\r\n\r\nGET /2 HTTP/1.1\r\nHost: x\r\n\r\nGET /3 HTTP/1.1\r\nHost: x\r\n\r\n")
+        let texts = try (0..<3).map { _ in try client.readResponse().text }
+        #expect(texts == ["GET /1\n", "GET /2\n", "GET /3\n"])
+    }
+
+    @Test func chunkedUploadIsEchoed() throws {
+        let server = try startServer(responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("POST /up HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
+        try client.send("6\r\n world\r\n0\r\n\r\n")
+        let reply = try client.readResponse()
+        #expect(reply.status == 200)
+        #expect(reply.text == "POST /up\nhello world")
+    }
+
+    @Test func expectContinueGets100ThenTheResponse() throws {
+        let server = try startServer(responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("POST /e HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+        let interim = try client.readResponse()
+        #expect(interim.status == 100)
+        try client.send("data")
+        let reply = try client.readResponse()
+        #expect(reply.status == 200)
+        #expect(reply.text == "POST /e\ndata")
+    }
+
+    /// A request over one of the parser's limits, and the status it must get.
+    enum Oversize: String, CaseIterable {
+        case requestLine, headers, body
+
+        var request: String {
+            switch self {
+            case .requestLine: "GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: x\r\n\r\n"
+            case .headers:
+                "GET / HTTP/1.1\r\nHost: x\r\n"
+                    + String(repeating: "X-Filler: \(String(repeating: "b", count: 100))\r\n", count: 200) + "\r\n"
+            case .body: "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 2000000\r\n\r\n"
+            }
+        }
+
+        var status: Int {
+            switch self {
+            case .requestLine: 414
+            case .headers: 431
+            case .body: 413
+            }
+        }
+    }
+
+    @Test(arguments: Oversize.allCases)
+    func oversizeRequestsGetTheirStatusThenClose(_ oversize: Oversize) throws {
+        let server = try startServer(responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try? client.send(oversize.request)
+        let reply = try client.readResponse()
+        #expect(reply.status == oversize.status)
+        #expect(reply.headers["Connection"] == "close")
+        #expect(reply.headers["Content-Type"] == "application/problem+json")
+        #expect(client.waitForClose())
+    }
+
+    @Test func malformedRequestGetsProblemAndClose() throws {
+        let server = try startServer(responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nx")
+        let reply = try client.readResponse()
+        #expect(reply.status == 400)
+        #expect(reply.text.contains("\"status\":400"))
+        #expect(client.waitForClose())
+    }
+
+    @Test func headRequestGetsLengthButNoBody() throws {
+        let server = try startServer(responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("HEAD /h HTTP/1.1\r\nHost: x\r\n\r\nGET /g HTTP/1.1\r\nHost: x\r\n\r\n")
+        let head = try client.readResponse(head: true)
+        #expect(head.headers["Content-Length"] == "8")  // "HEAD /h\n"
+        // The next response starts right after the head: no body bytes were sent.
+        let next = try client.readResponse()
+        #expect(next.text == "GET /g\n")
+    }
+
+    @Test func slowHeadersAreCutAtTheHeaderTimeout() throws {
+        let limits = HTTPLimits(headerTimeout: .seconds(1))
+        let server = try startServer(limits: limits, responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort, timeout: 0.05)
+        let start = monotonicNanoseconds()
+        var closed = false
+        var received: [UInt8] = []
+        // A slowloris client: one byte every 100 ms of a head that would take seconds.
+        for byte in Array("GET / HTTP/1.1\r\nHost: slow\r\nX-A: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\r\n\r\n".utf8) {
+            if (try? client.send([byte])) == nil { closed = true; break }
+            if client.waitForClose() { closed = true; break }
+            received = client.unread
+            if !received.isEmpty { break }
+            usleep(100_000)
+        }
+        client.setTimeout(2)
+        let elapsed = secondsSince(start)
+        if !closed {
+            let reply = try? client.readResponse()
+            #expect(reply == nil || reply?.status == 408)
+            closed = client.waitForClose()
+        }
+        #expect(closed)
+        #expect(elapsed >= 0.9 && elapsed < 2.5, "cut after \(elapsed) s")
+    }
+
+    @Test func aThousandIdleConnectionsDoNotBlockANewClient() throws {
+        var limit = rlimit()
+        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        if limit.rlim_cur < 4096 {
+            limit.rlim_cur = min(limit.rlim_max, 4096)
+            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        }
+        let server = try startServer(workerThreads: 2, responder: echo)
+        defer { server.stop() }
+        let idle = try (0..<1000).map { _ in try TestClient(port: server.boundPort) }
+        #expect(poll(seconds: 10) { server.openConnections == 1000 })
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /fresh HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().text == "GET /fresh\n")
+        #expect(idle.count == 1000)
+    }
+
+    @Test func maxConnectionsClosesTheExtraOnes() throws {
+        let server = try startServer(limits: HTTPLimits(maxConnections: 2), responder: echo)
+        defer { server.stop() }
+        let a = try TestClient(port: server.boundPort)
+        let b = try TestClient(port: server.boundPort)
+        #expect(poll(seconds: 5) { server.openConnections == 2 })
+        let c = try TestClient(port: server.boundPort, timeout: 2)
+        #expect(c.waitForClose())
+        try a.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try a.readResponse().status == 200)
+        _ = b
+    }
+
+    @Test func shutdownFinishesAnInFlightRequestAndRefusesNewOnes() throws {
+        let started = Gate()
+        let server = try startServer { request in
+            started.open()
+            usleep(500_000)
+            return echo(request)
+        }
+        let port = server.boundPort
+        let client = try TestClient(port: port)
+        try client.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(started.wait())
+        server.shutdown()
+        #expect(throws: TestClient.Failure.connect(ECONNREFUSED)) { try TestClient(port: port) }
+        let reply = try client.readResponse()
+        #expect(reply.status == 200 && reply.text == "GET /slow\n")
+        #expect(reply.headers["Connection"] == "close")
+        server.wait()
+        #expect(server.openConnections == 0)
+    }
+
+    @Test func shutdownIsIdempotentAndWaitReturnsBeforeStart() throws {
+        let idle = Server(configuration: ServerConfiguration(port: 0), responder: echo, logger: .discard)
+        idle.wait()
+        let server = try startServer(responder: echo)
+        server.shutdown()
+        server.shutdown()
+        server.wait()
+        server.wait()
+    }
+
+    @Test func fullWorkerQueueAnswers503() throws {
+        let gate = Gate()
+        let running = Recorder()
+        let server = try startServer(ioThreads: 1, workerThreads: 1, workerQueueLimit: 1) { request in
+            running.append(request.path)
+            gate.wait()
+            return echo(request)
+        }
+        defer { server.stop() }
+        let first = try TestClient(port: server.boundPort)
+        try first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(poll(seconds: 5) { running.count == 1 })
+        let second = try TestClient(port: server.boundPort)
+        let third = try TestClient(port: server.boundPort)
+        try second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
+        try third.send("GET /third HTTP/1.1\r\nHost: x\r\n\r\n")
+        // One of them waits in the queue (the worker is busy), the other finds the queue full.
+        var statuses: [Int] = []
+        var rejected: TestClient?
+        for client in [second, third] {
+            client.setTimeout(0.5)
+            if let reply = try? client.readResponse() {
+                statuses.append(reply.status)
+                rejected = client
+                #expect(reply.headers["Retry-After"] == "1")
+            }
+        }
+        #expect(statuses == [503])
+        gate.open()
+        #expect(try first.readResponse().status == 200)
+        let queued = rejected === second ? third : second
+        queued.setTimeout(5)
+        #expect(try queued.readResponse().status == 200)
+    }
+
+    @Test func accessLogHasOneJSONLinePerRequestWithoutQuery() throws {
+        let lines = Recorder()
+        let logger = Logger { lines.append($0) }
+        let server = try startServer(logger: logger, responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /logged?token=secret HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try client.readResponse()
+        #expect(poll(seconds: 5) { lines.count == 1 })
+        let line = try #require(lines.all.first)
+        #expect(line.hasPrefix("{\"ts\":\""))
+        #expect(line.contains("\"msg\":\"request\""))
+        #expect(line.contains("\"method\":\"GET\""))
+        #expect(line.contains("\"path\":\"/logged\""))
+        #expect(line.contains("\"status\":200"))
+        #expect(line.contains("\"bytes\":25"))
+        #expect(line.contains("\"duration_ms\":"))
+        #expect(line.contains("\"request_id\":\""))
+        #expect(!line.contains("secret"))
+    }
+
+    @Test(arguments: ["example.com", "", "1.2.3", "127.0.0.1 ", "::g"])
+    func unparsableHostsAreRejected(host: String) {
+        let server = Server(configuration: ServerConfiguration(host: host, port: 0), responder: echo, logger: .discard)
+        #expect(throws: ServerError.invalidAddress(host)) { try server.start() }
+    }
+
+    @Test func aTakenPortIsAnErrorNotAFallback() throws {
+        let first = try startServer(responder: echo)
+        defer { first.stop() }
+        let second = Server(configuration: ServerConfiguration(port: first.boundPort), responder: echo, logger: .discard)
+        #expect(throws: ServerError.addressInUse(host: "127.0.0.1", port: first.boundPort)) { try second.start() }
+    }
+
+    @Test func localhostAndIPv6LiteralsBind() throws {
+        for host in ["localhost", "::1"] {
+            let server = Server(configuration: ServerConfiguration(host: host, port: 0), responder: echo, logger: .discard)
+            try server.start()
+            #expect(server.boundPort > 0)
+            server.stop()
+        }
+    }
+}

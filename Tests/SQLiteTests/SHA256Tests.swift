@@ -1,0 +1,29 @@
+import Testing
+
+@testable import SQLite
+
+@Suite struct SHA256Tests {
+    /// FIPS 180-4 example vectors (NIST CSRC "SHA256.pdf" examples) and the empty string.
+    static let vectors: [(String, String)] = [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        (
+            "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"
+        ),
+        (
+            "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+            "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1"
+        ),
+    ]
+
+    @Test(arguments: vectors)
+    func matchesKnownVectors(_ message: String, _ expected: String) {
+        #expect(SHA256.hex(Array(message.utf8)) == expected)
+    }
+
+    @Test func matchesTheMillionAVector() {
+        let message = [UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)
+        #expect(SHA256.hex(message) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+}
