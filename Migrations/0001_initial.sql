@@ -22,6 +22,7 @@ CREATE TABLE sessions (
     token_hash   BLOB PRIMARY KEY,
     admin_id     TEXT NOT NULL REFERENCES admins(id) ON DELETE CASCADE,
     csrf_token   TEXT NOT NULL,
+    flash        TEXT,                                   -- one message shown on the next page (Post/Redirect/Get)
     created_at   INTEGER NOT NULL,
     last_seen_at INTEGER NOT NULL
 ) WITHOUT ROWID;

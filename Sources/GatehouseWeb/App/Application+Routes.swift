@@ -6,7 +6,7 @@ import SQLite
 
 extension Application {
     /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
-    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, migrator: Migrator) {
+    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, migrator: Migrator, dashboard: Dashboard) {
         router.use(SecurityHeaders.middleware)
         func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
             router.add(method, pattern, { request in
@@ -70,6 +70,13 @@ extension Application {
         add("DELETE", "\(v1)/environments/{environmentId}/keys/{keyId}", api.revokeKey)
         add("GET", "\(v1)/environments/{environmentId}/checklist", api.checklist)
         add("GET", "\(v1)/audit", api.listAudit)
+
+        // Static assets (Public/).
+        let files = StaticFiles(root: configuration.publicDirectory)
+        add("GET", "/static/{path...}", files.handler)
+
+        // Dashboard.
+        dashboard.register(add)
 
         // Verdict ingest.
         let ingest = IngestAPI(services: services)

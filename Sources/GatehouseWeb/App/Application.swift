@@ -17,7 +17,7 @@ public final class Application: Sendable {
     public let routes: [Router.Route]
     let upkeep = Upkeep()
     /// The first-admin setup link.
-    public let setup = SetupLink()
+    public let setup: SetupLink
 
     /// Opens (creating and migrating) the database, loads the master key and builds the routes.
     /// Throws with a message that says what to fix (a changed migration, a wrong master key…).
@@ -33,8 +33,12 @@ public final class Application: Sendable {
         services = Services(store: store)
         metrics = Metrics()
         metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { database.pendingWrites }
+        let setup = SetupLink()
+        self.setup = setup
+        let views = try Views(directory: configuration.templatesDirectory)
+        let dashboard = Dashboard(services: services, sessions: try Sessions(store: store), views: views, configuration: configuration, setup: setup)
         var router = Router()
-        Self.register(&router, services: services, configuration: configuration, metrics: metrics, migrator: migrator)
+        Self.register(&router, services: services, configuration: configuration, metrics: metrics, migrator: migrator, dashboard: dashboard)
         routes = router.routes
         responder = router.responder(logger: logger)
     }

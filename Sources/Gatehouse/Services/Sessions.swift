@@ -1,0 +1,136 @@
+import Foundation
+import Crypto
+import SQLite
+
+/// Signing in and out: argon2id password checks, throttling per account and per address, sessions with idle and
+/// absolute expiry. Unknown e-mails cost the same argon2id work as known ones. Every attempt is audited, never with
+/// the password.
+public struct Sessions: Sendable {
+    let store: Store
+    let hasher: PasswordHasher
+    public let policy: SessionPolicy
+    /// A hash verified for unknown accounts, so they take as long as known ones.
+    let decoyHash: String
+
+    public init(store: Store, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) throws {
+        self.store = store
+        self.hasher = hasher
+        self.policy = policy
+        decoyHash = try hasher.hash(RandomToken.secret(prefix: "decoy"))
+    }
+
+    /// Checks the password and opens a session; returns the cookie token (shown to the browser, never stored).
+    /// Throws `DomainError.throttled` while the account or address must wait, `DomainError.unauthenticated` otherwise.
+    public func login(email: String, password: String, address: String) throws -> (token: String, session: Session) {
+        let now = store.clock()
+        let email = email.trimmingCharacters(in: .whitespaces)
+        let subjects = ["account:" + email.lowercased(), "address:" + address]
+        if let wait = try waitTime(subjects: subjects, now: now) {
+            try audit(now: now, action: "admin.login.throttled", email: email, address: address, adminID: nil)
+            throw DomainError.throttled(wait.locked
+                ? "too many failed sign-ins: sign-in is locked for \(Self.minutes(wait.seconds)); try again later or ask an owner to reset your password"
+                : "too many failed sign-ins: wait \(wait.seconds) seconds before trying again", retryAfter: Int(wait.seconds))
+        }
+        let row = try store.database.read { db in try db.queryOne("SELECT * FROM admins WHERE email = ?", [.text(email)]) }
+        let stored = row?["password_hash"].string ?? decoyHash
+        let valid = hasher.verify(password, encoded: stored) && row != nil
+        guard let row, valid, !(row["disabled"].bool ?? true) else {
+            try store.database.write { db in
+                for subject in subjects {
+                    try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subject), .integer(now)])
+                }
+            }
+            try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: row?["id"].string)
+            throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
+        }
+        let admin = Admins.admin(row)
+        let token = try RandomToken.secret(prefix: "")
+        let csrf = try RandomToken.secret(prefix: "")
+        let rehash = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
+        try store.database.write { db in
+            try db.execute("DELETE FROM login_failures WHERE subject = ?", [.text(subjects[0])])
+            if let rehash {
+                try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ?", [.text(rehash), .integer(now), .text(admin.id)])
+            }
+            try db.execute(
+                "INSERT INTO sessions (token_hash, admin_id, csrf_token, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
+                [.blob(RandomToken.hash(token)), .text(admin.id), .text(csrf), .integer(now), .integer(now)]
+            )
+            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.login", environmentID: nil,
+                                changes: [AuditChange(field: "address", before: .null, after: .string(address))])
+        }
+        return (token, Session(admin: admin, csrfToken: csrf, createdAt: now, lastSeenAt: now, flash: nil))
+    }
+
+    /// The live session a cookie token names, its flash message taken; nil when unknown, expired or its admin disabled.
+    public func session(_ token: String) throws -> Session? {
+        guard !token.isEmpty else { return nil }
+        let now = store.clock()
+        let hash = RandomToken.hash(token)
+        let row = try store.database.read { db in
+            try db.queryOne("SELECT s.*, a.id AS aid, a.email, a.role, a.disabled, a.created_at AS admin_created FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?", [.blob(hash)])
+        }
+        guard let row, let stored = row["token_hash"].bytes, constantTimeEquals(stored, hash) else { return nil }
+        let created = row["created_at"].int64 ?? 0
+        let lastSeen = row["last_seen_at"].int64 ?? 0
+        guard now - lastSeen < policy.idleTimeout, now - created < policy.absoluteTimeout, !(row["disabled"].bool ?? true) else {
+            try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(hash)]) }
+            return nil
+        }
+        let flash = row["flash"].string
+        if flash != nil || now - lastSeen >= policy.touchResolution {
+            try store.database.write { db in
+                try db.execute("UPDATE sessions SET last_seen_at = ?, flash = NULL WHERE token_hash = ?", [.integer(now), .blob(hash)])
+            }
+        }
+        let admin = Admin(id: row["aid"].string ?? "", email: row["email"].string ?? "", role: Admin.Role(rawValue: row["role"].string ?? "") ?? .viewer,
+                          disabled: false, createdAt: row["admin_created"].int64 ?? 0)
+        return Session(admin: admin, csrfToken: row["csrf_token"].string ?? "", createdAt: created, lastSeenAt: now, flash: flash)
+    }
+
+    /// Leaves a message for the session's next page.
+    public func flash(_ token: String, _ message: String) throws {
+        try store.database.write { db in
+            try db.execute("UPDATE sessions SET flash = ? WHERE token_hash = ?", [.text(message), .blob(RandomToken.hash(token))])
+        }
+    }
+
+    /// Ends a session.
+    public func logout(_ token: String) throws {
+        try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(RandomToken.hash(token))]) }
+    }
+
+    /// How long the subjects must wait before another attempt, if at all.
+    func waitTime(subjects: [String], now: Int64) throws -> (seconds: Int64, locked: Bool)? {
+        let since = now - policy.lockWindow
+        var longest: (seconds: Int64, locked: Bool)?
+        try store.database.read { db in
+            for subject in subjects {
+                guard let r = try db.queryOne("SELECT COUNT(*) AS n, MIN(at) AS first, MAX(at) AS last FROM login_failures WHERE subject = ? AND at > ?", [.text(subject), .integer(since)]),
+                      let n = r["n"].int, n >= policy.delayAfterFailures
+                else { continue }
+                let wait: (Int64, Bool)
+                if n >= policy.lockAfterFailures {
+                    wait = ((r["last"].int64 ?? now) + policy.lockWindow - now, true)
+                } else {
+                    let delay = min(policy.maxDelay, Int64(1) << min(n - policy.delayAfterFailures, 20))
+                    wait = ((r["last"].int64 ?? now) + delay - now, false)
+                }
+                if wait.0 > 0, wait.0 > (longest?.seconds ?? 0) { longest = (wait.0, wait.1) }
+            }
+        }
+        return longest
+    }
+
+    func audit(now: Int64, action: String, email: String, address: String, adminID: String?) throws {
+        try store.database.write { db in
+            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: adminID, name: String(email.prefix(254))), action: action, environmentID: nil,
+                                changes: [AuditChange(field: "address", before: .null, after: .string(address))])
+        }
+    }
+
+    static func minutes(_ seconds: Int64) -> String {
+        let m = (seconds + 59) / 60
+        return m == 1 ? "1 minute" : "\(m) minutes"
+    }
+}

@@ -1,0 +1,59 @@
+import Gatehouse
+import HTTP
+import Mustache
+
+/// The environments list and creation.
+extension Dashboard {
+    func environmentsPage(_ request: Request) throws -> Response {
+        let context = try self.context(request)
+        return try environmentsView(context, values: [:], status: 200)
+    }
+
+    func environmentsView(_ context: DashboardContext, values: [String: MustacheValue], status: Int) throws -> Response {
+        let environments = try services.environments.list()
+        var rows: [MustacheValue] = []
+        for environment in environments {
+            let report = try services.verdicts.checklist(for: environment)
+            let failing = report.items.filter { $0.status == .fail }.count
+            let warning = report.items.filter { $0.status == .warn }.count
+            rows.append([
+                "id": .string(environment.id),
+                "name": .string(environment.name),
+                "kind": .string(environment.kind.rawValue),
+                "production": .bool(environment.kind == .production),
+                "attackMode": .bool(environment.attackMode),
+                "androidCount": .int(environment.androidApps.count),
+                "appleCount": .int(environment.appleAppIDs.count),
+                "failing": failing > 0 ? .int(failing) : .null,
+                "warning": warning > 0 ? .int(warning) : .null,
+                "healthy": .bool(failing == 0 && warning == 0),
+            ])
+        }
+        var data = values
+        data["environments"] = .array(rows)
+        data["empty"] = .bool(rows.isEmpty)
+        return views.page("pages/environments", title: "Environments", data, context: context, status: status, section: "environments")
+    }
+
+    func createEnvironment(_ request: Request) throws -> Response {
+        let form = try Form.read(request)
+        let context = try editor(request, form: form)
+        var errors = FieldErrors()
+        let name = EnvironmentFields.name(form["name"] ?? "", at: "/name", errors: &errors)
+        let kind = EnvironmentFields.kind(.string(form["kind"] ?? ""), at: "/kind", errors: &errors)
+        guard let name, let kind, errors.isEmpty else {
+            return try environmentsView(context, values: ["errors": fieldErrors(ValidationError(errors.errors)), "name": .string(form["name"] ?? ""),
+                                                          "kindDevelopment": .bool(form["kind"] == "development")], status: 422)
+        }
+        let (environment, keys) = try services.environments.create(name: name, kind: kind, actor: context.actor)
+        let secret = keys.compactMap(\.secret).first ?? ""
+        return views.page("pages/secret", title: "Environment created", [
+            "environment": ["id": .string(environment.id), "name": .string(environment.name)],
+            "secret": .string(secret),
+            "what": "secret key",
+            "intro": .string("\(environment.name) is ready, with a public key for your apps and a secret key for your servers."),
+            "next": .string("/environments/\(environment.id)/apps"),
+            "nextLabel": "Register your apps",
+        ], context: context, section: "environments")
+    }
+}

@@ -1,0 +1,11 @@
+import Gatehouse
+import HTTP
+
+/// Who is asking, on a dashboard page: the signed-in admin's session and the cookie token naming it.
+struct DashboardContext: Sendable {
+    let session: Session
+    let token: String
+    let request: Request
+
+    var actor: Actor { Actor(kind: .admin, id: session.admin.id, name: session.admin.email) }
+}
