@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test bench fuzz fuzz-http clean
+.PHONY: deps build release run test test-browser bench fuzz fuzz-http clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -22,13 +22,31 @@ build: deps
 release: deps
 	$(SWIFT) build -c release
 
-# Builds, migrates and serves on an embedded SQLite file.
+# Builds, migrates and serves on an embedded SQLite file; a fresh database gets the demo environment.
 run: build
-	$(SWIFT) run gatehouse serve --host $(HOST) --port $(PORT) --database $(DATABASE)
+	$(SWIFT) run gatehouse serve --host $(HOST) --port $(PORT) --database $(DATABASE) $(if $(wildcard $(DATABASE)),,--demo)
 
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) test-browser
+
+VENV = .venv
+BROWSER_PACKAGES = chromium chromium-driver
+
+# The Python tools of the test suites (selenium, pytest) in a virtualenv of the project.
+$(VENV)/.installed: Tests/requirements.txt
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install -q -r Tests/requirements.txt
+	touch $@
+
+# Browser tests: Debian's chromium + chromium-driver driven by selenium against a real `gatehouse serve`.
+test-browser: deps $(VENV)/.installed
+	@missing=""; for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+	$(SWIFT) build --product gatehouse
+	$(VENV)/bin/python -m pytest -q Tests/Browser
 
 bench: release
 	@echo "no benchmarks yet"
