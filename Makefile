@@ -30,8 +30,13 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
-bench: release
-	@echo "no benchmarks yet"
+bench: release bench-crypto
+
+# Times argon2id password hashing (Argon2Parameters.default and alternatives), release build.
+.PHONY: bench-crypto
+bench-crypto: deps
+	$(SWIFT) build -c release --product CryptoBench
+	./.build/release/CryptoBench
 
 fuzz:
 	@echo "no fuzz targets yet"

@@ -73,9 +73,21 @@ func openssl(_ arguments: [String], in directory: String) throws -> [UInt8] {
     return try readBytes(outputPath)
 }
 
-/// Reads a file as bytes.
+/// Reads a file as bytes (POSIX reads: Foundation's `Data(contentsOf:)` leaks its buffer for an empty file,
+/// which LeakSanitizer reports).
 func readBytes(_ path: String) throws -> [UInt8] {
-    [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw TestSupportError(description: "cannot open \(path): errno \(errno)") }
+    defer { close(descriptor) }
+    var contents: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count >= 0 else { throw TestSupportError(description: "cannot read \(path): errno \(errno)") }
+        if count == 0 { return contents }
+        contents += chunk[0..<count]
+    }
 }
 
 /// Reads a file as UTF-8 text.
@@ -83,7 +95,16 @@ func readText(_ path: String) throws -> String {
     String(decoding: try readBytes(path), as: UTF8.self)
 }
 
-/// Writes bytes to a file.
+/// Writes bytes to a new or truncated file (mode 0644 before umask).
 func writeBytes(_ bytes: [UInt8], to path: String) throws {
-    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw TestSupportError(description: "cannot create \(path): errno \(errno)") }
+    defer { close(descriptor) }
+    var offset = 0
+    while offset < bytes.count {
+        let count = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress.map { $0 + offset }, bytes.count - offset) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { throw TestSupportError(description: "cannot write \(path): errno \(errno)") }
+        offset += count
+    }
 }
