@@ -22,8 +22,8 @@ public struct Argon2Parameters: Sendable, Equatable {
 
     /// The parameters new admin passwords are hashed with: argon2id, m = 19 MiB (19456 KiB), t = 3, p = 1,
     /// 16-byte salt, 32-byte hash. This is OWASP's minimum argon2id memory with one more pass than its
-    /// m = 19 MiB, t = 2 line, inside RFC 9106 §4's guidance for memory-constrained servers (the RFC's own
-    /// second recommendation, 64 MiB, costs 150+ ms here).
+    /// m = 19 MiB, t = 2 line, following RFC 9106 §4's advice for memory-constrained servers (its second
+    /// recommended option, t = 3 with 64 MiB, is out of budget here: 64 MiB with t = 2 already costs 145–165 ms CPU).
     ///
     /// Measured with `make bench-crypto` (release build, this 2-core Debian 12 VM, libargon2 20171227, one hash
     /// on one thread; the bench prints wall and thread CPU time):
