@@ -48,8 +48,13 @@ test-browser: deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python -m pytest -q Tests/Browser
 
-bench: release
-	@echo "no benchmarks yet"
+bench: release bench-crypto
+
+# Times argon2id password hashing (Argon2Parameters.default and alternatives), release build.
+.PHONY: bench-crypto
+bench-crypto: deps
+	$(SWIFT) build -c release --product CryptoBench
+	./.build/release/CryptoBench
 
 fuzz: fuzz-http
 

@@ -7,8 +7,11 @@ import COpenSSL
 package enum Argon2 {
     /// The three Argon2 variants (RFC 9106 §3.4). Passwords use `id`.
     package enum Variant: String, Sendable {
+        /// Data-dependent memory access (RFC 9106 §3.4.1.1).
         case d = "argon2d"
+        /// Data-independent memory access (§3.4.1.2).
         case i = "argon2i"
+        /// Argon2i for the first half pass, Argon2d after (§3.4.1.3): the one RFC 9106 says to use.
         case id = "argon2id"
 
         var cValue: argon2_type {

@@ -12,8 +12,10 @@ struct TestPKI {
     let impostorRoot: Certificate
     /// The App Attest nonce extension's value put into the leaf: SEQUENCE { [1] { OCTET STRING (32 bytes) } }.
     let nonceExtension: [UInt8]
-    /// When the chain was made (Unix seconds).
+    /// When the chain was made (Unix seconds), taken just before the first certificate.
     let createdAt: Int64
+    /// A time at which every certificate is valid: a minute after the leaf (made last) starts.
+    var validTime: Int64 { leaf.notBefore + 60 }
 
     static let config = """
         [req]
@@ -102,12 +104,12 @@ struct TestPKI {
     @Test func verifiesTheChainWithinItsValidity() throws {
         let pki = try TestPKI()
         defer { pki.directory.remove() }
-        for time in [pki.createdAt, pki.leaf.notBefore, pki.leaf.notAfter - 1] {
+        for time in [pki.leaf.notBefore, pki.validTime, pki.leaf.notAfter - 1] {
             try Certificate.verifyChain(leaf: pki.leaf, intermediates: [pki.intermediate], root: pki.root, at: time)
         }
         // Extra and reordered intermediates are fine.
         try Certificate.verifyChain(leaf: pki.leaf, intermediates: [pki.impostorRoot, pki.intermediate], root: pki.root,
-                                    at: pki.createdAt)
+                                    at: pki.validTime)
     }
 
     @Test func refusesAnExpiredOrNotYetValidChain() throws {
@@ -128,16 +130,16 @@ struct TestPKI {
         let pki = try TestPKI()
         defer { pki.directory.remove() }
         let impostor = try #require(throws: CertificateError.self) {
-            try Certificate.verifyChain(leaf: pki.leaf, intermediates: [pki.intermediate], root: pki.impostorRoot, at: pki.createdAt)
+            try Certificate.verifyChain(leaf: pki.leaf, intermediates: [pki.intermediate], root: pki.impostorRoot, at: pki.validTime)
         }
         #expect(impostor.reason == .untrusted || impostor.reason == .badSignature)
         let missing = try #require(throws: CertificateError.self) {
-            try Certificate.verifyChain(leaf: pki.leaf, intermediates: [], root: pki.root, at: pki.createdAt)
+            try Certificate.verifyChain(leaf: pki.leaf, intermediates: [], root: pki.root, at: pki.validTime)
         }
         #expect(missing.reason == .untrusted)
         // The intermediate is not a trust anchor: partial chains are off.
         let partial = try #require(throws: CertificateError.self) {
-            try Certificate.verifyChain(leaf: pki.leaf, intermediates: [], root: pki.intermediate, at: pki.createdAt)
+            try Certificate.verifyChain(leaf: pki.leaf, intermediates: [], root: pki.intermediate, at: pki.validTime)
         }
         #expect(partial.reason == .untrusted)
     }
@@ -150,7 +152,7 @@ struct TestPKI {
         der[der.count - 1] ^= 0x01
         let broken = try Certificate(der: der)
         let error = try #require(throws: CertificateError.self) {
-            try Certificate.verifyChain(leaf: broken, intermediates: [pki.intermediate], root: pki.root, at: pki.createdAt)
+            try Certificate.verifyChain(leaf: broken, intermediates: [pki.intermediate], root: pki.root, at: pki.validTime)
         }
         #expect(error.reason == .badSignature)
     }

@@ -31,6 +31,9 @@ import Testing
         #expect(error.message.contains("GATEHOUSE_MASTER_KEY"))
         #expect(error.message.contains(message))
         #expect(error.message.contains("openssl rand -base64 32"))
+        // The (possibly secret) value itself is never echoed.
+        let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !trimmed.isEmpty { #expect(!error.message.contains(trimmed)) }
     }
 
     @Test func createsTheKeyFileWithMode0600AndReusesIt() throws {
