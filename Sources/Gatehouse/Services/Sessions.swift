@@ -45,7 +45,7 @@ public struct Sessions: Sendable {
             try audit(now: now, action: "admin.login.throttled", email: email, address: address, adminID: nil)
             throw DomainError.throttled(wait.locked
                 ? "too many failed sign-ins: sign-in is locked for \(Self.minutes(wait.seconds)); try again later or ask an owner to reset your password"
-                : "too many failed sign-ins: wait \(wait.seconds) seconds before trying again", retryAfter: Int(wait.seconds))
+                : "too many failed sign-ins: wait \(wait.seconds == 1 ? "1 second" : "\(wait.seconds) seconds") before trying again", retryAfter: Int(wait.seconds))
         }
         let row = try store.database.read { db in try db.queryOne("SELECT * FROM admins WHERE email = ?", [.text(email)]) }
         let stored = row?["password_hash"].string ?? decoyHash
@@ -112,20 +112,31 @@ public struct Sessions: Sendable {
         try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(RandomToken.hash(token))]) }
     }
 
-    /// How long the subjects must wait before another attempt, if at all.
+    /// How long the subjects must wait before another attempt, if at all. A subject with `lockAfterFailures`
+    /// failures within any `lockWindow` is locked for `lockWindow` from the failure that reached the count (a
+    /// sliding count alone would unlock as soon as the burst's first failures aged out, minutes early); otherwise
+    /// `delayAfterFailures` failures within the window make the next attempt wait, doubling up to `maxDelay`.
     func waitTime(_ db: Connection, subjects: [String], now: Int64) throws -> (seconds: Int64, locked: Bool)? {
-        let since = now - policy.lockWindow
         var longest: (seconds: Int64, locked: Bool)?
         for subject in subjects {
-            guard let r = try db.queryOne("SELECT COUNT(*) AS n, MIN(at) AS first, MAX(at) AS last FROM login_failures WHERE subject = ? AND at > ?", [.text(subject), .integer(since)]),
-                  let n = r["n"].int, n >= policy.delayAfterFailures
-            else { continue }
+            // A lock reached up to a window ago needs the failures of the window before it too.
+            let times = try db.query("SELECT at FROM login_failures WHERE subject = ? AND at > ? ORDER BY at",
+                                     [.text(subject), .integer(now - 2 * policy.lockWindow)]).compactMap { $0["at"].int64 }
+            var lockedUntil: Int64 = 0
+            var first = 0
+            for (i, at) in times.enumerated() {
+                while times[first] <= at - policy.lockWindow { first += 1 }
+                if i - first + 1 >= policy.lockAfterFailures { lockedUntil = max(lockedUntil, at + policy.lockWindow) }
+            }
             let wait: (Int64, Bool)
-            if n >= policy.lockAfterFailures {
-                wait = ((r["last"].int64 ?? now) + policy.lockWindow - now, true)
+            let recent = times.filter { $0 > now - policy.lockWindow }
+            if lockedUntil > now {
+                wait = (lockedUntil - now, true)
+            } else if recent.count >= policy.delayAfterFailures, let last = recent.last {
+                let delay = min(policy.maxDelay, Int64(1) << min(recent.count - policy.delayAfterFailures, 20))
+                wait = (last + delay - now, false)
             } else {
-                let delay = min(policy.maxDelay, Int64(1) << min(n - policy.delayAfterFailures, 20))
-                wait = ((r["last"].int64 ?? now) + delay - now, false)
+                continue
             }
             if wait.0 > 0, wait.0 > (longest?.seconds ?? 0) { longest = (wait.0, wait.1) }
         }
