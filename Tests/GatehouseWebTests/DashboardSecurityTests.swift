@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Gatehouse
 import GatehouseTesting
 import HTTP
@@ -109,6 +110,20 @@ struct DashboardSecurityTests {
         let accepted = app.postForm("/login", ["email": "alice@example.com", "password": Self.password])
         #expect(accepted.status == 303)
         #expect(Self.sessionCookie(accepted) != nil)
+    }
+
+    /// Attempts in parallel cannot all slip past the throttle while argon2id runs: each is counted before its check.
+    @Test func parallelGuessesAreThrottledToo() throws {
+        let app = try TestApp()
+        try app.application.services.admins.create(email: "frank@example.com", password: Self.password, role: .viewer, actor: .system)
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: 16) { i in
+            let status = app.postForm("/login", ["email": "frank@example.com", "password": "parallel guess \(i)"]).status
+            statuses.withLock { $0.append(status) }
+        }
+        let all = statuses.withLock { $0 }
+        #expect(all.filter { $0 == 401 }.count == SessionPolicy().delayAfterFailures, "\(all)")
+        #expect(all.filter { $0 == 429 }.count == 16 - SessionPolicy().delayAfterFailures)
     }
 
     @Test func twentyFailuresLockForFifteenMinutes() throws {
