@@ -15,8 +15,9 @@ public struct SessionPolicy: Sendable {
     public var idleTimeout: Int64 = 12 * 3600
     /// A session ends this long after login whatever its use (7 days).
     public var absoluteTimeout: Int64 = 7 * 86_400
-    /// How stale `lastSeenAt` may get before a request writes it.
-    public var touchResolution: Int64 = 60
+    /// How stale `lastSeenAt` may get before a request writes it. Idle expiry is only as exact as this: with 60 s a
+    /// session used 30 s after its last write ended 30 s early, so the default writes at most once a second.
+    public var touchResolution: Int64 = 1
     /// Failures (per account or per address) after which each attempt must wait, doubling from 1 s.
     public var delayAfterFailures = 5
     /// Failures within `lockWindow` that lock the account or address for `lockWindow`.

@@ -79,3 +79,97 @@ extension Admins {
         try store.database.write { db in try db.execute("DELETE FROM login_failures WHERE at < ?", [.integer(cutoff)]) }
     }
 }
+
+extension Admins {
+    /// One admin by id; throws `DomainError.notFound` when there is none.
+    public func get(_ id: String) throws -> Admin {
+        guard let row = try store.database.read({ db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }) else {
+            throw DomainError.notFound("no admin \(id)")
+        }
+        return Self.admin(row)
+    }
+
+    /// Gives an admin another role, audited. Throws `DomainError.notFound` for an unknown id and
+    /// `DomainError.conflict` when it would demote the last active owner (nobody could manage admins any more).
+    @discardableResult
+    public func setRole(id: String, role: Admin.Role, actor: Actor) throws -> Admin {
+        let now = store.clock()
+        return try store.database.write { db in
+            let before = try Self.admin(in: db, id: id)
+            guard before.role != role else { return before }
+            if before.role == .owner, !before.disabled, try Self.otherActiveOwners(db, besides: id) == 0 {
+                throw DomainError.conflict("cannot make \(before.email) \(role == .editor ? "an" : "a") \(role.rawValue): they are the last active owner; make another admin an owner first, so someone can still manage admins")
+            }
+            try db.execute("UPDATE admins SET role = ?, updated_at = ? WHERE id = ?", [.text(role.rawValue), .integer(now), .text(id)])
+            var after = before
+            after.role = role
+            try AuditLog.record(db, at: now, actor: actor, action: "admin.role", environmentID: nil, changes: [
+                AuditChange(field: "admins", before: .string(Self.describe(before)), after: .string(Self.describe(after))),
+            ])
+            return after
+        }
+    }
+
+    /// Disables (ending every session of the admin at once) or enables an admin, audited. Throws
+    /// `DomainError.notFound` for an unknown id and `DomainError.conflict` when it would disable the last active owner.
+    @discardableResult
+    public func setDisabled(id: String, disabled: Bool, actor: Actor) throws -> Admin {
+        let now = store.clock()
+        return try store.database.write { db in
+            let before = try Self.admin(in: db, id: id)
+            guard before.disabled != disabled else { return before }
+            if disabled, before.role == .owner, try Self.otherActiveOwners(db, besides: id) == 0 {
+                throw DomainError.conflict("cannot disable \(before.email): they are the last active owner; make another admin an owner first, so someone can still manage admins")
+            }
+            try db.execute("UPDATE admins SET disabled = ?, updated_at = ? WHERE id = ?", [.integer(disabled ? 1 : 0), .integer(now), .text(id)])
+            if disabled { try db.execute("DELETE FROM sessions WHERE admin_id = ?", [.text(id)]) }
+            var after = before
+            after.disabled = disabled
+            try AuditLog.record(db, at: now, actor: actor, action: disabled ? "admin.disable" : "admin.enable", environmentID: nil, changes: [
+                AuditChange(field: "admins", before: .string(Self.describe(before)), after: .string(Self.describe(after))),
+            ])
+            return after
+        }
+    }
+
+    /// Changes an admin's own password: verifies `current` (a `ValidationError` at `/current` when wrong), checks
+    /// the new one against the policy (at `/password`), stores its argon2id hash and ends the admin's other sessions
+    /// (all but the one whose cookie token is `keeping`). The audit entry says the password changed, never what to.
+    public func changePassword(id: String, current: String, new: String, keeping sessionToken: String? = nil) throws {
+        let stored = try store.database.read { db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }
+        guard let stored, let oldHash = stored["password_hash"].string else { throw DomainError.notFound("no admin \(id)") }
+        let admin = Self.admin(stored)
+        var errors = FieldErrors()
+        if !hasher.verify(current, encoded: oldHash) { errors.add("/current", "is not your current password") }
+        for error in Self.validate(email: admin.email, password: new).errors where error.pointer == "/password" {
+            errors.add(error.pointer, error.message)
+        }
+        try errors.throwIfAny()
+        let newHash = try hasher.hash(new)
+        let now = store.clock()
+        try store.database.write { db in
+            // Compare-and-swap: a concurrent change of the same password makes this one fail rather than win silently.
+            try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
+                           [.text(newHash), .integer(now), .text(id), .text(oldHash)])
+            guard db.changes == 1 else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
+            let keep = sessionToken.map { RandomToken.hash($0) } ?? []
+            try db.execute("DELETE FROM sessions WHERE admin_id = ? AND token_hash != ?", [.text(id), .blob(keep)])
+            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.password", environmentID: nil,
+                                changes: [AuditChange(field: "password", before: AuditChange.sealed, after: AuditChange.sealed)])
+        }
+    }
+
+    static func admin(in db: Connection, id: String) throws -> Admin {
+        guard let row = try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) else { throw DomainError.notFound("no admin \(id)") }
+        return admin(row)
+    }
+
+    static func otherActiveOwners(_ db: Connection, besides id: String) throws -> Int {
+        try db.queryOne("SELECT COUNT(*) AS n FROM admins WHERE role = 'owner' AND disabled = 0 AND id != ?", [.text(id)])?["n"].int ?? 0
+    }
+
+    /// How an admin appears in audit entries: e-mail, role and whether disabled.
+    static func describe(_ admin: Admin) -> String {
+        "\(admin.email) (\(admin.role.rawValue)\(admin.disabled ? ", disabled" : ""))"
+    }
+}

@@ -25,21 +25,32 @@ public struct Sessions: Sendable {
         let now = store.clock()
         let email = email.trimmingCharacters(in: .whitespaces)
         let subjects = ["account:" + email.lowercased(), "address:" + address]
-        if let wait = try waitTime(subjects: subjects, now: now) {
+        // The attempt is counted as a failure BEFORE the password is checked, in the same transaction as the
+        // throttle check: otherwise many parallel attempts all pass the check while argon2id runs and throttling
+        // is bypassed. A success removes the account's failures and this attempt's address row.
+        var throttle: (seconds: Int64, locked: Bool)?
+        let attempt: [Int64] = try store.database.write { db in
+            if let wait = try waitTime(db, subjects: subjects, now: now) {
+                throttle = wait
+                return []
+            }
+            var rows: [Int64] = []
+            for subject in subjects {
+                try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subject), .integer(now)])
+                rows.append(db.lastInsertRowID)
+            }
+            return rows
+        }
+        if let wait = throttle {
             try audit(now: now, action: "admin.login.throttled", email: email, address: address, adminID: nil)
             throw DomainError.throttled(wait.locked
                 ? "too many failed sign-ins: sign-in is locked for \(Self.minutes(wait.seconds)); try again later or ask an owner to reset your password"
-                : "too many failed sign-ins: wait \(wait.seconds) seconds before trying again", retryAfter: Int(wait.seconds))
+                : "too many failed sign-ins: wait \(wait.seconds == 1 ? "1 second" : "\(wait.seconds) seconds") before trying again", retryAfter: Int(wait.seconds))
         }
         let row = try store.database.read { db in try db.queryOne("SELECT * FROM admins WHERE email = ?", [.text(email)]) }
         let stored = row?["password_hash"].string ?? decoyHash
         let valid = hasher.verify(password, encoded: stored) && row != nil
         guard let row, valid, !(row["disabled"].bool ?? true) else {
-            try store.database.write { db in
-                for subject in subjects {
-                    try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subject), .integer(now)])
-                }
-            }
             try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: row?["id"].string)
             throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
         }
@@ -49,6 +60,7 @@ public struct Sessions: Sendable {
         let rehash = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
         try store.database.write { db in
             try db.execute("DELETE FROM login_failures WHERE subject = ?", [.text(subjects[0])])
+            try db.execute("DELETE FROM login_failures WHERE rowid = ?", [SQLValue(attempt.last)])
             if let rehash {
                 try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ?", [.text(rehash), .integer(now), .text(admin.id)])
             }
@@ -100,24 +112,33 @@ public struct Sessions: Sendable {
         try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(RandomToken.hash(token))]) }
     }
 
-    /// How long the subjects must wait before another attempt, if at all.
-    func waitTime(subjects: [String], now: Int64) throws -> (seconds: Int64, locked: Bool)? {
-        let since = now - policy.lockWindow
+    /// How long the subjects must wait before another attempt, if at all. A subject with `lockAfterFailures`
+    /// failures within any `lockWindow` is locked for `lockWindow` from the failure that reached the count (a
+    /// sliding count alone would unlock as soon as the burst's first failures aged out, minutes early); otherwise
+    /// `delayAfterFailures` failures within the window make the next attempt wait, doubling up to `maxDelay`.
+    func waitTime(_ db: Connection, subjects: [String], now: Int64) throws -> (seconds: Int64, locked: Bool)? {
         var longest: (seconds: Int64, locked: Bool)?
-        try store.database.read { db in
-            for subject in subjects {
-                guard let r = try db.queryOne("SELECT COUNT(*) AS n, MIN(at) AS first, MAX(at) AS last FROM login_failures WHERE subject = ? AND at > ?", [.text(subject), .integer(since)]),
-                      let n = r["n"].int, n >= policy.delayAfterFailures
-                else { continue }
-                let wait: (Int64, Bool)
-                if n >= policy.lockAfterFailures {
-                    wait = ((r["last"].int64 ?? now) + policy.lockWindow - now, true)
-                } else {
-                    let delay = min(policy.maxDelay, Int64(1) << min(n - policy.delayAfterFailures, 20))
-                    wait = ((r["last"].int64 ?? now) + delay - now, false)
-                }
-                if wait.0 > 0, wait.0 > (longest?.seconds ?? 0) { longest = (wait.0, wait.1) }
+        for subject in subjects {
+            // A lock reached up to a window ago needs the failures of the window before it too.
+            let times = try db.query("SELECT at FROM login_failures WHERE subject = ? AND at > ? ORDER BY at",
+                                     [.text(subject), .integer(now - 2 * policy.lockWindow)]).compactMap { $0["at"].int64 }
+            var lockedUntil: Int64 = 0
+            var first = 0
+            for (i, at) in times.enumerated() {
+                while times[first] <= at - policy.lockWindow { first += 1 }
+                if i - first + 1 >= policy.lockAfterFailures { lockedUntil = max(lockedUntil, at + policy.lockWindow) }
             }
+            let wait: (Int64, Bool)
+            let recent = times.filter { $0 > now - policy.lockWindow }
+            if lockedUntil > now {
+                wait = (lockedUntil - now, true)
+            } else if recent.count >= policy.delayAfterFailures, let last = recent.last {
+                let delay = min(policy.maxDelay, Int64(1) << min(recent.count - policy.delayAfterFailures, 20))
+                wait = (last + delay - now, false)
+            } else {
+                continue
+            }
+            if wait.0 > 0, wait.0 > (longest?.seconds ?? 0) { longest = (wait.0, wait.1) }
         }
         return longest
     }

@@ -68,3 +68,66 @@ public struct AuditLog: Sendable {
         return (entries, next)
     }
 }
+
+/// One page of the audit log, newest first, with the cursors of the pages around it.
+public struct AuditPage: Sendable, Equatable {
+    public var entries: [AuditEntry]
+    /// Pass as `before` for the next, older page; nil on the oldest page.
+    public var older: Int64?
+    /// Pass as `after` for the previous, newer page; nil on the newest page.
+    public var newer: Int64?
+}
+
+extension AuditLog {
+    /// A page of entries newest first, filtered by environment and/or actor id: either the `limit` entries just
+    /// older than `before`, the `limit` entries just newer than `after`, or the newest ones. Says whether older and
+    /// newer entries exist beyond the page.
+    public func page(environmentID: String? = nil, actorID: String? = nil, limit: Int = 50, before: Int64? = nil, after: Int64? = nil) throws -> AuditPage {
+        var filter = ""
+        var args: [SQLValue] = []
+        if let environmentID { filter += " AND environment_id = ?"; args.append(.text(environmentID)) }
+        if let actorID { filter += " AND actor_id = ?"; args.append(.text(actorID)) }
+        let columns = "id, at, actor_type, actor_id, actor_name, action, environment_id, changes"
+        return try store.database.read { db in
+            var rows: [Row]
+            if let after, before == nil {
+                // The page just newer than the cursor: read upwards, then show newest first.
+                rows = try db.query("SELECT \(columns) FROM audit_log WHERE id > ?\(filter) ORDER BY id ASC LIMIT ?", [.integer(after)] + args + [.integer(Int64(limit))])
+                rows.reverse()
+            } else {
+                rows = try db.query("SELECT \(columns) FROM audit_log WHERE id < ?\(filter) ORDER BY id DESC LIMIT ?", [.integer(before ?? Int64.max)] + args + [.integer(Int64(limit))])
+            }
+            let entries = rows.map(Self.entry)
+            guard let first = entries.first, let last = entries.last else {
+                return AuditPage(entries: [], older: nil, newer: nil)
+            }
+            let hasOlder = try db.queryOne("SELECT 1 FROM audit_log WHERE id < ?\(filter) LIMIT 1", [.integer(last.id)] + args) != nil
+            let hasNewer = try db.queryOne("SELECT 1 FROM audit_log WHERE id > ?\(filter) LIMIT 1", [.integer(first.id)] + args) != nil
+            return AuditPage(entries: entries, older: hasOlder ? last.id : nil, newer: hasNewer ? first.id : nil)
+        }
+    }
+
+    /// Every admin and token that appears in the log (with its latest name), for an actor filter.
+    public func actors() throws -> [Actor] {
+        try store.database.read { db in
+            try db.query("""
+                SELECT actor_type, actor_id, actor_name FROM audit_log
+                WHERE id IN (SELECT MAX(id) FROM audit_log WHERE actor_id IS NOT NULL GROUP BY actor_id)
+                ORDER BY actor_type, actor_name
+                """).map { row in
+                Actor(kind: Actor.Kind(rawValue: row["actor_type"].string ?? "") ?? .system, id: row["actor_id"].string, name: row["actor_name"].string)
+            }
+        }
+    }
+
+    static func entry(_ row: Row) -> AuditEntry {
+        AuditEntry(
+            id: row["id"].int64 ?? 0,
+            at: row["at"].int64 ?? 0,
+            actor: Actor(kind: Actor.Kind(rawValue: row["actor_type"].string ?? "") ?? .system, id: row["actor_id"].string, name: row["actor_name"].string),
+            action: row["action"].string ?? "",
+            environmentID: row["environment_id"].string,
+            changes: (try? JSONParser.parse(row["changes"].string ?? "[]")) ?? .array([])
+        )
+    }
+}
