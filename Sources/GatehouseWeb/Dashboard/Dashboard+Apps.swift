@@ -22,7 +22,7 @@ extension Dashboard {
             let encoded = EnvironmentURL.segment(app.packageName)
             return [
                 "packageName": .string(app.packageName),
-                "digests": .array(app.certificateDigests.map { .string(CertificateDigest.format($0)) }),
+                "digests": .array(app.certificateDigests.map { ["halves": Self.halves(CertificateDigest.format($0))] }),
                 "noDigests": .bool(app.certificateDigests.isEmpty),
                 "outsidePlay": .bool(app.outsidePlay),
                 "editURL": .string("\(base)/apps/android/\(encoded)"),
@@ -34,7 +34,7 @@ extension Dashboard {
                 "appId": .string(id),
                 "teamId": .string(AppleAppID.teamID(id)),
                 "bundleId": .string(AppleAppID.bundleID(id)),
-                "rpIdHash": .string(AppleAppID.rpIDHash(id)),
+                "rpIdHash": Self.halves(AppleAppID.rpIDHash(id)),
                 "removeURL": .string("\(base)/apps/apple/\(EnvironmentURL.segment(id))/remove"),
             ]
         })
@@ -52,6 +52,16 @@ extension Dashboard {
         data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil, index: 0)
         for (key, value) in values { data[key] = value }
         return views.page("pages/environment-apps", title: "Apps · \(environment.name)", data, context: context, status: status, section: "environments")
+    }
+
+    /// A long digest in two halves (after its middle colon, or at its middle), so it wraps between them rather than
+    /// inside a byte; the halves sit in inline-blocks and copy as one string.
+    static func halves(_ text: String) -> MustacheValue {
+        let middle = text.count / 2
+        let cut = text.firstIndex(of: ":").map { _ in
+            text.index(text.startIndex, offsetBy: min(text.count, (middle / 3 + 1) * 3))
+        } ?? text.index(text.startIndex, offsetBy: middle)
+        return [.string(String(text[..<cut])), .string(String(text[cut...]))]
     }
 
     func addAppleAppID(_ request: Request) throws -> Response {

@@ -6,7 +6,7 @@ import Mustache
 /// Same operations and rules as the Management API's `/keys` endpoints.
 extension Dashboard {
     /// Grace periods offered when rolling a key, in hours, with their labels.
-    static let keyGraceChoices: [(hours: Int, label: String)] = [(0, "none: ends now"), (1, "1 hour"), (24, "24 hours"), (72, "3 days"), (168, "7 days")]
+    static let keyGraceChoices: [(hours: Int, label: String)] = [(0, "Grace: none"), (1, "Grace: 1 hour"), (24, "Grace: 24 hours"), (72, "Grace: 3 days"), (168, "Grace: 7 days")]
 
     func environmentKeysPage(_ request: Request) throws -> Response {
         let context = try self.context(request)
