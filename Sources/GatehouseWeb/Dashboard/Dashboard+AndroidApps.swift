@@ -14,7 +14,7 @@ extension Dashboard {
         switch validateAndroidApp(input, in: environment, replacing: nil) {
         case .failure(let error):
             let values = input.values(action: action, submit: "Add app", error: error, index: environment.androidApps.count)
-            return environmentAppsView(context, environment, values: ["android": values], status: 422)
+            return environmentAppsView(context, environment, values: ["android": values, "problem": Self.problem("android", "the new Android app")], status: 422)
         case .success(let app):
             var patch = EnvironmentPatch()
             patch.androidApps = .set(environment.androidApps + [app])

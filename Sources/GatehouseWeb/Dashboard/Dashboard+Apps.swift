@@ -54,6 +54,11 @@ extension Dashboard {
         return views.page("pages/environment-apps", title: "Apps · \(environment.name)", data, context: context, status: status, section: "environments")
     }
 
+    /// The notice at the top of a re-rendered Apps tab, linking to the section whose form needs a fix.
+    static func problem(_ anchor: String, _ what: String) -> MustacheValue {
+        ["anchor": .string(anchor), "text": .string("Not saved: \(what) needs a fix, see below.")]
+    }
+
     /// A long digest in two halves (after its middle colon, or at its middle), so it wraps between them rather than
     /// inside a byte; the halves sit in inline-blocks and copy as one string.
     static func halves(_ text: String) -> MustacheValue {
@@ -77,7 +82,9 @@ extension Dashboard {
             let pointer = "/appleAppIds/\(list.count - 1)"
             let message = error.errors.first { $0.pointer == pointer }?.message ?? error.errors.first?.message ?? "is not valid"
             let shown = message.hasPrefix("duplicates") ? "is already registered in this environment" : message
-            return environmentAppsView(context, environment, values: ["apple": ["appId": .string(appID), "error": .string(shown)]], status: 422)
+            return environmentAppsView(context, environment, values: [
+                "apple": ["appId": .string(appID), "error": .string(shown)], "problem": Self.problem("apple", "the app id"),
+            ], status: 422)
         }
         _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
         return try done(context, to: "/environments/\(environment.id)/apps#apple",

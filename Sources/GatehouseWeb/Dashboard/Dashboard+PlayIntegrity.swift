@@ -11,17 +11,20 @@ extension Dashboard {
         let context = try editor(request, form: form)
         let environment = try services.environments.get(try request.parameter("environmentId"))
         let bytes = form.files["serviceAccountFile"] ?? Array((form["serviceAccountJSON"] ?? "").utf8)
-        func failed(_ message: String) -> Response {
-            environmentAppsView(context, environment, values: ["serviceAccount": ["error": .string(message + " (not shown again)")]], status: 422)
+        func failed(_ message: String, _ advice: String) -> Response {
+            let error = "\(message) (not shown again). \(advice)"
+            return environmentAppsView(context, environment, values: ["serviceAccount": ["error": .string(error)], "problem": Self.problem("play-integrity", "the service account")], status: 422)
         }
         guard bytes.contains(where: { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }) else {
-            return environmentAppsView(context, environment, values: ["serviceAccount": ["error": "Choose the JSON key file, or paste its contents."]], status: 422)
+            return environmentAppsView(context, environment, values: [
+                "serviceAccount": ["error": "Choose the JSON key file, or paste its contents."], "problem": Self.problem("play-integrity", "the service account"),
+            ], status: 422)
         }
         let document: JSON
         do {
             document = try JSONParser.parse(bytes)
         } catch {
-            return failed("This is not JSON: \(error.message) at byte \(error.offset). Upload the key file exactly as Google Cloud downloaded it")
+            return failed("This is not JSON: \(error.message) at byte \(error.offset)", "Upload the key file exactly as Google Cloud downloaded it.")
         }
         let patch: EnvironmentPatch
         do {
@@ -32,7 +35,7 @@ extension Dashboard {
                 let member = e.pointer.hasPrefix(base + "/") ? String(e.pointer.dropFirst(base.count + 1)) : ""
                 return member.isEmpty ? "The key \(e.message)" : "Its \(member) \(e.message)"
             }
-            return failed(sentences.joined(separator: ". "))
+            return failed(sentences.joined(separator: ". "), "Download a new JSON key for the service account and upload it unedited.")
         }
         let updated = try services.environments.patch(environment.id, with: patch, actor: context.actor)
         let email = updated.playIntegrity.serviceAccountEmail ?? "unknown"
@@ -58,7 +61,9 @@ extension Dashboard {
                 }
             }
             // The verification key is public and kept; the decryption key is a secret and never sent back.
-            return environmentAppsView(context, environment, values: ["local": ["verificationKey": .string(verification), "errors": .dictionary(errors)]], status: 422)
+            return environmentAppsView(context, environment, values: [
+                "local": ["verificationKey": .string(verification), "errors": .dictionary(errors)], "problem": Self.problem("play-integrity", "the local keys"),
+            ], status: 422)
         }
         let updated = try services.environments.patch(environment.id, with: patch, actor: context.actor)
         let fingerprint = updated.playIntegrity.localVerificationKeySHA256.map { " (verification key SHA-256 \($0.prefix(16))…)" } ?? ""
