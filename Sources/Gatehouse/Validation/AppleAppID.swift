@@ -1,3 +1,5 @@
+import Crypto
+
 /// Apple app ids as App Attest knows them: `TEAMID.bundleId`, whose SHA-256 is the attestation's rpId hash.
 /// The team id (or App ID prefix) is exactly 10 characters `[A-Z0-9]`; the bundle id is reverse-DNS of letters,
 /// digits, `-` and `.` (Apple: CFBundleIdentifier), at most 155 characters.
@@ -26,4 +28,10 @@ public enum AppleAppID {
 
     /// The bundle id part.
     public static func bundleID(_ id: String) -> String { String(id.dropFirst(11)) }
+
+    /// App Attest's rpId hash for `id`: SHA-256 of the whole `TEAMID.bundleId` string, in lowercase hex. An
+    /// attestation's authenticator data must carry exactly these 32 bytes for the app id to match.
+    public static func rpIDHash(_ id: String) -> String {
+        Hex.encode(SHA256.hash(id))
+    }
 }

@@ -1,0 +1,115 @@
+import Foundation
+import Gatehouse
+import HTTP
+import Mustache
+
+/// Setting and removing an environment's Play Integrity credentials: the service account's JSON key (uploaded or
+/// pasted) and Play Console's local response keys. Secrets are never echoed back, not even on errors.
+extension Dashboard {
+    func setServiceAccount(_ request: Request) throws -> Response {
+        let form = try Form.read(request)
+        let context = try editor(request, form: form)
+        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let bytes = form.files["serviceAccountFile"] ?? Array((form["serviceAccountJSON"] ?? "").utf8)
+        func failed(_ message: String, _ advice: String) -> Response {
+            let error = "\(message) (not shown again). \(advice)"
+            return environmentAppsView(context, environment, values: ["serviceAccount": ["error": .string(error)], "problem": Self.problem("play-integrity", "the service account")], status: 422)
+        }
+        guard bytes.contains(where: { !($0 == 32 || $0 == 9 || $0 == 10 || $0 == 13) }) else {
+            return environmentAppsView(context, environment, values: [
+                "serviceAccount": ["error": "Choose the JSON key file, or paste its contents."], "problem": Self.problem("play-integrity", "the service account"),
+            ], status: 422)
+        }
+        let document: JSON
+        do {
+            document = try JSONParser.parse(bytes)
+        } catch {
+            return failed("This is not JSON: \(error.message) at byte \(error.offset)", "Upload the key file exactly as Google Cloud downloaded it.")
+        }
+        let patch: EnvironmentPatch
+        do {
+            patch = try EnvironmentPatch.parse(.object([.init("playIntegrity", .object([.init("serviceAccount", document)]))]))
+        } catch {
+            let base = "/playIntegrity/serviceAccount"
+            let sentences = error.errors.map { e -> String in
+                let member = e.pointer.hasPrefix(base + "/") ? String(e.pointer.dropFirst(base.count + 1)) : ""
+                return member.isEmpty ? "The key \(e.message)" : "Its \(member) \(e.message)"
+            }
+            return failed(sentences.joined(separator: ". "), "Download a new JSON key for the service account and upload it unedited.")
+        }
+        let updated = try services.environments.patch(environment.id, with: patch, actor: context.actor)
+        let email = updated.playIntegrity.serviceAccountEmail ?? "unknown"
+        return try done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Service account set (client e-mail \(email)).")
+    }
+
+    func setLocalKeys(_ request: Request) throws -> Response {
+        let form = try Form.read(request)
+        let context = try editor(request, form: form)
+        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let decryption = (form["decryptionKey"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let verification = (form["verificationKey"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let local = JSON.object([.init("decryptionKey", .string(decryption)), .init("verificationKey", .string(verification))])
+        let patch: EnvironmentPatch
+        do {
+            patch = try EnvironmentPatch.parse(.object([.init("playIntegrity", .object([.init("local", local)]))]))
+        } catch {
+            var errors: [String: MustacheValue] = [:]
+            for e in error.errors {
+                let field = e.pointer.hasSuffix("/verificationKey") ? "verificationKey" : "decryptionKey"
+                if errors[field] == nil {
+                    errors[field] = .string(field == "decryptionKey" ? e.message + " (not shown again)" : e.message)
+                }
+            }
+            // The verification key is public and kept; the decryption key is a secret and never sent back.
+            return environmentAppsView(context, environment, values: [
+                "local": ["verificationKey": .string(verification), "errors": .dictionary(errors)], "problem": Self.problem("play-integrity", "the local keys"),
+            ], status: 422)
+        }
+        let updated = try services.environments.patch(environment.id, with: patch, actor: context.actor)
+        let fingerprint = updated.playIntegrity.localVerificationKeySHA256.map { " (verification key SHA-256 \($0.prefix(16))…)" } ?? ""
+        return try done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).")
+    }
+
+    /// GET /environments/{id}/play-integrity/{which}/remove, `which` = service-account | local.
+    func removeCredentialPage(_ request: Request) throws -> Response {
+        let context = try self.context(request)
+        try requireEditorForConfirmation(context)
+        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let which = try playIntegrityCredential(request)
+        let otherSet = which == "service-account" ? environment.playIntegrity.localSet : environment.playIntegrity.serviceAccountSet
+        let what = which == "service-account" ? "the service account" : "the local keys"
+        var data = environmentHead(environment, tab: "apps")
+        data["confirm"] = [
+            "heading": .string("Remove \(what)?"),
+            "lead": .string("Gatehouse erases \(what) of \(environment.name). They cannot be shown or restored: to set them again, upload them again."),
+            "consequences": .array([
+                otherSet
+                    ? .string("verdicts are still decoded with the \(which == "service-account" ? "local keys" : "service account") (\(which == "service-account" ? "classic requests only" : "through Google"));")
+                    : "no Play Integrity verdict can be decoded any more: each reports unavailable / notConfigured and moves nothing;",
+                otherSet ? "under attack mode, Android installs are still asked for a verdict." : "under attack mode, Android installs are no longer asked for a verdict.",
+            ]),
+            "action": .string("/environments/\(environment.id)/play-integrity/\(which)/remove"),
+            "button": .string(which == "service-account" ? "Remove service account" : "Remove local keys"),
+            "cancel": .string("/environments/\(environment.id)/apps#play-integrity"),
+        ]
+        return views.page("pages/environment-confirm", title: "Remove \(what)", data, context: context, section: "environments")
+    }
+
+    func removeCredential(_ request: Request) throws -> Response {
+        let form = try Form.read(request)
+        let context = try editor(request, form: form)
+        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let which = try playIntegrityCredential(request)
+        var patch = EnvironmentPatch()
+        if which == "service-account" { patch.serviceAccount = .remove } else { patch.localKeys = .remove }
+        _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
+        return try done(context, to: "/environments/\(environment.id)/apps#play-integrity",
+                        flash: which == "service-account" ? "Service account removed." : "Local keys removed.")
+    }
+
+    func playIntegrityCredential(_ request: Request) throws -> String {
+        let which = try request.parameter("credential")
+        guard which == "service-account" || which == "local" else { throw DomainError.notFound("no Play Integrity credential \(which)") }
+        return which
+    }
+}
