@@ -55,6 +55,9 @@ public struct Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
 
     public var count: Int { fields.count }
 
+    /// Makes room for `n` fields, so that a parsed head does not regrow the array field by field.
+    mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
+
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// ASCII case-insensitive comparison of field names (names are tokens, so ASCII suffices).

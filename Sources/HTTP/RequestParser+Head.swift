@@ -6,9 +6,10 @@ extension RequestParser {
               let sp2 = line[(sp1 + 1)...].firstIndex(of: ASCII.space)
         else { throw .badRequest("malformed request line") }
         let method = line[..<sp1], target = line[(sp1 + 1)..<sp2], version = line[(sp2 + 1)...]
-        guard !method.isEmpty, method.allSatisfy(ASCII.isTokenChar) else { throw .badRequest("invalid method") }
+        guard !method.isEmpty, ASCII.allTokenChars(method) else { throw .badRequest("invalid method") }
         pending.version = try Self.parseVersion(version)
-        pending.method = String(decoding: method, as: UTF8.self)
+        pending.headers.reserveCapacity(min(limits.maxHeaderCount, 12))
+        pending.method = Self.methodString(method)
         try parseTarget(target)
     }
 
@@ -70,12 +71,12 @@ extension RequestParser {
         let name = line[..<colon]
         guard !name.isEmpty else { throw .badRequest("empty header name") }
         if ASCII.isWhitespace(line[colon - 1]) { throw .badRequest("whitespace before colon") }
-        guard name.allSatisfy(ASCII.isTokenChar) else { throw .badRequest("invalid header name") }
+        guard ASCII.allTokenChars(name) else { throw .badRequest("invalid header name") }
         var start = colon + 1, end = line.count
         while start < end, ASCII.isWhitespace(line[start]) { start += 1 }
         while end > start, ASCII.isWhitespace(line[end - 1]) { end -= 1 }
         let value = line[start..<end]
-        guard value.allSatisfy(ASCII.isFieldValueChar) else { throw .badRequest("control character in header value") }
+        guard ASCII.allFieldValueChars(value) else { throw .badRequest("control character in header value") }
         return (name, value)
     }
 
@@ -99,7 +100,7 @@ extension RequestParser {
         default:
             break
         }
-        pending.headers.add(String(decoding: name, as: UTF8.self), valueString)
+        pending.headers.add(Self.nameString(name), valueString)
     }
 
     /// A trailer field line of a chunked body: checked like a header field, counted, then dropped.
