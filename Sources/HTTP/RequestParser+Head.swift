@@ -60,6 +60,21 @@ extension RequestParser {
         pending.target = rest.hasPrefix("/") ? rest : "/" + rest
     }
 
+    /// Host = uri-host [ ":" port ] (RFC 9110 §7.2), checked by its alphabet: unreserved, pct-encoded, sub-delims,
+    /// ":" and the brackets of an IP literal. Anything else (space, "/", "@", …) is 400 (RFC 9112 §3.2).
+    static func isValidHost(_ value: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        for b in value {
+            switch b {
+            case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: continue  // ALPHA DIGIT
+            case 0x2D, 0x2E, 0x5F, 0x7E, 0x25: continue  // - . _ ~ %
+            case 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D: continue  // ! $ & ' ( ) * + , ; =
+            case 0x3A, 0x5B, 0x5D: continue  // : [ ]
+            default: return false
+            }
+        }
+        return true
+    }
+
     static func isAlpha(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) }
 
     /// Splits `name: OWS value OWS` (RFC 9112 §5), rejecting obs-fold, whitespace before the colon, non-token
@@ -90,6 +105,7 @@ extension RequestParser {
         switch name.count {
         case 4 where ASCII.equalsIgnoringCase(name, "host"):
             pending.hostCount += 1
+            guard Self.isValidHost(value) else { throw .badRequest("invalid Host") }
         case 6 where ASCII.equalsIgnoringCase(name, "expect"):
             pending.expectations.append(valueString)
         case 14 where ASCII.equalsIgnoringCase(name, "content-length"):

@@ -97,12 +97,13 @@ public struct RequestParser: Sendable {
             }
         } else {
             var data = buffer
-            buffer = []
+            buffer = []  // so that appending to `data` does not copy
             data.append(contentsOf: bytes)
             let used = data.withUnsafeBufferPointer { process($0, into: &events) }
             if state != .failed && used < data.count {
-                data.removeFirst(used)
-                buffer = data
+                // Nothing consumed: keep growing the same array (amortized, so byte-by-byte feeding stays linear).
+                // Something consumed: copy the rest to a fresh array, so that no big read buffer stays allocated.
+                buffer = used == 0 ? data : Array(data[used...])
             }
         }
         return events
