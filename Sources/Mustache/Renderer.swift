@@ -28,13 +28,15 @@ struct Renderer {
         throws(TemplateError) {
         steps &+= end - start + 1
         if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth { throw budgetError(scope) }
+        let instructions = UnsafeBufferPointer(program.instructionBuffer)
+        let text = UnsafeBufferPointer(program.textBuffer)
         var index = start
         while index < end {
-            let instruction = program.instructions[index]
+            let instruction = instructions[index]
             switch instruction.operation {
             case .text:
                 let offset = Int(instruction.a)
-                output.append(contentsOf: program.text[offset..<offset + Int(instruction.b)])
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[offset..<offset + Int(instruction.b)]))
                 index += 1
             case .lineStart:
                 if let indentation = scope.indentation { indent(indentation) }
@@ -169,6 +171,6 @@ struct Renderer {
     private mutating func indent(_ link: UnsafePointer<Link<Indentation>>) {
         if let next = link.pointee.next { indent(next) }
         let piece = link.pointee.element
-        output.append(contentsOf: templates[piece.template].program.text[piece.range])
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: templates[piece.template].program.textBuffer[piece.range]))
     }
 }
