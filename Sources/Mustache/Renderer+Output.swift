@@ -116,8 +116,8 @@ extension Renderer {
     func budgetError(_ scope: Scope) -> TemplateError {
         TemplateError(
             file: templates[scope.calls.pointee.element].file, line: 0, column: 0,
-            message: "rendering stopped after \(steps) steps at nesting depth \(scope.depth) "
-                + "(limits: \(limits.maxRenderSteps) steps, depth \(limits.maxRenderDepth)); "
+            message: "rendering stopped after \(steps) steps, \(output.count) bytes, at nesting depth \(scope.depth) "
+                + "(limits: \(limits.maxRenderSteps) steps, \(limits.maxOutputBytes) bytes, depth \(limits.maxRenderDepth)); "
                 + "look for a section or partial that multiplies or repeats without end")
     }
 }

@@ -27,7 +27,9 @@ struct Renderer {
     private mutating func run(_ program: Program, _ template: Int, _ start: Int, _ end: Int, _ scope: Scope)
         throws(TemplateError) {
         steps &+= end - start + 1
-        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth { throw budgetError(scope) }
+        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth || output.count > limits.maxOutputBytes {
+            throw budgetError(scope)
+        }
         let instructions = UnsafeBufferPointer(program.instructionBuffer)
         let text = UnsafeBufferPointer(program.textBuffer)
         var index = start
