@@ -42,15 +42,17 @@ bench-mustache: deps
 	$(SWIFT) build -c release --product MustacheBench
 	.build/release/MustacheBench
 
-# Fuzzes the Mustache parser and renderer with libFuzzer + AddressSanitizer for FUZZ_SECONDS. The working corpus grows
+# Fuzzes the Mustache parser and renderer with libFuzzer + AddressSanitizer for FUZZ_SECONDS. `-Xswiftc
+# -sanitize=fuzzer,address` because SwiftPM hands library modules only one of the two `--sanitize` values (whichever
+# its set yields last), leaving Mustache without coverage or without ASan at random. The working corpus grows
 # in .build/fuzz-corpus/mustache from the committed seeds; crashing inputs land in .build/fuzz-crashes/mustache/ and
 # replay with `swift run MustacheFuzz FILE`.
 fuzz-mustache:
 	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
 	@mkdir -p .build/fuzz-corpus/mustache .build/fuzz-crashes/mustache
-	@$(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --scratch-path .build/fuzz \
-	  --product MustacheFuzz > .build/fuzz-mustache-build.log 2>&1 \
+	@$(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+	  --scratch-path .build/fuzz --product MustacheFuzz > .build/fuzz-mustache-build.log 2>&1 \
 	  || { grep -v "Cannot export local symbol" .build/fuzz-mustache-build.log; exit 1; }
 	SWIFT_BACKTRACE=enable=no .build/fuzz/release/MustacheFuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -print_final_stats=1 -dict=Tests/Fuzz/MustacheFuzz/mustache.dict -artifact_prefix=.build/fuzz-crashes/mustache/ \

@@ -4,12 +4,10 @@ extension Renderer {
     mutating func interpolate(_ value: MustacheValue, escaped: Bool) {
         switch value {
         case .string(let string):
-            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+            // `withUTF8` reads small (inline) strings from the stack and native ones in place: no allocation.
+            var string = string
+            string.withUTF8 { bytes in
                 if escaped { appendEscaped(bytes) } else { output.append(contentsOf: bytes) }
-            }
-            if done == nil {
-                let bytes = Array(string.utf8)
-                if escaped { bytes.withUnsafeBufferPointer { appendEscaped($0) } } else { output.append(contentsOf: bytes) }
             }
         case .int(let number):
             append(number)

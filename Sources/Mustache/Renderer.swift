@@ -4,6 +4,8 @@ struct Renderer {
     let limits: TemplateLimits
     var output: [UInt8] = []
     var steps = 0
+    /// Where this render's output starts in `output` (a caller's buffer may hold earlier renders).
+    var outputStart = 0
 
     init(templates: [Template], limits: TemplateLimits) {
         self.templates = templates
@@ -13,6 +15,7 @@ struct Renderer {
     /// Renders template `index` against `value` into `output`. Throws `TemplateError` when partials nest deeper than
     /// the limit (naming the chain) or the render takes more steps than allowed.
     mutating func render(template index: Int, value: MustacheValue) throws(TemplateError) {
+        outputStart = output.count
         try Link.push(value, onto: nil) { (context) throws(TemplateError) in
             try Link.push(index, onto: nil) { (calls) throws(TemplateError) in
                 let scope = Scope(context: context, indentation: nil, overrides: nil, calls: calls,
@@ -27,7 +30,7 @@ struct Renderer {
     private mutating func run(_ program: Program, _ template: Int, _ start: Int, _ end: Int, _ scope: Scope)
         throws(TemplateError) {
         steps &+= end - start + 1
-        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth || output.count > limits.maxOutputBytes {
+        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth || output.count - outputStart > limits.maxOutputBytes {
             throw budgetError(scope)
         }
         let instructions = UnsafeBufferPointer(program.instructionBuffer)

@@ -39,6 +39,14 @@ struct MustacheBench {
             cpuTimes.append(Double(threadCPUNanoseconds() - cpuStart) / 1000)
             size = bytes.count
         }
+        var reusedTimes: [Double] = []
+        var buffer: [UInt8] = []
+        for _ in 0..<renders {
+            buffer.removeAll(keepingCapacity: true)
+            let start = DispatchTime.now().uptimeNanoseconds
+            try library.render(page, value, into: &buffer)
+            reusedTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+        }
         var stringTimes: [Double] = []
         for _ in 0..<renders {
             let start = DispatchTime.now().uptimeNanoseconds
@@ -55,6 +63,8 @@ struct MustacheBench {
                      percentile(byteTimes, 0.9), Double(size) / median))
         print(String(format: "renderBytes, this thread's CPU time: median %.1f µs, %.0f MB/s (wall time includes "
                      + "waiting for a core on a loaded machine)", Self.median(cpuTimes), Double(size) / Self.median(cpuTimes)))
+        print(String(format: "render(into:) reusing one buffer: median %.1f µs, %.0f MB/s", Self.median(reusedTimes),
+                     Double(size) / Self.median(reusedTimes)))
         print(String(format: "render (String): median %.1f µs, p90 %.1f µs", Self.median(stringTimes),
                      percentile(stringTimes, 0.9)))
     }
