@@ -19,7 +19,7 @@ let package = Package(
         // Foundations, each publishable alone.
         .target(name: "HTTP"),
         .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
-        .target(name: "Mustache"),
+        .target(name: "Mustache", exclude: ["README.md"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
 
