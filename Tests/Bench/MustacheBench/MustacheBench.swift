@@ -25,7 +25,8 @@ struct MustacheBench {
             parseTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
         }
 
-        let value = DashboardData.make()
+        let environments = Int(ProcessInfo.processInfo.environment["BENCH_ENVIRONMENTS"] ?? "") ?? 100
+        let value = DashboardData.make(environments: environments)
         let page = "pages/environments"
         var size = 0
         for _ in 0..<200 { size = try library.renderBytes(page, value).count }
@@ -56,7 +57,7 @@ struct MustacheBench {
         }
 
         let median = median(byteTimes)
-        print("templates: \(library.names.count), output: \(size) bytes, renders: \(renders), load average: \(loadAverage())")
+        print("templates: \(library.names.count), environments: \(environments), output: \(size) bytes, renders: \(renders), load average: \(loadAverage())")
         print(String(format: "load from directory (read + parse + link, once): %.1f µs", loadMicros))
         print(String(format: "parse + link 5 templates (median of 200): %.1f µs", Self.median(parseTimes)))
         print(String(format: "renderBytes: median %.1f µs, p90 %.1f µs, %.0f MB/s", median,
