@@ -19,7 +19,7 @@ let package = Package(
         // Foundations, each publishable alone.
         .target(name: "HTTP"),
         .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
-        .target(name: "Mustache"),
+        .target(name: "Mustache", exclude: ["README.md"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
 
@@ -34,16 +34,22 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter"]),
-        .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
-        .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
-        .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting"]),
+
+        // Test support: a child process the SQLite crash test kills.
+        .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
+
+        // Benchmarks (`make bench`).
+        .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
+        .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
         .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPParserFuzz",
                           exclude: ["corpus", "http.dict"]),
+        .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache"], path: "Tests/Fuzz/MustacheFuzz",
+                          exclude: ["corpus", "mustache.dict"]),
     ],
     swiftLanguageModes: [.v6]
 )

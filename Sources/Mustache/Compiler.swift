@@ -21,6 +21,7 @@ struct Compiler {
     private var blocks: [BlockTag] = []
     /// The text instruction new text may extend, while nothing else was emitted after it.
     private var openText: Int?
+    private var lastCopy: (Range<Int>, Range<Int>)?
 
     init(source: [UInt8], lines: LineIndex, file: String, limits: TemplateLimits) {
         self.source = source
@@ -108,9 +109,12 @@ struct Compiler {
         }
     }
 
+    /// `range` of the source copied into the program's text; the tags of one line share their indentation's copy.
     private mutating func copyText(_ range: Range<Int>) -> Range<Int> {
+        if let (copied, copy) = lastCopy, copied == range { return copy }
         let start = text.count
         text.append(contentsOf: source[range])
+        lastCopy = (range, start..<text.count)
         return start..<text.count
     }
 

@@ -1,10 +1,16 @@
 /// A parsed template compiled into a flat list of plain-integer instructions, so rendering walks it without
 /// touching reference counts. Immutable once built.
-final class Program: Sendable {
+///
+/// `@unchecked Sendable`: the two buffers are allocated and filled in `init`, never written again, and freed in
+/// `deinit`; every other property is an immutable Sendable value, so sharing a Program across threads is safe.
+final class Program: @unchecked Sendable {
     /// The instructions; a section's body is the instructions after it up to its `end`.
     let instructions: [Instruction]
     /// All literal text and tag indentation of the template, which `text` instructions slice.
     let text: [UInt8]
+    /// `instructions` and `text` in memory the program owns, read by the renderer without reference counting.
+    let instructionBuffer: UnsafeMutableBufferPointer<Instruction>
+    let textBuffer: UnsafeMutableBufferPointer<UInt8>
     /// Name components of every tag, which instructions slice (`keys[a..<a+b]`).
     let keys: [String]
     /// Partial and parent tags.
@@ -15,9 +21,18 @@ final class Program: Sendable {
     init(instructions: [Instruction], text: [UInt8], keys: [String], references: [Reference], blocks: [BlockTag]) {
         self.instructions = instructions
         self.text = text
+        instructionBuffer = .allocate(capacity: instructions.count)
+        _ = instructionBuffer.initialize(from: instructions)
+        textBuffer = .allocate(capacity: text.count)
+        _ = textBuffer.initialize(from: text)
         self.keys = keys
         self.references = references
         self.blocks = blocks
+    }
+
+    deinit {
+        instructionBuffer.deallocate()
+        textBuffer.deallocate()
     }
 
     /// The same program with `references` replaced (once they point at templates of a library).

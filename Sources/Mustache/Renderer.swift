@@ -4,6 +4,8 @@ struct Renderer {
     let limits: TemplateLimits
     var output: [UInt8] = []
     var steps = 0
+    /// Where this render's output starts in `output` (a caller's buffer may hold earlier renders).
+    var outputStart = 0
 
     init(templates: [Template], limits: TemplateLimits) {
         self.templates = templates
@@ -13,6 +15,7 @@ struct Renderer {
     /// Renders template `index` against `value` into `output`. Throws `TemplateError` when partials nest deeper than
     /// the limit (naming the chain) or the render takes more steps than allowed.
     mutating func render(template index: Int, value: MustacheValue) throws(TemplateError) {
+        outputStart = output.count
         try Link.push(value, onto: nil) { (context) throws(TemplateError) in
             try Link.push(index, onto: nil) { (calls) throws(TemplateError) in
                 let scope = Scope(context: context, indentation: nil, overrides: nil, calls: calls,
@@ -27,14 +30,18 @@ struct Renderer {
     private mutating func run(_ program: Program, _ template: Int, _ start: Int, _ end: Int, _ scope: Scope)
         throws(TemplateError) {
         steps &+= end - start + 1
-        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth { throw budgetError(scope) }
+        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth || output.count - outputStart > limits.maxOutputBytes {
+            throw budgetError(scope)
+        }
+        let instructions = UnsafeBufferPointer(program.instructionBuffer)
+        let text = UnsafeBufferPointer(program.textBuffer)
         var index = start
         while index < end {
-            let instruction = program.instructions[index]
+            let instruction = instructions[index]
             switch instruction.operation {
             case .text:
                 let offset = Int(instruction.a)
-                output.append(contentsOf: program.text[offset..<offset + Int(instruction.b)])
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[offset..<offset + Int(instruction.b)]))
                 index += 1
             case .lineStart:
                 if let indentation = scope.indentation { indent(indentation) }
@@ -169,6 +176,6 @@ struct Renderer {
     private mutating func indent(_ link: UnsafePointer<Link<Indentation>>) {
         if let next = link.pointee.next { indent(next) }
         let piece = link.pointee.element
-        output.append(contentsOf: templates[piece.template].program.text[piece.range])
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: templates[piece.template].program.textBuffer[piece.range]))
     }
 }

@@ -8,11 +8,15 @@ public struct Template: Sendable {
     let program: Program
 
     /// Parses `source`. Throws `TemplateError` (naming `file`, line and column) for a syntax error: an unclosed tag,
-    /// an empty tag name, a bad set-delimiter tag, a section never closed or closed by the wrong name.
+    /// an empty tag name, a bad set-delimiter tag, a section never closed or closed by the wrong name, a source
+    /// over 1 GiB.
     public init(_ source: String, name: String, file: String? = nil, limits: TemplateLimits = TemplateLimits())
         throws(TemplateError) {
         let bytes = Array(source.utf8)
         let file = file ?? name
+        guard bytes.count < Int(Int32.max) / 2 else {
+            throw TemplateError(file: file, line: 0, column: 0, message: "template is larger than 1 GiB")
+        }
         let lines = LineIndex(bytes)
         let raw = try TagScanner(source: bytes, lines: lines).scan(file: file)
         let standalone = StandaloneLines(source: bytes).apply(raw)

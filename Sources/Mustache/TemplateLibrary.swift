@@ -49,13 +49,23 @@ public struct TemplateLibrary: Sendable {
     /// Throws `TemplateError` for an unknown template name, partials nesting past `limits.maxPartialDepth` (the
     /// error names the chain), or a render past `limits.maxRenderSteps` / `maxRenderDepth`.
     public func renderBytes(_ name: String, _ value: MustacheValue) throws(TemplateError) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(16 * 1024)
+        try render(name, value, into: &buffer)
+        return buffer
+    }
+
+    /// Renders template `name` with `value` as the root context, appending UTF-8 to `buffer` (reuse one buffer across
+    /// renders to skip its growth). On a throw, `buffer` holds what was rendered before the error. Throws as
+    /// `renderBytes` does.
+    public func render(_ name: String, _ value: MustacheValue, into buffer: inout [UInt8]) throws(TemplateError) {
         guard let index = indices[name] else {
             throw TemplateError(file: name, line: 0, column: 0, message: "no template named \"\(name)\"")
         }
         var renderer = Renderer(templates: templates, limits: limits)
-        renderer.output.reserveCapacity(4096)
+        swap(&renderer.output, &buffer)
+        defer { swap(&renderer.output, &buffer) }
         try renderer.render(template: index, value: value)
-        return renderer.output
     }
 
     /// Renders template `name` with `value` as the root context. Throws as `renderBytes` does.

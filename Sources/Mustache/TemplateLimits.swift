@@ -9,10 +9,13 @@ public struct TemplateLimits: Sendable, Equatable {
     public var maxRenderSteps: Int
     /// How deep sections, partials and blocks may nest while rendering, all templates together (bounds stack use).
     public var maxRenderDepth: Int
+    /// How many bytes one render may produce.
+    public var maxOutputBytes: Int
 
-    /// The defaults: nesting 100, partial depth 64, 16 million render steps, render depth 1000.
+    /// The defaults: nesting 100, partial depth 64, 16 million render steps, render depth 1000, 64 MiB of output.
     public init(maxNesting: Int = 100, maxPartialDepth: Int = 64, maxRenderSteps: Int = 1 << 24,
-                maxRenderDepth: Int = 1000) {
+                maxRenderDepth: Int = 1000, maxOutputBytes: Int = 64 << 20) {
+        self.maxOutputBytes = maxOutputBytes
         self.maxNesting = maxNesting
         self.maxPartialDepth = maxPartialDepth
         self.maxRenderSteps = maxRenderSteps

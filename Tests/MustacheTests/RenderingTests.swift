@@ -1,0 +1,63 @@
+import Mustache
+import Testing
+
+@Suite struct RenderingTests {
+    private func render(_ template: String, _ value: MustacheValue) throws -> String {
+        try TemplateLibrary(templates: ["t": template]).render("t", value)
+    }
+
+    @Test(arguments: [
+        (MustacheValue.int(85), "85"), (.int(-1204), "-1204"), (.int(0), "0"), (.int(Int.min), "\(Int.min)"),
+        (.double(1.21), "1.21"), (.double(2.0), "2"), (.double(-0.5), "-0.5"), (.double(1e20), "1e+20"),
+        (.bool(true), "true"), (.bool(false), "false"), (.null, ""), (.array([1]), ""), (.dictionary([:]), ""),
+    ])
+    func interpolatesScalars(_ value: MustacheValue, _ expected: String) throws {
+        #expect(try render("{{v}}", ["v": value]) == expected)
+    }
+
+    @Test func escapesTheFiveHTMLCharactersUnlessRaw() throws {
+        let value: MustacheValue = ["v": "a&b<c>d\"e'f — long enough to take the eight-byte path: <<>>&&''\"\"ok"]
+        #expect(try render("{{v}}", value)
+            == "a&amp;b&lt;c&gt;d&quot;e&#39;f — long enough to take the eight-byte path: "
+            + "&lt;&lt;&gt;&gt;&amp;&amp;&#39;&#39;&quot;&quot;ok")
+        #expect(try render("{{{v}}}|{{& v}}", ["v": "<&>"]) == "<&>|<&>")
+    }
+
+    @Test(arguments: [
+        (MustacheValue.bool(false), false), (.null, false), (.string(""), false), (.array([]), false),
+        (.bool(true), true), (.int(0), true), (.string("x"), true), (.dictionary([:]), true), (.array([nil]), true),
+    ])
+    func sectionsFollowTruthiness(_ value: MustacheValue, _ shown: Bool) throws {
+        #expect(value.isTruthy == shown)
+        #expect(try render("{{#v}}yes{{/v}}{{^v}}no{{/v}}", ["v": value]) == (shown ? "yes" : "no"))
+    }
+
+    @Test func missingNamesRenderEmptyAndNeverThrow() throws {
+        #expect(try render("[{{a}}{{a.b.c}}{{#a}}x{{/a}}{{{a.b}}}]", [:]) == "[]")
+        #expect(try render("[{{a.b}}]", ["a": "not a dictionary"]) == "[]")
+        #expect(try render("[{{.}}]", "root") == "[root]")
+    }
+
+    @Test func literalsBuildTheValueTree() {
+        let value: MustacheValue = ["name": "x", "count": 3, "ratio": 0.5, "on": true, "none": nil, "apps": ["a", 1]]
+        #expect(value == .dictionary([
+            "name": .string("x"), "count": .int(3), "ratio": .double(0.5), "on": .bool(true), "none": .null,
+            "apps": .array([.string("a"), .int(1)]),
+        ]))
+    }
+
+    @Test func standalonePartialIndentsEveryNonEmptyLineButNotValues() throws {
+        let library = try TemplateLibrary(templates: [
+            "page": "<ul>\n  {{>item}}\n</ul>\n",
+            "item": "<li>\n{{{v}}}\n\n</li>\n",
+        ])
+        #expect(try library.render("page", ["v": "a\nb"]) == "<ul>\n  <li>\n  a\nb\n\n  </li>\n</ul>\n")
+    }
+
+    @Test func aParsedTemplateRendersManyTimesTheSame() throws {
+        let library = try TemplateLibrary(templates: ["t": "{{#list}}{{n}},{{/list}}"])
+        let value: MustacheValue = ["list": [["n": 1], ["n": 2]]]
+        #expect(try library.render("t", value) == "1,2,")
+        #expect(try library.render("t", value) == "1,2,")
+    }
+}
