@@ -27,6 +27,19 @@ struct DashboardSecurityTests {
 
     // MARK: Sessions
 
+    @Test func aPasswordTypedAsTheEmailNeverReachesTheAuditLog() throws {
+        let app = try TestApp()
+        _ = try app.signIn(role: .owner, email: "owner@example.com")
+        app.postForm("/login", ["email": "hunter2-my-password", "password": "whatever it is"])
+        app.postForm("/login", ["email": "owner@example.com", "password": "wrong password here"])
+        let entries = try app.application.services.audit.list(limit: 20).entries
+        let failed = entries.filter { $0.action == "admin.login.failed" }
+        #expect(failed.count == 2)
+        #expect(failed.contains { $0.actor.name == "(unknown e-mail)" })
+        #expect(failed.contains { $0.actor.name == "owner@example.com" && $0.actor.id != nil })
+        #expect(!entries.contains { "\($0)".contains("hunter2") })
+    }
+
     @Test func idleExpiryIsExact() throws {
         let app = try TestApp()
         let idle = SessionPolicy().idleTimeout

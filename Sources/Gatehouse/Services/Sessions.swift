@@ -143,9 +143,13 @@ public struct Sessions: Sendable {
         return longest
     }
 
+    /// Records a refused sign-in. The typed e-mail is written only when it names an admin: text typed into the e-mail
+    /// field can be a password typed into the wrong field, and must not reach the audit log.
     func audit(now: Int64, action: String, email: String, address: String, adminID: String?) throws {
         try store.database.write { db in
-            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: adminID, name: String(email.prefix(254))), action: action, environmentID: nil,
+            let known = try db.queryOne("SELECT id FROM admins WHERE email = ?", [.text(email)])
+            let name = known != nil ? email : "(unknown e-mail)"
+            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: adminID ?? known?["id"].string, name: name), action: action, environmentID: nil,
                                 changes: [AuditChange(field: "address", before: .null, after: .string(address))])
         }
     }
