@@ -121,6 +121,20 @@ struct CommandLineTests {
         #expect(short.status == 1)
     }
 
+    @Test func aBrokenTemplateStopsStartUpNamingItsPlace() throws {
+        let database = try Self.temporaryDatabase()
+        let resources = (database as NSString).deletingLastPathComponent + "/resources"
+        let fm = FileManager.default
+        for folder in ["Public", "Migrations", "Templates"] {
+            try fm.copyItem(atPath: TestApp.repositoryRoot + "/" + folder, toPath: resources + "/" + folder)
+        }
+        let page = resources + "/Templates/pages/login.mustache"
+        try "{{<layouts/base}}\n{{$content}}\n  {{#broken}}\n{{/content}}\n{{/layouts/base}}\n".write(toFile: page, atomically: true, encoding: .utf8)
+        let run = try Self.run(["serve", "--port", "0", "--database", database, "--resources", resources])
+        #expect(run.status == 1)
+        #expect(run.error.contains("pages/login.mustache:4:1: closing tag \"content\" does not match section \"broken\" opened at 3:3"), "\(run.error)")
+    }
+
     @Test func backupWritesAConsistentCopy() throws {
         let database = try Self.temporaryDatabase()
         #expect(try Self.run(["token", "create", "--name", "ci", "--scope", "write", "--database", database]).status == 0)
