@@ -26,7 +26,7 @@ extension EventLoop {
                 default:
                     // Out of descriptors or memory (or the socket was shut down): stop watching the listener for a
                     // moment instead of spinning on a level-triggered event.
-                    if !stopping {
+                    if !core.stopping.load(ordering: .relaxed) {
                         core.logger.warning("accept failed", ["errno": .int(Int(code))])
                     }
                     _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, listenerFD, nil)
@@ -139,11 +139,8 @@ extension EventLoop {
                 let item = WorkItem(request: request, loop: self, fd: connection.fd, connectionID: connection.id,
                                     started: now)
                 connection.served = true
-                if pool.submit(item) {
-                    connection.inFlight = true
-                } else {
-                    guard overloaded(connection, request) else { return }
-                }
+                connection.inFlight = true
+                submissions.append(item)
             case .error(let error):
                 connection.closeAfterWrite = true
                 connection.queue.removeAll()
@@ -184,6 +181,22 @@ extension EventLoop {
             if connection.timer != .body { connection.setTimer(.body, now &+ bodyNanos) }
         case .failed:
             break
+        }
+    }
+
+    /// Hands this round's requests to the worker pool in one go; those that do not fit get 503.
+    func submitRequests() {
+        while !submissions.isEmpty {
+            let batch = submissions
+            submissions.removeAll(keepingCapacity: true)
+            let taken = pool.submit(batch)
+            for item in batch.dropFirst(taken) {
+                guard Int(item.fd) < connections.count, let connection = connections[Int(item.fd)],
+                      connection.id == item.connectionID else { continue }
+                connection.inFlight = false
+                guard overloaded(connection, item.request) else { continue }
+                advance(connection)
+            }
         }
     }
 

@@ -15,7 +15,7 @@ public final class Server: Sendable {
     private struct State: Sendable {
         var phase = Phase.created
         var loops: [EventLoop] = []
-        var pool: WorkerPool<WorkItem>?
+        var pool: WorkerPool<WorkItem, Outbox>?
         var listenerFD: Int32 = -1
         var boundPort = 0
         var runningLoops = 0
@@ -58,8 +58,9 @@ public final class Server: Sendable {
             _ = signal(SIGPIPE, SIG_IGN)
             let listener = try address.listen(host: configuration.host, port: configuration.port)
             let core = self.core
-            let pool = WorkerPool<WorkItem>(threads: configuration.workerThreads,
-                                            queueLimit: configuration.workerQueueLimit) { core.process($0) }
+            let pool = WorkerPool<WorkItem, Outbox>(
+                threads: configuration.workerThreads, queueLimit: configuration.workerQueueLimit,
+                makeContext: { Outbox() }, work: { core.process($0, outbox: &$1) }, idle: { $0.flush() })
             var loops: [EventLoop] = []
             do {
                 for index in 0..<max(1, configuration.ioThreads) {
@@ -126,7 +127,7 @@ public final class Server: Sendable {
     }
 
     private func loopEnded() {
-        let finished: (WorkerPool<WorkItem>?, UInt64)? = state.withLock { state in
+        let finished: (WorkerPool<WorkItem, Outbox>?, UInt64)? = state.withLock { state in
             state.runningLoops -= 1
             guard state.runningLoops == 0 else { return nil }
             return (state.pool, state.deadline)

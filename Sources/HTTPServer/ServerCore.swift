@@ -19,8 +19,9 @@ final class ServerCore: Sendable {
         self.logger = logger
     }
 
-    /// Runs on a worker: calls the responder, serializes the response and hands it back to the connection's loop.
-    func process(_ item: WorkItem) {
+    /// Runs on a worker: calls the responder, serializes the response and queues it in the worker's outbox for the
+    /// connection's loop (posted when the worker runs out of work, or every few responses).
+    func process(_ item: WorkItem, outbox: inout Outbox) {
         let request = item.request
         let response = responder(request)
         let keepAlive = request.keepAlive && !stopping.load(ordering: .relaxed)
@@ -30,7 +31,8 @@ final class ServerCore: Sendable {
         if logger.accessLog {
             logAccess(request, status: response.status, bytes: headOnly ? 0 : response.body.count, started: item.started)
         }
-        item.loop.post(.response(fd: item.fd, id: item.connectionID, bytes: bytes, keepAlive: keepAlive))
+        outbox.add(.response(fd: item.fd, id: item.connectionID, bytes: bytes, keepAlive: keepAlive), to: item.loop)
+        if outbox.count >= Outbox.limit { outbox.flush() }
     }
 
     /// Serializes a response made by the server itself (503, 408, parse errors) on the I/O thread.
@@ -57,6 +59,31 @@ struct WorkItem: Sendable {
     let fd: Int32
     let connectionID: UInt32
     let started: UInt64
+}
+
+/// Responses a worker has made but not yet handed to their loops: posting them in groups costs one lock and at
+/// most one wake-up per loop instead of one per response.
+struct Outbox {
+    static let limit = 16
+    private var groups: [(loop: EventLoop, messages: [LoopMessage])] = []
+    private(set) var count = 0
+
+    mutating func add(_ message: LoopMessage, to loop: EventLoop) {
+        count += 1
+        if let index = groups.firstIndex(where: { $0.loop === loop }) {
+            groups[index].messages.append(message)
+        } else {
+            groups.append((loop, [message]))
+        }
+    }
+
+    mutating func flush() {
+        for index in groups.indices where !groups[index].messages.isEmpty {
+            groups[index].loop.post(contentsOf: groups[index].messages)
+            groups[index].messages.removeAll(keepingCapacity: true)
+        }
+        count = 0
+    }
 }
 
 /// The `Date` header value, formatted at most once per second.
