@@ -104,13 +104,13 @@ public final class Server: Sendable {
             guard state.phase == .running else { return [] }
             state.phase = .stopping
             state.deadline = monotonicNanoseconds() &+ core.configuration.shutdownTimeout.nanoseconds
+            core.stopping.store(true, ordering: .sequentiallyConsistent)
             // Refuse new connections right away (the loop closes the descriptor itself, so it is never reused while
             // the loop still watches it).
             if state.listenerFD >= 0 { Glibc.shutdown(state.listenerFD, Int32(SHUT_RDWR)) }
             return state.loops
         }
         guard !loops.isEmpty else { return }
-        core.stopping.store(true, ordering: .sequentiallyConsistent)
         let deadline = state.withLock { $0.deadline }
         for loop in loops { loop.post(.shutdown(deadline: deadline)) }
     }

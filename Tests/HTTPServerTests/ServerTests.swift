@@ -142,6 +142,30 @@ struct ServerTests {
         #expect(elapsed >= 0.9 && elapsed < 2.5, "cut after \(elapsed) s")
     }
 
+    @Test func idleKeepAliveConnectionsCloseAfterTheIdleTimeout() throws {
+        let server = try startServer(limits: HTTPLimits(keepAliveIdleTimeout: .milliseconds(500)), responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort, timeout: 3)
+        try client.send("GET /once HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try client.readResponse()
+        let start = monotonicNanoseconds()
+        #expect(client.waitForClose())
+        let elapsed = secondsSince(start)
+        #expect(elapsed >= 0.4 && elapsed < 2, "closed after \(elapsed) s")
+    }
+
+    @Test func aStalledBodyIsCutAtTheBodyTimeout() throws {
+        let limits = HTTPLimits(headerTimeout: .seconds(10), bodyTimeout: .milliseconds(500))
+        let server = try startServer(limits: limits, responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort, timeout: 3)
+        try client.send("POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+        let start = monotonicNanoseconds()
+        #expect(client.waitForClose())
+        let elapsed = secondsSince(start)
+        #expect(elapsed >= 0.4 && elapsed < 2, "closed after \(elapsed) s")
+    }
+
     @Test func aThousandIdleConnectionsDoNotBlockANewClient() throws {
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
