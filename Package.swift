@@ -38,6 +38,10 @@ let package = Package(
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting"]),
+
+        // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
+        .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPParserFuzz",
+                          exclude: ["corpus"]),
     ],
     swiftLanguageModes: [.v6]
 )
