@@ -114,6 +114,11 @@ struct RouterTests {
         let missing = respond(router, "GET", "/missing")
         #expect(missing.status == 404)
         #expect(missing.headers.values("X-Order") == ["inner", "outer"])
+        // The frozen responder wraps each route once at build time; same order, same coverage.
+        let responder = router.responder(logger: .discard)
+        #expect(responder(Request(method: "GET", target: "/")).headers.values("X-Order") == ["inner", "outer"])
+        #expect(responder(Request(method: "GET", target: "/boom")).headers.values("X-Order") == ["inner", "outer"])
+        #expect(responder(Request(method: "PUT", target: "/")).headers.values("X-Order") == ["inner", "outer"])
     }
 
     @Test func middlewareCanShortCircuitAndSeeParameters() {
