@@ -16,7 +16,9 @@ public struct Router: Sendable {
 
     /// A registered route, as listed by `routes`.
     public struct Route: Sendable, Hashable {
+        /// The method token, e.g. "GET".
         public var method: String
+        /// The pattern as registered, e.g. "/api/management/v1/environments/{environmentId}".
         public var pattern: String
     }
 
