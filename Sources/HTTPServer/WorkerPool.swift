@@ -54,11 +54,8 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
         }
         let wake = min(idle, taken)
         lock.unlock()
-        if wake == 1 {
-            lock.signal()
-        } else if wake > 1 {
-            lock.broadcast()
-        }
+        // One signal per item that an idle worker can take: a broadcast would wake workers that find nothing.
+        for _ in 0..<wake { lock.signal() }
         return taken
     }
 
