@@ -39,20 +39,28 @@ bench-http: deps
 fuzz: fuzz-http
 
 FUZZ_SECONDS ?= 60
-FUZZ_BUILD    = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING --scratch-path .build/fuzz
+HTTP_FUZZ_DIR   = .build/fuzz-http
+HTTP_FUZZ_BUILD = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -DFUZZING \
+                  --scratch-path $(HTTP_FUZZ_DIR) --product HTTPParserFuzz
+HTTP_FUZZ_BIN   = SWIFT_BACKTRACE=enable=no $(HTTP_FUZZ_DIR)/release/HTTPParserFuzz
 
 # Fuzzes the HTTP request parser (split invariance, no crash, ASan) for FUZZ_SECONDS with libFuzzer.
 # libFuzzer comes with the Swift toolchain (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a). The working corpus grows in
 # .build/fuzz-corpus/http from the committed seeds; crashing inputs land in .build/fuzz-crashes/http/ and replay with
-# `swift run HTTPParserFuzz FILE`.
+# `swift run HTTPParserFuzz FILE`. An incremental build once linked objects without coverage instrumentation (after a
+# Package.swift change): the target checks the seeds report coverage and rebuilds from scratch when they do not.
 fuzz-http:
 	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
 	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
 	@mkdir -p .build/fuzz-corpus/http .build/fuzz-crashes/http
-	@$(FUZZ_BUILD) --product HTTPParserFuzz > .build/fuzz-http-build.log 2>&1 \
+	@$(HTTP_FUZZ_BUILD) > .build/fuzz-http-build.log 2>&1 \
 	  || { grep -v "Cannot export local symbol" .build/fuzz-http-build.log; exit 1; }
-	SWIFT_BACKTRACE=enable=no .build/fuzz/release/HTTPParserFuzz -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
-	  -print_final_stats=1 -dict=Tests/Fuzz/HTTPParserFuzz/http.dict -artifact_prefix=.build/fuzz-crashes/http/ \
+	@$(HTTP_FUZZ_BIN) -runs=0 Tests/Fuzz/HTTPParserFuzz/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
+	  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(HTTP_FUZZ_DIR) from scratch"; \
+	       rm -rf $(HTTP_FUZZ_DIR) && $(HTTP_FUZZ_BUILD) > .build/fuzz-http-build.log 2>&1 \
+	       || { grep -v "Cannot export local symbol" .build/fuzz-http-build.log; exit 1; }; }
+	$(HTTP_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
+	  -dict=Tests/Fuzz/HTTPParserFuzz/http.dict -artifact_prefix=.build/fuzz-crashes/http/ \
 	  .build/fuzz-corpus/http Tests/Fuzz/HTTPParserFuzz/corpus
 
 clean:

@@ -41,7 +41,7 @@ let package = Package(
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
         .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPParserFuzz",
-                          exclude: ["corpus"]),
+                          exclude: ["corpus", "http.dict"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,26 +1,37 @@
 /// Byte classes from RFC 9110 §5.6 used by the parser and the serializer.
 enum ASCII {
-    static let cr: UInt8 = 13
-    static let lf: UInt8 = 10
-    static let space: UInt8 = 32
-    static let tab: UInt8 = 9
-    static let colon: UInt8 = 58
+    // Computed, not stored: a stored static is reached through a lazy-initialization check on every use.
+    @inline(__always) static var cr: UInt8 { 13 }
+    @inline(__always) static var lf: UInt8 { 10 }
+    @inline(__always) static var space: UInt8 { 32 }
+    @inline(__always) static var tab: UInt8 { 9 }
+    @inline(__always) static var colon: UInt8 { 58 }
 
-    /// tchar (RFC 9110 §5.6.2): the characters of a method or a field name.
+    /// tchar (RFC 9110 §5.6.2): the characters of a method or a field name —
+    /// ALPHA, DIGIT and ! # $ % & ' * + - . ^ _ ` | ~ — as two 64-bit masks over the ASCII range.
     @inline(__always)
     static func isTokenChar(_ b: UInt8) -> Bool {
-        switch b {
-        case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: return true  // a-z A-Z 0-9
-        case 0x21, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x5E, 0x5F, 0x60, 0x7C, 0x7E:
-            return true  // ! # $ % & ' * + - . ^ _ ` | ~
-        default: return false
-        }
+        if b < 64 { return (0x03FF_6CFA_0000_0000 as UInt64) >> UInt64(b) & 1 == 1 }
+        if b < 128 { return (0x57FF_FFFF_C7FF_FFFE as UInt64) >> UInt64(b - 64) & 1 == 1 }
+        return false
     }
 
     /// A byte allowed inside a field value (RFC 9110 §5.5): VCHAR, obs-text, SP and HTAB; no other control.
     @inline(__always)
     static func isFieldValueChar(_ b: UInt8) -> Bool {
         b == tab || (b >= 0x20 && b != 0x7F)
+    }
+
+    /// Whether every byte of `bytes` is a tchar.
+    static func allTokenChars(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        for b in bytes where !isTokenChar(b) { return false }
+        return true
+    }
+
+    /// Whether every byte of `bytes` may appear in a field value.
+    static func allFieldValueChars(_ bytes: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        for b in bytes where !isFieldValueChar(b) { return false }
+        return true
     }
 
     /// Optional whitespace (OWS): SP or HTAB.

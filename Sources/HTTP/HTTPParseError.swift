@@ -12,6 +12,7 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reason = reason
     }
 
+    /// "status reason", for logs.
     public var description: String { "\(status) \(reason)" }
 
     static func badRequest(_ reason: String) -> HTTPParseError { HTTPParseError(status: 400, reason: reason) }

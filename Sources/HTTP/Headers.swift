@@ -3,23 +3,30 @@
 public struct Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLiteral {
     /// One header field as received or to be sent.
     public struct Field: Sendable, Equatable {
+        /// The field name as sent or set (compared without regard to case).
         public var name: String
+        /// The field value, without surrounding whitespace.
         public var value: String
 
+        /// A field with its name and value.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
         }
     }
 
+    /// The fields in order, repeats included.
     public private(set) var fields: [Field] = []
 
+    /// No fields.
     public init() {}
 
+    /// Fields from name-value pairs, in order.
     public init(_ pairs: [(String, String)]) {
         fields = pairs.map { Field(name: $0.0, value: $0.1) }
     }
 
+    /// Fields from a literal, in the order written.
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -34,6 +41,7 @@ public struct Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
         fields.filter { Self.same($0.name, name) }.map(\.value)
     }
 
+    /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool {
         fields.contains { Self.same($0.name, name) }
     }
@@ -49,12 +57,18 @@ public struct Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
         fields.append(Field(name: name, value: value))
     }
 
+    /// Removes every field named `name`.
     public mutating func remove(_ name: String) {
         fields.removeAll { Self.same($0.name, name) }
     }
 
+    /// The number of fields, repeats included.
     public var count: Int { fields.count }
 
+    /// Makes room for `n` fields, so that a parsed head does not regrow the array field by field.
+    mutating func reserveCapacity(_ n: Int) { fields.reserveCapacity(n) }
+
+    /// Iterates the fields in order.
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// ASCII case-insensitive comparison of field names (names are tokens, so ASCII suffices).

@@ -4,8 +4,11 @@ public struct Request: Sendable, Equatable {
     public var method: String
     /// The request target as sent, e.g. "/api/x?y=1".
     public var target: String
+    /// The protocol version of the request line.
     public var version: HTTPVersion
+    /// The header fields in the order received.
     public var headers: Headers
+    /// The complete body (de-chunked), empty when there is none.
     public var body: [UInt8]
     /// Path parameters filled in by the router (`{environmentId}` → value), percent-decoded.
     public var pathParameters: [String: String] = [:]
@@ -14,6 +17,7 @@ public struct Request: Sendable, Equatable {
     /// An id for this request, used in logs and in 500 responses.
     public var id: String = ""
 
+    /// A request with the given parts (the parser builds them; tests build them too).
     public init(method: String, target: String, version: HTTPVersion = .http11, headers: Headers = Headers(), body: [UInt8] = []) {
         self.method = method
         self.target = target
@@ -37,16 +41,22 @@ public struct Request: Sendable, Equatable {
 
 /// An HTTP protocol version.
 public struct HTTPVersion: Sendable, Equatable, CustomStringConvertible {
+    /// The major version digit.
     public var major: Int
+    /// The minor version digit.
     public var minor: Int
 
+    /// A version from its two digits.
     public init(major: Int, minor: Int) {
         self.major = major
         self.minor = minor
     }
 
+    /// HTTP/1.0.
     public static let http10 = HTTPVersion(major: 1, minor: 0)
+    /// HTTP/1.1.
     public static let http11 = HTTPVersion(major: 1, minor: 1)
 
+    /// "HTTP/1.1".
     public var description: String { "HTTP/\(major).\(minor)" }
 }

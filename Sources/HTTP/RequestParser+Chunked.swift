@@ -32,7 +32,7 @@ extension RequestParser {
         while j < line.count, ASCII.isWhitespace(line[j]) { j += 1 }
         if j < line.count {
             guard line[j] == 0x3B else { throw .badRequest("invalid chunk size") }  // ";"
-            guard line[j...].allSatisfy(ASCII.isFieldValueChar) else { throw .badRequest("invalid chunk extension") }
+            guard ASCII.allFieldValueChars(line[j...]) else { throw .badRequest("invalid chunk extension") }
         } else if j > i {
             throw .badRequest("invalid chunk size")
         }

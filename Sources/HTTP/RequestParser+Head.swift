@@ -6,9 +6,10 @@ extension RequestParser {
               let sp2 = line[(sp1 + 1)...].firstIndex(of: ASCII.space)
         else { throw .badRequest("malformed request line") }
         let method = line[..<sp1], target = line[(sp1 + 1)..<sp2], version = line[(sp2 + 1)...]
-        guard !method.isEmpty, method.allSatisfy(ASCII.isTokenChar) else { throw .badRequest("invalid method") }
+        guard !method.isEmpty, ASCII.allTokenChars(method) else { throw .badRequest("invalid method") }
         pending.version = try Self.parseVersion(version)
-        pending.method = String(decoding: method, as: UTF8.self)
+        pending.headers.reserveCapacity(min(limits.maxHeaderCount, 12))
+        pending.method = Self.methodString(method)
         try parseTarget(target)
     }
 
@@ -59,6 +60,21 @@ extension RequestParser {
         pending.target = rest.hasPrefix("/") ? rest : "/" + rest
     }
 
+    /// Host = uri-host [ ":" port ] (RFC 9110 §7.2), checked by its alphabet: unreserved, pct-encoded, sub-delims,
+    /// ":" and the brackets of an IP literal. Anything else (space, "/", "@", …) is 400 (RFC 9112 §3.2).
+    static func isValidHost(_ value: UnsafeBufferPointer<UInt8>.SubSequence) -> Bool {
+        for b in value {
+            switch b {
+            case 0x61...0x7A, 0x41...0x5A, 0x30...0x39: continue  // ALPHA DIGIT
+            case 0x2D, 0x2E, 0x5F, 0x7E, 0x25: continue  // - . _ ~ %
+            case 0x21, 0x24, 0x26, 0x27, 0x28, 0x29, 0x2A, 0x2B, 0x2C, 0x3B, 0x3D: continue  // ! $ & ' ( ) * + , ; =
+            case 0x3A, 0x5B, 0x5D: continue  // : [ ]
+            default: return false
+            }
+        }
+        return true
+    }
+
     static func isAlpha(_ b: UInt8) -> Bool { (0x41...0x5A).contains(b) || (0x61...0x7A).contains(b) }
 
     /// Splits `name: OWS value OWS` (RFC 9112 §5), rejecting obs-fold, whitespace before the colon, non-token
@@ -70,12 +86,12 @@ extension RequestParser {
         let name = line[..<colon]
         guard !name.isEmpty else { throw .badRequest("empty header name") }
         if ASCII.isWhitespace(line[colon - 1]) { throw .badRequest("whitespace before colon") }
-        guard name.allSatisfy(ASCII.isTokenChar) else { throw .badRequest("invalid header name") }
+        guard ASCII.allTokenChars(name) else { throw .badRequest("invalid header name") }
         var start = colon + 1, end = line.count
         while start < end, ASCII.isWhitespace(line[start]) { start += 1 }
         while end > start, ASCII.isWhitespace(line[end - 1]) { end -= 1 }
         let value = line[start..<end]
-        guard value.allSatisfy(ASCII.isFieldValueChar) else { throw .badRequest("control character in header value") }
+        guard ASCII.allFieldValueChars(value) else { throw .badRequest("control character in header value") }
         return (name, value)
     }
 
@@ -89,6 +105,7 @@ extension RequestParser {
         switch name.count {
         case 4 where ASCII.equalsIgnoringCase(name, "host"):
             pending.hostCount += 1
+            guard Self.isValidHost(value) else { throw .badRequest("invalid Host") }
         case 6 where ASCII.equalsIgnoringCase(name, "expect"):
             pending.expectations.append(valueString)
         case 14 where ASCII.equalsIgnoringCase(name, "content-length"):
@@ -99,7 +116,7 @@ extension RequestParser {
         default:
             break
         }
-        pending.headers.add(String(decoding: name, as: UTF8.self), valueString)
+        pending.headers.add(Self.nameString(name), valueString)
     }
 
     /// A trailer field line of a chunked body: checked like a header field, counted, then dropped.

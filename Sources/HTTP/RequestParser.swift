@@ -97,12 +97,13 @@ public struct RequestParser: Sendable {
             }
         } else {
             var data = buffer
-            buffer = []
+            buffer = []  // so that appending to `data` does not copy
             data.append(contentsOf: bytes)
             let used = data.withUnsafeBufferPointer { process($0, into: &events) }
             if state != .failed && used < data.count {
-                data.removeFirst(used)
-                buffer = data
+                // Nothing consumed: keep growing the same array (amortized, so byte-by-byte feeding stays linear).
+                // Something consumed: copy the rest to a fresh array, so that no big read buffer stays allocated.
+                buffer = used == 0 ? data : Array(data[used...])
             }
         }
         return events
@@ -196,21 +197,17 @@ public struct RequestParser: Sendable {
     /// by the bytes before it and the one after a CR, so every split of the input gives the same verdict.
     static func scanLine(_ buf: UnsafeBufferPointer<UInt8>, lineStart: Int, from: Int, limit: Int,
                          overflow: HTTPParseError) -> LineScan {
-        var p = from
         let end = buf.count
-        while p < end {
-            let b = buf[p]
-            if b != ASCII.cr && b != ASCII.lf {
-                if p - lineStart >= limit { return .failure(overflow) }
-                p += 1
-                continue
-            }
-            if b == ASCII.lf { return .failure(.badRequest("bare LF line ending")) }
-            guard p + 1 < end else { return .needMore(scanned: p) }
-            if buf[p + 1] == ASCII.lf { return .line(end: p, next: p + 2) }
-            return .failure(.badRequest("bare CR"))
-        }
-        return .needMore(scanned: p)
+        let stop = min(end, lineStart + max(limit, 0))
+        var p = from
+        while p < stop && buf[p] != ASCII.cr && buf[p] != ASCII.lf { p += 1 }
+        if p == end { return .needMore(scanned: p) }
+        let b = buf[p]
+        if b == ASCII.lf { return .failure(.badRequest("bare LF line ending")) }
+        if b != ASCII.cr { return .failure(overflow) }  // a content byte past the limit
+        guard p + 1 < end else { return .needMore(scanned: p) }
+        if buf[p + 1] == ASCII.lf { return .line(end: p, next: p + 2) }
+        return .failure(.badRequest("bare CR"))
     }
 
     /// Acts on one complete line according to the state.
