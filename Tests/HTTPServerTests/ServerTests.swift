@@ -19,6 +19,36 @@ struct ServerTests {
         #expect(first.headers["Date"] != nil)
     }
 
+    @Test func requestsCarryAnIDAndTheRemoteAddress() throws {
+        let server = try startServer { request in
+            Response(status: 200, contentType: "text/plain", body: request.id + " " + (request.remoteAddress ?? "-"))
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try client.readResponse().text.split(separator: " ")
+        let second = try client.readResponse().text.split(separator: " ")
+        #expect(first.count == 2 && first[1] == "127.0.0.1")
+        #expect(first[0].count == 16 && first[0].allSatisfy(\.isHexDigit))
+        #expect(first[0] != second[0])
+    }
+
+    @Test func largeResponsesSurvivePartialWrites() throws {
+        // 8 MiB is far more than a loopback socket buffer: the loop must finish it on EPOLLOUT, in order.
+        let big = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let server = try startServer { request in
+            request.path == "/big" ? Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: big)
+                : echo(request)
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+        let reply = try client.readResponse()
+        #expect(reply.body.count == big.count)
+        #expect(reply.body == big)
+        #expect(try client.readResponse().text == "GET /after\n")
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {
         // The first handler is the slowest: responses must still come back in request order.
         let server = try startServer { request in
