@@ -256,6 +256,25 @@ struct ServerTests {
         server.wait()
     }
 
+    @Test func blockingHandlersRunInParallelOnAllWorkers() throws {
+        // Each handler waits until all four run at once: that only happens if busy workers do not hold the queue.
+        let started = Recorder()
+        let server = try startServer(workerThreads: 4) { request in
+            started.append(request.path)
+            let together = poll(seconds: 5) { started.count >= 4 }
+            return Response(status: together ? 200 : 500, contentType: "text/plain", body: request.path)
+        }
+        defer { server.stop() }
+        let clients = try (0..<4).map { _ in try TestClient(port: server.boundPort) }
+        for (index, client) in clients.enumerated() {
+            try client.send("GET /\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+        }
+        let start = monotonicNanoseconds()
+        let statuses = try clients.map { try $0.readResponse().status }
+        #expect(statuses == [200, 200, 200, 200])
+        #expect(secondsSince(start) < 1, "workers were woken late")
+    }
+
     @Test func fullWorkerQueueAnswers503() throws {
         let gate = Gate()
         let running = Recorder()
