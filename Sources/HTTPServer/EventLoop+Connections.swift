@@ -150,7 +150,7 @@ extension EventLoop {
                     "remote": .string(connection.remoteAddress),
                 ])
                 let response = Response.problem(status: error.status, detail: error.reason)
-                guard write(connection, core.serialize(response, keepAlive: false)) else { return }
+                guard write(connection, serialize(response, keepAlive: false)) else { return }
             }
         }
         if connection.isQuiet && (connection.closeAfterWrite || connection.peerClosed || stopping) {
@@ -209,7 +209,7 @@ extension EventLoop {
         if core.logger.accessLog {
             core.logAccess(request, status: 503, bytes: response.body.count, started: now)
         }
-        return write(connection, core.serialize(response, version: request.version, keepAlive: keepAlive,
+        return write(connection, serialize(response, version: request.version, keepAlive: keepAlive,
                                                 headOnly: request.method == "HEAD"))
     }
 
@@ -286,7 +286,7 @@ extension EventLoop {
             connection.queueHead = 0
             connection.setTimer(.none, 0)
             let response = Response.problem(status: 408, detail: "The request head took too long to arrive.")
-            guard write(connection, core.serialize(response, keepAlive: false)) else { return }
+            guard write(connection, serialize(response, keepAlive: false)) else { return }
             advance(connection)
         default:
             closeConnection(connection)

@@ -41,6 +41,7 @@ final class EventLoop: @unchecked Sendable {
     var hardDeadline: UInt64 = .max
     var now: UInt64 = 0
     var ids = RequestIDGenerator()
+    var dates = DateCache()
     /// Requests for the worker pool, submitted together once per round of events.
     var submissions: [WorkItem] = []
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -86,6 +87,12 @@ final class EventLoop: @unchecked Sendable {
         close(epollFD)
         close(wakeFD)
         readBuffer.deallocate()
+    }
+
+    /// Serializes a response made by the server itself (503, 408, parse errors) on this loop's thread.
+    func serialize(_ response: Response, version: HTTPVersion = .http11, keepAlive: Bool, headOnly: Bool = false) -> [UInt8] {
+        ResponseSerializer.serialize(response, version: version, keepAlive: keepAlive, headOnly: headOnly,
+                                     date: dates.current())
     }
 
     /// Watches a listening socket on this loop (before the thread starts); throws `ServerError.system`.
