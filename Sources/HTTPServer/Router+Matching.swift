@@ -4,7 +4,7 @@ extension Router {
     /// Finds the handler for `request` and fills `pathParameters`. When no route matches (`matched` false) the
     /// handler throws 404, 405 or 400 (malformed percent-encoding), so that middleware runs around those answers too.
     func resolve(_ request: inout Request) -> (handler: Handler, matched: Bool) {
-        guard let raw = RoutePattern.pathSegments(of: request.path) else {
+        guard let raw = RoutePattern.pathSegments(of: request.target) else {
             return ({ _ in throw HTTPError(status: 404) }, false)
         }
         var segments: [String] = []

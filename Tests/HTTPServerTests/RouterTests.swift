@@ -138,6 +138,22 @@ struct RouterTests {
         #expect(routes.first == Router.Route(method: "GET", pattern: "/api/management/v1/environments/{environmentId}"))
     }
 
+    @Test(arguments: [
+        ("/", [String]?.some([])),
+        ("/a/b", ["a", "b"]),
+        ("/a/b?x=/c", ["a", "b"]),
+        ("/a//b/", ["a", "", "b", ""]),
+        ("/caf%C3%A9#frag", ["caf%C3%A9"]),
+        ("http://example.com/a/b?q", ["a", "b"]),
+        ("http://example.com", []),
+        ("*", nil),
+        ("", nil),
+        ("?x", nil),
+    ])
+    func splitsTargetsIntoRawSegments(target: String, expected: [String]?) {
+        #expect(RoutePattern.pathSegments(of: target)?.map(String.init) == expected)
+    }
+
     @Test func queryHelpersDecode() {
         let request = Request(method: "GET", target: "/x?name=a+b&empty&n=%C3%A9&name=second&bad=%zz")
         #expect(request.queryValue("name") == "a b")
