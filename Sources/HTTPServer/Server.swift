@@ -20,6 +20,8 @@ public final class Server: Sendable {
         var boundPort = 0
         var runningLoops = 0
         var deadline: UInt64 = 0
+        /// The last loop ended and the workers are being stopped.
+        var finishing = false
     }
 
     private let core: ServerCore
@@ -94,6 +96,7 @@ public final class Server: Sendable {
         }
         if let failure {
             shutdown()
+            finishIfLoopsEnded()  // in case no loop thread started at all
             throw failure
         }
     }
@@ -127,9 +130,16 @@ public final class Server: Sendable {
     }
 
     private func loopEnded() {
+        state.withLock { $0.runningLoops -= 1 }
+        finishIfLoopsEnded()
+    }
+
+    /// Once every loop has ended: stops the workers (waiting for them until the shutdown deadline) and releases
+    /// `wait()`. Runs once.
+    private func finishIfLoopsEnded() {
         let finished: (WorkerPool<WorkItem, Outbox>?, UInt64)? = state.withLock { state in
-            state.runningLoops -= 1
-            guard state.runningLoops == 0 else { return nil }
+            guard state.runningLoops == 0, state.phase == .stopping, !state.finishing else { return nil }
+            state.finishing = true
             return (state.pool, state.deadline)
         }
         guard let (pool, deadline) = finished else { return }
