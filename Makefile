@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-browser bench fuzz fuzz-http fuzz-mustache bench-mustache clean
+.PHONY: deps build release run test test-browser bench bench-http bench-mustache fuzz fuzz-http fuzz-mustache clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -48,7 +48,11 @@ test-browser: deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python -m pytest -q Tests/Browser
 
-bench: release bench-crypto bench-mustache
+bench: release bench-http bench-crypto bench-mustache
+
+# Gatehouse's GET /healthz against nginx (static file) with wrk, and peak RSS with 1 000 idle connections.
+bench-http: deps
+	SWIFT=$(SWIFT) Tests/Bench/http-bench.sh
 
 # Times argon2id password hashing (Argon2Parameters.default and alternatives), release build.
 .PHONY: bench-crypto

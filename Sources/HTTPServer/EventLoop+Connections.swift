@@ -26,7 +26,7 @@ extension EventLoop {
                 default:
                     // Out of descriptors or memory (or the socket was shut down): stop watching the listener for a
                     // moment instead of spinning on a level-triggered event.
-                    if !stopping {
+                    if !core.stopping.load(ordering: .relaxed) {
                         core.logger.warning("accept failed", ["errno": .int(Int(code))])
                     }
                     _ = epoll_ctl(epollFD, EPOLL_CTL_DEL, listenerFD, nil)
@@ -139,11 +139,8 @@ extension EventLoop {
                 let item = WorkItem(request: request, loop: self, fd: connection.fd, connectionID: connection.id,
                                     started: now)
                 connection.served = true
-                if pool.submit(item) {
-                    connection.inFlight = true
-                } else {
-                    guard overloaded(connection, request) else { return }
-                }
+                connection.inFlight = true
+                submissions.append(item)
             case .error(let error):
                 connection.closeAfterWrite = true
                 connection.queue.removeAll()
@@ -153,7 +150,7 @@ extension EventLoop {
                     "remote": .string(connection.remoteAddress),
                 ])
                 let response = Response.problem(status: error.status, detail: error.reason)
-                guard write(connection, core.serialize(response, keepAlive: false)) else { return }
+                guard write(connection, serialize(response, keepAlive: false)) else { return }
             }
         }
         if connection.isQuiet && (connection.closeAfterWrite || connection.peerClosed || stopping) {
@@ -187,6 +184,22 @@ extension EventLoop {
         }
     }
 
+    /// Hands this round's requests to the worker pool in one go; those that do not fit get 503.
+    func submitRequests() {
+        while !submissions.isEmpty {
+            let batch = submissions
+            submissions.removeAll(keepingCapacity: true)
+            let taken = pool.submit(batch)
+            for item in batch.dropFirst(taken) {
+                guard Int(item.fd) < connections.count, let connection = connections[Int(item.fd)],
+                      connection.id == item.connectionID else { continue }
+                connection.inFlight = false
+                guard overloaded(connection, item.request) else { continue }
+                advance(connection)
+            }
+        }
+    }
+
     /// The worker pool is full: 503 on the I/O thread, without running the handler.
     private func overloaded(_ connection: Connection, _ request: Request) -> Bool {
         var response = Response.problem(status: 503, detail: "The server is busy; retry shortly.", requestID: request.id)
@@ -196,7 +209,7 @@ extension EventLoop {
         if core.logger.accessLog {
             core.logAccess(request, status: 503, bytes: response.body.count, started: now)
         }
-        return write(connection, core.serialize(response, version: request.version, keepAlive: keepAlive,
+        return write(connection, serialize(response, version: request.version, keepAlive: keepAlive,
                                                 headOnly: request.method == "HEAD"))
     }
 
@@ -273,7 +286,7 @@ extension EventLoop {
             connection.queueHead = 0
             connection.setTimer(.none, 0)
             let response = Response.problem(status: 408, detail: "The request head took too long to arrive.")
-            guard write(connection, core.serialize(response, keepAlive: false)) else { return }
+            guard write(connection, serialize(response, keepAlive: false)) else { return }
             advance(connection)
         default:
             closeConnection(connection)

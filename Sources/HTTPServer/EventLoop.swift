@@ -23,7 +23,7 @@ final class EventLoop: @unchecked Sendable {
     // the thread starts).
     let index: Int
     let core: ServerCore
-    let pool: WorkerPool<WorkItem>
+    let pool: WorkerPool<WorkItem, Outbox>
     let epollFD: Int32
     private let wakeFD: Int32
     private let inbox = Mutex<[LoopMessage]>([])
@@ -41,6 +41,9 @@ final class EventLoop: @unchecked Sendable {
     var hardDeadline: UInt64 = .max
     var now: UInt64 = 0
     var ids = RequestIDGenerator()
+    var dates = DateCache()
+    /// Requests for the worker pool, submitted together once per round of events.
+    var submissions: [WorkItem] = []
     let readBuffer: UnsafeMutableRawBufferPointer
     let headerNanos: UInt64
     let bodyNanos: UInt64
@@ -52,7 +55,7 @@ final class EventLoop: @unchecked Sendable {
     static let listenerToken: UInt64 = .max - 1
 
     /// Creates the epoll instance and eventfd; throws `ServerError.system` when the kernel refuses.
-    init(index: Int, core: ServerCore, pool: WorkerPool<WorkItem>) throws {
+    init(index: Int, core: ServerCore, pool: WorkerPool<WorkItem, Outbox>) throws {
         self.index = index
         self.core = core
         self.pool = pool
@@ -86,6 +89,12 @@ final class EventLoop: @unchecked Sendable {
         readBuffer.deallocate()
     }
 
+    /// Serializes a response made by the server itself (503, 408, parse errors) on this loop's thread.
+    func serialize(_ response: Response, version: HTTPVersion = .http11, keepAlive: Bool, headOnly: Bool = false) -> [UInt8] {
+        ResponseSerializer.serialize(response, version: version, keepAlive: keepAlive, headOnly: headOnly,
+                                     date: dates.current())
+    }
+
     /// Watches a listening socket on this loop (before the thread starts); throws `ServerError.system`.
     func attachListener(_ fd: Int32, peers: [EventLoop]) throws {
         var event = csystem_epoll_event_make(EPOLLIN.rawValue, Self.listenerToken)
@@ -95,8 +104,11 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Hands a message to the loop from any thread and wakes it (one eventfd write per batch of messages).
-    func post(_ message: LoopMessage) {
-        inbox.withLock { $0.append(message) }
+    func post(_ message: LoopMessage) { post(contentsOf: CollectionOfOne(message)) }
+
+    /// Hands messages to the loop from any thread and wakes it.
+    func post<Messages: Collection<LoopMessage>>(contentsOf messages: Messages) {
+        inbox.withLock { $0.append(contentsOf: messages) }
         if !wakePending.exchange(true, ordering: .sequentiallyConsistent) {
             var one: UInt64 = 1
             _ = Glibc.write(wakeFD, &one, 8)
@@ -135,6 +147,7 @@ final class EventLoop: @unchecked Sendable {
                     connectionEvent(token: token, mask: mask)
                 }
             }
+            submitRequests()
             if now >= nextSweep {
                 sweep()
                 nextSweep = now &+ sweepInterval

@@ -18,6 +18,7 @@ extension HTTPResponseError {
 
 /// A plain HTTP error for handlers: a status and an optional detail that is safe to show to the client.
 public struct HTTPError: HTTPResponseError, Equatable {
+    /// The status code of the response.
     public var status: Int
     /// Text for the client (never internal details or secrets).
     public var detail: String?

@@ -5,8 +5,11 @@ public enum LogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInteger
     case double(Double)
     case bool(Bool)
 
+    /// A string field from a literal.
     public init(stringLiteral value: String) { self = .string(value) }
+    /// An integer field from a literal.
     public init(integerLiteral value: Int) { self = .int(value) }
+    /// A boolean field from a literal.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
 
     /// Appends the JSON form of the value (strings escaped per RFC 8259 §7).

@@ -20,6 +20,7 @@ public struct Logger: Sendable {
             }
         }
 
+        /// Orders levels by importance.
         public static func < (a: Level, b: Level) -> Bool { a.rawValue < b.rawValue }
     }
 

@@ -29,18 +29,46 @@ enum RoutePattern {
         }
     }
 
-    /// The raw segments of an origin-form path ("/" → [], "/a/b" → ["a", "b"]); absolute-form targets
+    /// The raw segments of a request target's path ("/" → [], "/a/b?q" → ["a", "b"]); absolute-form targets
     /// ("http://host/a") are reduced to their path. Nil when the path does not start with "/".
-    static func pathSegments(of path: String) -> [Substring]? {
-        var path = Substring(path)
-        if !path.hasPrefix("/") {
-            guard let colon = path.firstIndex(of: ":"), path[colon...].hasPrefix("://") else { return nil }
-            let afterAuthority = path[path.index(colon, offsetBy: 3)...]
-            guard let slash = afterAuthority.firstIndex(of: "/") else { return [] }
-            path = afterAuthority[slash...]
+    /// Scans UTF-8 bytes once: this runs on every request.
+    static func pathSegments(of target: String) -> [Substring]? {
+        let slash = UInt8(ascii: "/")
+        let utf8 = target.utf8
+        var start = utf8.startIndex
+        var end = utf8.endIndex
+        var index = start
+        while index != end {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") {
+                end = index
+                break
+            }
+            index = utf8.index(after: index)
         }
-        if path == "/" { return [] }
-        return path.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        guard start != end else { return nil }
+        if utf8[start] != slash {
+            // absolute-form: scheme "://" authority path
+            guard let colon = utf8[start..<end].firstIndex(of: UInt8(ascii: ":")),
+                  utf8[colon..<end].starts(with: "://".utf8) else { return nil }
+            let authority = utf8.index(colon, offsetBy: 3)
+            guard let path = utf8[authority..<end].firstIndex(of: slash) else { return [] }
+            start = path
+        }
+        var segments: [Substring] = []
+        var segmentStart = utf8.index(after: start)
+        if segmentStart == end { return segments }
+        segments.reserveCapacity(8)
+        index = segmentStart
+        while index != end {
+            if utf8[index] == slash {
+                segments.append(target[segmentStart..<index])
+                segmentStart = utf8.index(after: index)
+            }
+            index = utf8.index(after: index)
+        }
+        segments.append(target[segmentStart..<end])
+        return segments
     }
 
     /// Percent-decodes one path segment ('+' stays '+'); nil when malformed or not UTF-8.

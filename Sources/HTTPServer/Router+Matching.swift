@@ -1,23 +1,23 @@
 import HTTP
 
 extension Router {
-    /// Finds the handler for `request` and fills `pathParameters`; the returned handler throws 404, 405 or 400
-    /// (malformed percent-encoding) when there is none, so that middleware runs around those answers too.
-    func resolve(_ request: inout Request) throws -> Handler {
-        guard let raw = RoutePattern.pathSegments(of: request.path) else {
-            return { _ in throw HTTPError(status: 404) }
+    /// Finds the handler for `request` and fills `pathParameters`. When no route matches (`matched` false) the
+    /// handler throws 404, 405 or 400 (malformed percent-encoding), so that middleware runs around those answers too.
+    func resolve(_ request: inout Request) -> (handler: Handler, matched: Bool) {
+        guard let raw = RoutePattern.pathSegments(of: request.target) else {
+            return ({ _ in throw HTTPError(status: 404) }, false)
         }
         var segments: [String] = []
         segments.reserveCapacity(raw.count)
         for segment in raw {
             guard let decoded = RoutePattern.decode(segment) else {
-                return { _ in throw HTTPError(status: 400, detail: "The path has malformed percent-encoding.") }
+                return ({ _ in throw HTTPError(status: 400, detail: "The path has malformed percent-encoding.") }, false)
             }
             segments.append(decoded)
         }
         var captures: [String] = []
         guard let node = root.match(segments, 0, &captures) else {
-            return { _ in throw HTTPError(status: 404) }
+            return ({ _ in throw HTTPError(status: 404) }, false)
         }
         let endpoint = node.endpoints[request.method]
             ?? (request.method == "HEAD" ? node.endpoints["GET"] : nil)
@@ -25,12 +25,12 @@ extension Router {
             var allowed = Set(node.endpoints.keys)
             if allowed.contains("GET") { allowed.insert("HEAD") }
             let allow = allowed.sorted().joined(separator: ", ")
-            return { _ in throw HTTPError(status: 405, headers: ["Allow": allow]) }
+            return ({ _ in throw HTTPError(status: 405, headers: ["Allow": allow]) }, false)
         }
         for (name, value) in zip(endpoint.names, captures) {
             request.pathParameters[name] = value
         }
-        return endpoint.handler
+        return (endpoint.handler, true)
     }
 }
 
@@ -70,6 +70,16 @@ struct RouteNode: Sendable {
             child.insert(rest, method: method, endpoint: endpoint, pattern: pattern)
             catchAll = [child]
         }
+    }
+
+    /// Replaces every endpoint's handler by `transform(handler)`.
+    mutating func mapEndpoints(_ transform: (@escaping Router.Handler) -> Router.Handler) {
+        for (method, endpoint) in endpoints {
+            endpoints[method] = Endpoint(handler: transform(endpoint.handler), names: endpoint.names)
+        }
+        for key in literals.keys { literals[key]?.mapEndpoints(transform) }
+        for index in parameter.indices { parameter[index].mapEndpoints(transform) }
+        for index in catchAll.indices { catchAll[index].mapEndpoints(transform) }
     }
 
     /// The endpoint node matching `segments[index...]`, preferring literals, then a parameter, then a catch-all.

@@ -16,12 +16,16 @@ public struct Router: Sendable {
 
     /// A registered route, as listed by `routes`.
     public struct Route: Sendable, Hashable {
+        /// The method token, e.g. "GET".
         public var method: String
+        /// The pattern as registered, e.g. "/api/management/v1/environments/{environmentId}".
         public var pattern: String
     }
 
     var root = RouteNode()
     var middlewares: [Middleware] = []
+    /// The route handlers already include the middleware (set on the copy `responder` freezes).
+    var precomposed = false
     /// Every registered route in registration order.
     public private(set) var routes: [Route] = []
 
@@ -64,30 +68,35 @@ public struct Router: Sendable {
     /// `HTTPResponseError` to its response, anything else to a 500 problem with the request id (the error itself is
     /// logged to `logger`, never sent).
     public func responder(logger: Logger = .standardError()) -> @Sendable (Request) -> Response {
-        let frozen = self
-        return { request in frozen.respond(to: request, logger: logger) }
+        var frozen = self
+        let middlewares = self.middlewares
+        // Wrap every route's handler in the middleware once, not per request.
+        frozen.root.mapEndpoints { Self.compose($0, middlewares, logger: logger) }
+        frozen.precomposed = true
+        let router = frozen
+        return { request in router.respond(to: request, logger: logger) }
     }
 
     /// Routes and runs one request; see `responder(logger:)`. Each middleware's `next` returns a response even when
     /// the inner layers threw (the error already mapped), so a middleware decorating responses sees errors too.
     public func respond(to request: Request, logger: Logger) -> Response {
         var request = request
-        let handler: Handler
-        do {
-            handler = try resolve(&request)
-        } catch {
-            return Self.response(for: error, request: request, logger: logger)
-        }
-        var chain = Self.recovering(handler, logger: logger)
-        for middleware in middlewares.reversed() {
-            let next = chain
-            chain = Self.recovering({ request in try middleware(request, next) }, logger: logger)
-        }
+        let (handler, matched) = resolve(&request)
+        let chain = matched && precomposed ? handler : Self.compose(handler, middlewares, logger: logger)
         do {
             return try chain(request)
         } catch {
             return Self.response(for: error, request: request, logger: logger)
         }
+    }
+
+    private static func compose(_ handler: @escaping Handler, _ middlewares: [Middleware], logger: Logger) -> Handler {
+        var chain = recovering(handler, logger: logger)
+        for middleware in middlewares.reversed() {
+            let next = chain
+            chain = recovering({ request in try middleware(request, next) }, logger: logger)
+        }
+        return chain
     }
 
     private static func recovering(_ handler: @escaping Handler, logger: Logger) -> Handler {

@@ -15,11 +15,13 @@ public final class Server: Sendable {
     private struct State: Sendable {
         var phase = Phase.created
         var loops: [EventLoop] = []
-        var pool: WorkerPool<WorkItem>?
+        var pool: WorkerPool<WorkItem, Outbox>?
         var listenerFD: Int32 = -1
         var boundPort = 0
         var runningLoops = 0
         var deadline: UInt64 = 0
+        /// The last loop ended and the workers are being stopped.
+        var finishing = false
     }
 
     private let core: ServerCore
@@ -58,8 +60,9 @@ public final class Server: Sendable {
             _ = signal(SIGPIPE, SIG_IGN)
             let listener = try address.listen(host: configuration.host, port: configuration.port)
             let core = self.core
-            let pool = WorkerPool<WorkItem>(threads: configuration.workerThreads,
-                                            queueLimit: configuration.workerQueueLimit) { core.process($0) }
+            let pool = WorkerPool<WorkItem, Outbox>(
+                threads: configuration.workerThreads, queueLimit: configuration.workerQueueLimit,
+                makeContext: { Outbox() }, work: { core.process($0, outbox: &$1) }, idle: { $0.flush() })
             var loops: [EventLoop] = []
             do {
                 for index in 0..<max(1, configuration.ioThreads) {
@@ -93,6 +96,7 @@ public final class Server: Sendable {
         }
         if let failure {
             shutdown()
+            finishIfLoopsEnded()  // in case no loop thread started at all
             throw failure
         }
     }
@@ -103,13 +107,13 @@ public final class Server: Sendable {
             guard state.phase == .running else { return [] }
             state.phase = .stopping
             state.deadline = monotonicNanoseconds() &+ core.configuration.shutdownTimeout.nanoseconds
+            core.stopping.store(true, ordering: .sequentiallyConsistent)
             // Refuse new connections right away (the loop closes the descriptor itself, so it is never reused while
             // the loop still watches it).
             if state.listenerFD >= 0 { Glibc.shutdown(state.listenerFD, Int32(SHUT_RDWR)) }
             return state.loops
         }
         guard !loops.isEmpty else { return }
-        core.stopping.store(true, ordering: .sequentiallyConsistent)
         let deadline = state.withLock { $0.deadline }
         for loop in loops { loop.post(.shutdown(deadline: deadline)) }
     }
@@ -126,9 +130,16 @@ public final class Server: Sendable {
     }
 
     private func loopEnded() {
-        let finished: (WorkerPool<WorkItem>?, UInt64)? = state.withLock { state in
-            state.runningLoops -= 1
-            guard state.runningLoops == 0 else { return nil }
+        state.withLock { $0.runningLoops -= 1 }
+        finishIfLoopsEnded()
+    }
+
+    /// Once every loop has ended: stops the workers (waiting for them until the shutdown deadline) and releases
+    /// `wait()`. Runs once.
+    private func finishIfLoopsEnded() {
+        let finished: (WorkerPool<WorkItem, Outbox>?, UInt64)? = state.withLock { state in
+            guard state.runningLoops == 0, state.phase == .stopping, !state.finishing else { return nil }
+            state.finishing = true
             return (state.pool, state.deadline)
         }
         guard let (pool, deadline) = finished else { return }

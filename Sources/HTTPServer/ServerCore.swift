@@ -11,7 +11,6 @@ final class ServerCore: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Set once shutdown begins: responses say `Connection: close`.
     let stopping = Atomic<Bool>(false)
-    let dates = DateCache()
 
     init(configuration: ServerConfiguration, responder: @escaping @Sendable (Request) -> Response, logger: Logger) {
         self.configuration = configuration
@@ -19,25 +18,22 @@ final class ServerCore: Sendable {
         self.logger = logger
     }
 
-    /// Runs on a worker: calls the responder, serializes the response and hands it back to the connection's loop.
-    func process(_ item: WorkItem) {
+    /// Runs on a worker: calls the responder, serializes the response and queues it in the worker's outbox for the
+    /// connection's loop (posted when the worker runs out of work, or every few responses).
+    func process(_ item: WorkItem, outbox: inout Outbox) {
         let request = item.request
         let response = responder(request)
         let keepAlive = request.keepAlive && !stopping.load(ordering: .relaxed)
         let headOnly = request.method == "HEAD"
         let bytes = ResponseSerializer.serialize(response, version: request.version, keepAlive: keepAlive,
-                                                 headOnly: headOnly, date: dates.current())
+                                                 headOnly: headOnly, date: outbox.dates.current())
         if logger.accessLog {
             logAccess(request, status: response.status, bytes: headOnly ? 0 : response.body.count, started: item.started)
         }
-        item.loop.post(.response(fd: item.fd, id: item.connectionID, bytes: bytes, keepAlive: keepAlive))
+        outbox.add(.response(fd: item.fd, id: item.connectionID, bytes: bytes, keepAlive: keepAlive), to: item.loop)
+        if outbox.count >= Outbox.limit { outbox.flush() }
     }
 
-    /// Serializes a response made by the server itself (503, 408, parse errors) on the I/O thread.
-    func serialize(_ response: Response, version: HTTPVersion = .http11, keepAlive: Bool, headOnly: Bool = false) -> [UInt8] {
-        ResponseSerializer.serialize(response, version: version, keepAlive: keepAlive, headOnly: headOnly,
-                                     date: dates.current())
-    }
 
     /// One access-log line: never the query string (it may carry secrets).
     func logAccess(_ request: Request, status: Int, bytes: Int, started: UInt64) {
@@ -50,28 +46,63 @@ final class ServerCore: Sendable {
     }
 }
 
-/// A request travelling to a worker, with the way back to its connection.
-struct WorkItem: Sendable {
-    var request: Request
+/// A request travelling to a worker, with the way back to its connection. A class, so that queueing and batching
+/// move one reference instead of copying the request's many fields.
+final class WorkItem: Sendable {
+    let request: Request
     let loop: EventLoop
     let fd: Int32
     let connectionID: UInt32
     let started: UInt64
+
+    init(request: Request, loop: EventLoop, fd: Int32, connectionID: UInt32, started: UInt64) {
+        self.request = request
+        self.loop = loop
+        self.fd = fd
+        self.connectionID = connectionID
+        self.started = started
+    }
 }
 
-/// The `Date` header value, formatted at most once per second.
-final class DateCache: Sendable {
-    private let cache = Mutex<(seconds: Int, text: String)>((-1, ""))
+/// Responses a worker has made but not yet handed to their loops: posting them in groups costs one lock and at
+/// most one wake-up per loop instead of one per response.
+struct Outbox {
+    static let limit = 16
+    private var groups: [(loop: EventLoop, messages: [LoopMessage])] = []
+    private(set) var count = 0
+    /// This worker's `Date` value (per thread, so workers never contend for it).
+    var dates = DateCache()
 
-    func current() -> String {
+    mutating func add(_ message: LoopMessage, to loop: EventLoop) {
+        count += 1
+        if let index = groups.firstIndex(where: { $0.loop === loop }) {
+            groups[index].messages.append(message)
+        } else {
+            groups.append((loop, [message]))
+        }
+    }
+
+    mutating func flush() {
+        for index in groups.indices where !groups[index].messages.isEmpty {
+            groups[index].loop.post(contentsOf: groups[index].messages)
+            groups[index].messages.removeAll(keepingCapacity: true)
+        }
+        count = 0
+    }
+}
+
+/// The `Date` header value, formatted at most once per second. One per thread: not shared.
+struct DateCache {
+    private var seconds = -1
+    private var text = ""
+
+    mutating func current() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME_COARSE, &spec)
-        let seconds = spec.tv_sec
-        return cache.withLock { cached in
-            if cached.seconds != seconds {
-                cached = (seconds, ResponseSerializer.httpDate(epochSeconds: seconds))
-            }
-            return cached.text
+        if spec.tv_sec != seconds {
+            seconds = spec.tv_sec
+            text = ResponseSerializer.httpDate(epochSeconds: seconds)
         }
+        return text
     }
 }

@@ -11,6 +11,7 @@ public enum ServerError: Error, Equatable, CustomStringConvertible {
     /// A system call failed: its name and `errno`.
     case system(String, Int32)
 
+    /// A message for the operator saying what to change.
     public var description: String {
         switch self {
         case .invalidAddress(let host):

@@ -1,8 +1,10 @@
 /// A fixed set of threads running `work` on items taken from a bounded FIFO queue.
 ///
-/// Handlers may block (SQLite, argon2), so they run here and never on an I/O thread. `submit` refuses an item when
-/// the queue is full, which the server turns into a 503.
-final class WorkerPool<Item: Sendable>: @unchecked Sendable {  // ring, counters and flags only touched under `lock`
+/// Handlers may block (SQLite, argon2), so they run here and never on an I/O thread. `submit` refuses items when
+/// the queue is full, which the server turns into 503s. Each worker owns a `Context` (the server keeps its
+/// not-yet-posted responses there) and `idle` runs on it whenever the worker finds the queue empty, before it sleeps.
+final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
+    // Safe to share: the ring, counters and flags are only touched under `lock`; each Context never leaves its thread.
     private let lock = ConditionLock()
     private var ring: [Item?]
     private var head = 0
@@ -11,13 +13,18 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {  // ring, counters
     private var alive = 0
     private var stopping = false
     private let threadCount: Int
-    private let work: @Sendable (Item) -> Void
+    private let makeContext: @Sendable () -> Context
+    private let work: @Sendable (Item, inout Context) -> Void
+    private let onIdle: @Sendable (inout Context) -> Void
 
     /// A pool of `threads` workers with room for `queueLimit` waiting items.
-    init(threads: Int, queueLimit: Int, work: @escaping @Sendable (Item) -> Void) {
+    init(threads: Int, queueLimit: Int, makeContext: @escaping @Sendable () -> Context,
+         work: @escaping @Sendable (Item, inout Context) -> Void, idle: @escaping @Sendable (inout Context) -> Void) {
         threadCount = max(1, threads)
         ring = Array(repeating: nil, count: max(1, queueLimit))
+        self.makeContext = makeContext
         self.work = work
+        self.onIdle = idle
     }
 
     /// Starts the worker threads; throws `ServerError.system` when a thread cannot be created.
@@ -33,23 +40,27 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {  // ring, counters
         }
     }
 
-    /// Queues an item; false when the queue is full or the pool is stopping.
-    func submit(_ item: Item) -> Bool {
+    /// Queues items in order, as many as fit; returns how many were taken (a prefix of `items`).
+    func submit(_ items: [Item]) -> Int {
         lock.lock()
-        guard !stopping, count < ring.count else {
+        guard !stopping else {
             lock.unlock()
-            return false
+            return 0
         }
-        ring[(head + count) % ring.count] = item
-        count += 1
-        let wake = idle > 0
+        let taken = min(items.count, ring.count - count)
+        for item in items.prefix(taken) {
+            ring[(head + count) % ring.count] = item
+            count += 1
+        }
+        let wake = min(idle, taken)
         lock.unlock()
-        if wake { lock.signal() }
-        return true
+        // One signal per item that an idle worker can take: a broadcast would wake workers that find nothing.
+        for _ in 0..<wake { lock.signal() }
+        return taken
     }
 
-    /// The number of items waiting (not yet taken by a worker).
-    var queued: Int { lock.withLock { count } }
+    /// Queues one item; false when the queue is full or the pool is stopping.
+    func submit(_ item: Item) -> Bool { submit([item]) == 1 }
 
     /// Lets the workers finish the queue and end.
     func stop() {
@@ -68,28 +79,35 @@ final class WorkerPool<Item: Sendable>: @unchecked Sendable {  // ring, counters
     }
 
     private func run() {
-        while let item = next() {
-            work(item)
-        }
-    }
-
-    private func next() -> Item? {
-        lock.lock()
-        defer { lock.unlock() }
-        while count == 0 {
-            if stopping {
-                alive -= 1
-                lock.broadcast()
-                return nil
+        var context = makeContext()
+        var worked = false
+        while true {
+            lock.lock()
+            if count == 0 && worked {
+                // Nothing queued: hand over what this worker holds before it may sleep.
+                lock.unlock()
+                onIdle(&context)
+                worked = false
+                continue
             }
-            idle += 1
-            lock.wait()
-            idle -= 1
+            while count == 0 {
+                if stopping {
+                    alive -= 1
+                    lock.unlock()
+                    lock.broadcast()
+                    return
+                }
+                idle += 1
+                lock.wait()
+                idle -= 1
+            }
+            let item = ring[head]
+            ring[head] = nil
+            head = (head + 1) % ring.count
+            count -= 1
+            lock.unlock()
+            if let item { work(item, &context) }
+            worked = true
         }
-        let item = ring[head]
-        ring[head] = nil
-        head = (head + 1) % ring.count
-        count -= 1
-        return item
     }
 }

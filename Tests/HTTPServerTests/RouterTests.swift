@@ -114,6 +114,11 @@ struct RouterTests {
         let missing = respond(router, "GET", "/missing")
         #expect(missing.status == 404)
         #expect(missing.headers.values("X-Order") == ["inner", "outer"])
+        // The frozen responder wraps each route once at build time; same order, same coverage.
+        let responder = router.responder(logger: .discard)
+        #expect(responder(Request(method: "GET", target: "/")).headers.values("X-Order") == ["inner", "outer"])
+        #expect(responder(Request(method: "GET", target: "/boom")).headers.values("X-Order") == ["inner", "outer"])
+        #expect(responder(Request(method: "PUT", target: "/")).headers.values("X-Order") == ["inner", "outer"])
     }
 
     @Test func middlewareCanShortCircuitAndSeeParameters() {
@@ -131,6 +136,22 @@ struct RouterTests {
         #expect(routes.count == 8)
         #expect(routes.contains(Router.Route(method: "PATCH", pattern: "/api/management/v1/environments/{environmentId}")))
         #expect(routes.first == Router.Route(method: "GET", pattern: "/api/management/v1/environments/{environmentId}"))
+    }
+
+    @Test(arguments: [
+        ("/", [String]?.some([])),
+        ("/a/b", ["a", "b"]),
+        ("/a/b?x=/c", ["a", "b"]),
+        ("/a//b/", ["a", "", "b", ""]),
+        ("/caf%C3%A9#frag", ["caf%C3%A9"]),
+        ("http://example.com/a/b?q", ["a", "b"]),
+        ("http://example.com", []),
+        ("*", nil),
+        ("", nil),
+        ("?x", nil),
+    ])
+    func splitsTargetsIntoRawSegments(target: String, expected: [String]?) {
+        #expect(RoutePattern.pathSegments(of: target)?.map(String.init) == expected)
     }
 
     @Test func queryHelpersDecode() {

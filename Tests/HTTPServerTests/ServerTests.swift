@@ -19,6 +19,36 @@ struct ServerTests {
         #expect(first.headers["Date"] != nil)
     }
 
+    @Test func requestsCarryAnIDAndTheRemoteAddress() throws {
+        let server = try startServer { request in
+            Response(status: 200, contentType: "text/plain", body: request.id + " " + (request.remoteAddress ?? "-"))
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\nGET /b HTTP/1.1\r\nHost: x\r\n\r\n")
+        let first = try client.readResponse().text.split(separator: " ")
+        let second = try client.readResponse().text.split(separator: " ")
+        #expect(first.count == 2 && first[1] == "127.0.0.1")
+        #expect(first[0].count == 16 && first[0].allSatisfy(\.isHexDigit))
+        #expect(first[0] != second[0])
+    }
+
+    @Test func largeResponsesSurvivePartialWrites() throws {
+        // 8 MiB is far more than a loopback socket buffer: the loop must finish it on EPOLLOUT, in order.
+        let big = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
+        let server = try startServer { request in
+            request.path == "/big" ? Response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: big)
+                : echo(request)
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /big HTTP/1.1\r\nHost: x\r\n\r\nGET /after HTTP/1.1\r\nHost: x\r\n\r\n")
+        let reply = try client.readResponse()
+        #expect(reply.body.count == big.count)
+        #expect(reply.body == big)
+        #expect(try client.readResponse().text == "GET /after\n")
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {
         // The first handler is the slowest: responses must still come back in request order.
         let server = try startServer { request in
@@ -142,6 +172,30 @@ struct ServerTests {
         #expect(elapsed >= 0.9 && elapsed < 2.5, "cut after \(elapsed) s")
     }
 
+    @Test func idleKeepAliveConnectionsCloseAfterTheIdleTimeout() throws {
+        let server = try startServer(limits: HTTPLimits(keepAliveIdleTimeout: .milliseconds(500)), responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort, timeout: 3)
+        try client.send("GET /once HTTP/1.1\r\nHost: x\r\n\r\n")
+        _ = try client.readResponse()
+        let start = monotonicNanoseconds()
+        #expect(client.waitForClose())
+        let elapsed = secondsSince(start)
+        #expect(elapsed >= 0.4 && elapsed < 2, "closed after \(elapsed) s")
+    }
+
+    @Test func aStalledBodyIsCutAtTheBodyTimeout() throws {
+        let limits = HTTPLimits(headerTimeout: .seconds(10), bodyTimeout: .milliseconds(500))
+        let server = try startServer(limits: limits, responder: echo)
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort, timeout: 3)
+        try client.send("POST /body HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\nabc")
+        let start = monotonicNanoseconds()
+        #expect(client.waitForClose())
+        let elapsed = secondsSince(start)
+        #expect(elapsed >= 0.4 && elapsed < 2, "closed after \(elapsed) s")
+    }
+
     @Test func aThousandIdleConnectionsDoNotBlockANewClient() throws {
         var limit = rlimit()
         getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
@@ -200,6 +254,25 @@ struct ServerTests {
         server.shutdown()
         server.wait()
         server.wait()
+    }
+
+    @Test func blockingHandlersRunInParallelOnAllWorkers() throws {
+        // Each handler waits until all four run at once: that only happens if busy workers do not hold the queue.
+        let started = Recorder()
+        let server = try startServer(workerThreads: 4) { request in
+            started.append(request.path)
+            let together = poll(seconds: 5) { started.count >= 4 }
+            return Response(status: together ? 200 : 500, contentType: "text/plain", body: request.path)
+        }
+        defer { server.stop() }
+        let clients = try (0..<4).map { _ in try TestClient(port: server.boundPort) }
+        for (index, client) in clients.enumerated() {
+            try client.send("GET /\(index) HTTP/1.1\r\nHost: x\r\n\r\n")
+        }
+        let start = monotonicNanoseconds()
+        let statuses = try clients.map { try $0.readResponse().status }
+        #expect(statuses == [200, 200, 200, 200])
+        #expect(secondsSince(start) < 1, "workers were woken late")
     }
 
     @Test func fullWorkerQueueAnswers503() throws {
