@@ -32,8 +32,6 @@ let package = Package(
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
-        .executableTarget(name: "HTTPBenchServer", dependencies: ["HTTPServer"], path: "Tests/Bench/HTTPBenchServer"),
-        .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# HTTP benchmark: our server (Router + Server, GET /healthz → "ok") against nginx serving a 14-byte static file,
+# HTTP benchmark: `gatehouse serve` (release, GET /healthz) against nginx serving a 14-byte static file,
 # both measured in the same run with `wrk -t2 -c64 -d10s --latency`; then the server's peak RSS with 1 000 idle
 # keep-alive connections. Prints figures and ratios; asserts nothing (goals: ≥ 1.5× nginx req/s, p99 ≤ 5 ms,
 # ≤ 40 MB with 1 000 idle connections).
@@ -22,8 +22,8 @@ if [ -n "$missing" ]; then
 fi
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
-$SWIFT build -c release --product HTTPBenchServer 2>&1 | grep -E "warning|error|Compiling|Build complete" || true
-BIN=$($SWIFT build -c release --show-bin-path)/HTTPBenchServer
+$SWIFT build -c release --product gatehouse 2>&1 | grep -E "warning|error|Build complete" || true
+BIN=$($SWIFT build -c release --show-bin-path)/gatehouse
 
 WORK=$(mktemp -d)
 chmod 755 "$WORK"  # nginx workers run as another user when started by root
@@ -42,7 +42,8 @@ wait_http() {  # wait_http URL: poll until it answers (10 s max)
 }
 
 start_server() {
-  "$BIN" --port "$OUR_PORT" "$@" &
+  # The real thing, as deployed: every middleware, metrics and the JSON access log (to /dev/null here).
+  "$BIN" serve --port "$OUR_PORT" --database "$WORK/bench.sqlite" --resources "$PWD" "$@" 2>/dev/null >/dev/null &
   SERVER_PID=$!
   wait_http "http://127.0.0.1:$OUR_PORT/healthz"
 }
@@ -102,7 +103,7 @@ echo "server RSS at start: $((before / 1024)) MB; VmHWM with $IDLE idle connecti
 kill "$IDLE_PID" 2>/dev/null || true; wait "$IDLE_PID" 2>/dev/null || true; IDLE_PID=""
 stop_server
 
-echo "== wrk -t2 -c64 -d$DURATION --latency (ours: /healthz via Router+Server; nginx: 14-byte static file)"
+echo "== wrk -t2 -c64 -d$DURATION --latency (ours: gatehouse serve GET /healthz; nginx: 14-byte static file)"
 # Alternating order (ours, nginx, nginx, ours, …) so that load drifting on a shared machine hits both alike.
 start_server
 ours_runs=""; nginx_runs=""
