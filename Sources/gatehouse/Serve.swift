@@ -5,7 +5,8 @@ import HTTPServer
 /// `gatehouse serve`: open and migrate, listen, run until SIGTERM/SIGINT, then shut down gracefully.
 enum Serve {
     static func run(_ configuration: Configuration) throws -> Int32 {
-        // Block the stop signals before any thread starts, so they are only ever taken by sigwait below.
+        // Block the stop signals before any thread starts (the server's and the upkeep thread inherit the mask),
+        // so only `runUntilSignalled` below takes them.
         var signals = sigset_t()
         sigemptyset(&signals)
         sigaddset(&signals, SIGTERM)
@@ -23,11 +24,7 @@ enum Serve {
         for line in try application.startupNotices(baseURL: base) { print(line) }
         fflush(nil)
 
-        var received: Int32 = 0
-        sigwait(&signals, &received)
-        logger.info("shutting down", ["signal": .int(Int(received))])
-        server.shutdown()
-        server.wait()
+        try server.runUntilSignalled()
         application.stop()
         print("gatehouse stopped")
         return 0
