@@ -12,5 +12,8 @@ extension Dashboard {
         add("POST", "/logout", html(logout))
         add("GET", "/environments", html(environmentsPage))
         add("POST", "/environments", html(createEnvironment))
+        add("GET", "/environments/{environmentId}/traffic", html(trafficPage))
+        add("GET", "/environments/{environmentId}/traffic/add-digest", html(addDigestPage))
+        add("POST", "/environments/{environmentId}/traffic/add-digest", html(addDigestSubmit))
     }
 }
