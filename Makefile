@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test bench fuzz fuzz-http clean
+.PHONY: deps build release run test bench bench-traffic fuzz fuzz-http clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -30,8 +30,15 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 
-bench: release
-	@echo "no benchmarks yet"
+bench: release bench-traffic
+
+# Ingest throughput over HTTP (wrk against a release server on a temporary database) and the checklist's latency
+# at 10 thousand, 1 million and 10 million verdicts in the window (Tests/Bench/traffic-bench.sh).
+bench-traffic: deps
+	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
+	$(SWIFT) build -c release --product gatehouse
+	$(SWIFT) build -c release --product TrafficBench
+	sh Tests/Bench/traffic-bench.sh
 
 fuzz: fuzz-http
 

@@ -38,6 +38,7 @@ let package = Package(
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
+        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/TrafficBench"),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting"]),
 
