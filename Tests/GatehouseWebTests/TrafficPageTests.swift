@@ -88,6 +88,10 @@ struct TrafficPageTests {
         #expect(fixed.status == "ok")
         #expect(fixed.html.contains("Fixed: phones report \(digest), which is now registered for com.example.demo"))
         #expect(!fixed.html.contains("add-digest"))
+        // Just fixed, it stays above the fold instead of joining the passing checks.
+        let foldAfter = try #require(after.text.range(of: "<details class=\"passing\">"))
+        #expect((after.text.range(of: "id=\"android.certificateNotRegistered\"")?.lowerBound ?? foldAfter.upperBound) < foldAfter.lowerBound)
+        #expect(after.text.contains("<span class=\"badge ok\">all good</span>"))
         #expect(after.text.components(separatedBy: "class=\"change\"").count == changesBefore + 1)
         let environment = try app.application.services.environments.get(environmentID)
         #expect(environment.androidApps.first?.certificateDigests == [Demo.uploadKeyDigest, Demo.appSigningKeyDigest])

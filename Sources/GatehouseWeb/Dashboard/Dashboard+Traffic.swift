@@ -22,8 +22,10 @@ extension Dashboard {
         let canEdit = context.session.admin.role.canEdit
 
         let items = report.items.map { item($0, environment: environment, rollups: rollups, canEdit: canEdit) }
-        let open = items.enumerated().filter { report.items[$0.offset].status != .ok }.map(\.element)
-        let passing = items.enumerated().filter { report.items[$0.offset].status == .ok }.map(\.element)
+        // Failures and warnings stay open, and so does an item just fixed, so the admin sees the fix take.
+        let shown = report.items.map { $0.status != .ok || $0.title.hasPrefix("Fixed: ") }
+        let open = items.enumerated().filter { shown[$0.offset] }.map(\.element)
+        let passing = items.enumerated().filter { !shown[$0.offset] }.map(\.element)
         let failCount = report.items.filter { $0.status == .fail }.count
         let warnCount = report.items.filter { $0.status == .warn }.count
         var values: [String: MustacheValue] = [
@@ -33,7 +35,8 @@ extension Dashboard {
             "passingItems": .array(passing),
             "passingCount": passing.isEmpty ? .null : .string(Checklist.number(passing.count)),
             "passingPlural": .bool(passing.count != 1),
-            "allPass": .bool(open.isEmpty),
+            "allPass": .bool(failCount == 0 && warnCount == 0),
+            "hasOpen": .bool(!open.isEmpty),
             "failCount": failCount > 0 ? .string(Checklist.number(failCount)) : .null,
             "warnCount": warnCount > 0 ? .string(Checklist.number(warnCount)) : .null,
             "chart": .string(chart.svg()),
