@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-browser bench bench-http bench-dashboard bench-mustache fuzz fuzz-http fuzz-mustache clean
+.PHONY: deps build release run test test-browser bench bench-http bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-mustache clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -48,7 +48,15 @@ test-browser: deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python -m pytest -q Tests/Browser
 
-bench: release bench-http bench-dashboard bench-crypto bench-mustache
+bench: release bench-http bench-dashboard bench-traffic bench-crypto bench-mustache
+
+# Ingest throughput over HTTP (wrk against a release server on a temporary database) and the checklist's latency
+# at 10 thousand, 1 million and 10 million verdicts in the window (Tests/Bench/traffic-bench.sh).
+bench-traffic: deps
+	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
+	$(SWIFT) build -c release --product gatehouse
+	$(SWIFT) build -c release --product TrafficBench
+	sh Tests/Bench/traffic-bench.sh
 
 # The signed-in /environments page with 50 environments, login cost, and /healthz p99 during 20 concurrent logins.
 bench-dashboard: deps

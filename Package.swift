@@ -43,6 +43,7 @@ let package = Package(
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
+        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
         .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPParserFuzz",

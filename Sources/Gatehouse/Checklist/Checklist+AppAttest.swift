@@ -6,6 +6,13 @@ extension Checklist {
         let figures = figures(.appIdNotRegistered, week: week, thresholds: thresholds)
         let ids = week.observed(.appIdNotRegistered)
         let registered = configuration.appleAppIds
+        if figures.status != .ok, !ids.isEmpty, ids.allSatisfy({ registered.contains($0.value) }) {
+            return figures.item(
+                status: .ok, title: "Fixed: the app ids phones attest are now registered",
+                detail: "Fixed: phones attest \(Wording.list(ids.map(\.value), conjunction: "and")), "
+                    + "\(ids.count == 1 ? "which is" : "which are") now registered; " + earlier(figures.failing),
+                fix: "", observed: ids, registered: registered)
+        }
         guard figures.status != .ok else {
             return figures.item(title: "Phones attest registered app ids", detail: figures.opener(), fix: "",
                                 observed: ids, registered: registered)

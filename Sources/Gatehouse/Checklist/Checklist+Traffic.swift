@@ -57,6 +57,14 @@ extension Checklist {
         let apps = configuration.androidApps
         let app = apps.first { $0.packageName == topPackage } ?? (apps.count == 1 ? apps.first : nil)
         let registered = app?.certificateDigests ?? unique(apps.flatMap(\.certificateDigests))
+        if figures.status != .ok, let fixed = certificatesFixed(
+            configuration, week: week, digests: digests, failing: figures.failing) {
+            let title = digests.count == 1
+                ? "Fixed: the certificate phones report is now registered"
+                : "Fixed: the certificates phones report are now registered"
+            return figures.item(status: .ok, title: title,
+                                detail: fixed, fix: "", observed: digests, registered: registered)
+        }
         guard figures.status != .ok else {
             return figures.item(title: "Phones carry registered signing certificates", detail: figures.opener(),
                                 fix: "", observed: digests, registered: registered)
@@ -100,6 +108,14 @@ extension Checklist {
         let figures = figures(.packageNotRegistered, week: week, thresholds: thresholds)
         let packages = week.observed(.packageNotRegistered)
         let registered = configuration.androidApps.map(\.packageName)
+        if figures.status != .ok, !packages.isEmpty, packages.allSatisfy({ registered.contains($0.value) }) {
+            return figures.item(
+                status: .ok, title: "Fixed: the packages phones run are now registered",
+                detail: "Fixed: phones run \(Wording.list(packages.map(\.value), conjunction: "and")), "
+                    + "\(packages.count == 1 ? "which is" : "which are") now registered; "
+                    + Checklist.earlier(figures.failing),
+                fix: "", observed: packages, registered: registered)
+        }
         guard figures.status != .ok else {
             return figures.item(title: "Phones run registered packages", detail: figures.opener(), fix: "",
                                 observed: packages, registered: registered)

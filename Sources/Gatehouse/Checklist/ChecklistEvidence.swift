@@ -29,3 +29,13 @@ public struct ChecklistEvidence: Sendable, Equatable {
         self.registered = registered
     }
 }
+
+extension ChecklistEvidence {
+    /// The share as an admin reads it (`"83%"`, `"50.1%"`, never a round figure it is not).
+    public var shareText: String { Wording.percent(failing, of: verdicts) }
+}
+
+extension Checklist {
+    /// A count as the checklist writes it: `1204` → `"1,204"`.
+    public static func number(_ value: Int) -> String { Wording.number(value) }
+}

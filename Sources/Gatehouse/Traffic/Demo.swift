@@ -1,9 +1,11 @@
 import Crypto
+import SQLite
 
 /// Sample data for `gatehouse serve --demo`: a "Demo" environment with one Android and one iOS app and a week of
 /// verdicts in which Play Integrity shows the upload-key mistake (the app-signing key's digest is not registered)
 /// while App Attest is healthy — so a newcomer sees the checklist name a real fault, and can fix it.
 public enum Demo {
+    /// The demo environment's name.
     public static let environmentName = "Demo"
     public static let packageName = "com.example.demo"
     public static let appleAppID = "ABCDE12345.com.example.demo"
@@ -31,6 +33,17 @@ public enum Demo {
             _ = try verdicts.ingest(day, environmentID: environment.id)
         }
         return true
+    }
+
+    /// Whether `environment` is the one `--demo` made: named `Demo`, and created by Gatehouse itself (the audit
+    /// entry of its creation has a system actor), so an admin's own environment named "Demo" is not taken for it.
+    public static func isDemo(_ environment: Environment, store: Store) throws -> Bool {
+        guard environment.name == environmentName else { return false }
+        return try store.database.read { db in
+            try db.queryOne(
+                "SELECT 1 AS yes FROM audit_log WHERE environment_id = ? AND action = 'environment.create' AND actor_type = 'system' LIMIT 1",
+                [.text(environment.id)]) != nil
+        }
     }
 
     /// A week of generated verdicts, a batch per day (deterministic, so every demo looks the same).

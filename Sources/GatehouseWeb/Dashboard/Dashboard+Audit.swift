@@ -74,10 +74,4 @@ extension Dashboard {
             return .string(text.count > 200 ? String(text.prefix(199)) + "…" : text)
         }
     }
-
-    static func queryEncode(_ s: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
-    }
 }

@@ -47,5 +47,8 @@ extension Dashboard {
         add("POST", "/environments/{environmentId}/keys/{keyId}/roll", html(rollEnvironmentKey))
         add("GET", "/environments/{environmentId}/keys/{keyId}/revoke", html(revokeEnvironmentKeyPage))
         add("POST", "/environments/{environmentId}/keys/{keyId}/revoke", html(revokeEnvironmentKey))
+        add("GET", "/environments/{environmentId}/traffic", html(trafficPage))
+        add("GET", "/environments/{environmentId}/traffic/add-digest", html(addDigestPage))
+        add("POST", "/environments/{environmentId}/traffic/add-digest", html(addDigestSubmit))
     }
 }

@@ -79,6 +79,22 @@ struct Dashboard: Sendable {
         configuration.secureCookies || (configuration.trustProxy && request.headers["X-Forwarded-Proto"]?.lowercased() == "https")
     }
 
+    /// Percent-encodes a query value (unreserved characters kept).
+    static func queryEncode(_ value: String) -> String {
+        var out = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                out.append(Character(UnicodeScalar(byte)))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                out += "%" + String(hex[Int(byte >> 4)]) + String(hex[Int(byte & 0xF)])
+            }
+        }
+        return out
+    }
+
     /// The client's address: the peer, or the first X-Forwarded-For hop behind a trusted proxy.
     func clientAddress(_ request: Request) -> String {
         if configuration.trustProxy, let forwarded = request.headers["X-Forwarded-For"]?.split(separator: ",").first {

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Traffic bench (make bench-traffic): ingest throughput over HTTP with wrk against a release `gatehouse serve` on a
+# temporary database, then the checklist's latency at 10 thousand, 1 million and 10 million verdicts.
+# Knobs: BENCH_PORT (18193), BENCH_SECONDS (10), BENCH_CONNECTIONS (8), BENCH_THREADS (2).
+set -eu
+BIN=.build/release
+PORT=${BENCH_PORT:-18193}
+DIR=$(mktemp -d /tmp/traffic-bench.XXXXXX)
+GATEHOUSE_MASTER_KEY=$(head -c 32 /dev/urandom | base64)
+export GATEHOUSE_MASTER_KEY
+"$BIN/TrafficBench" setup "$DIR" "$PWD"
+"$BIN/gatehouse" serve --port "$PORT" --database "$DIR/db.sqlite" --log-level warning >"$DIR/serve.log" 2>&1 &
+PID=$!
+trap 'kill $PID 2>/dev/null || true; rm -rf "$DIR"' EXIT INT TERM
+for _ in $(seq 1 50); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+echo "ingest over HTTP: batches of 1,000 verdicts, ${BENCH_CONNECTIONS:-8} connections, ${BENCH_SECONDS:-10} s"
+wrk -t"${BENCH_THREADS:-2}" -c"${BENCH_CONNECTIONS:-8}" -d"${BENCH_SECONDS:-10}s" --latency -s "$DIR/post.lua" \
+  "http://127.0.0.1:$PORT/api/ingest/v1/verdicts" | tee "$DIR/wrk.txt"
+awk '/^Requests\/sec:/ { printf "ingest: %.0f verdicts/s (%.1f batches/s; goal >= 50,000 verdicts/s)\n", $2 * 1000, $2 }' "$DIR/wrk.txt"
+"$BIN/TrafficBench" checklist "$PWD"
