@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test bench fuzz fuzz-http clean
+.PHONY: deps build release run test test-api-schema bench bench-api fuzz fuzz-http clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -29,9 +29,27 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) test-api-schema
 
-bench: release
-	@echo "no benchmarks yet"
+# Schemathesis (a pinned version, in .venv) against a live `gatehouse serve` on a temporary database and a free
+# port: no 5xx, and every status code, media type and body as Public/openapi.json documents them. Deterministic
+# (Tests/EndToEnd/schemathesis.toml), bounded by API_SCHEMA_SECONDS (600).
+SCHEMATHESIS_VERSION = 4.32.5
+test-api-schema: deps
+	@[ -x .venv/bin/python ] || python3 -m venv .venv 2>/dev/null || { echo "installing: python3-venv"; rm -rf .venv; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv && python3 -m venv .venv; }
+	@.venv/bin/python -m pip show schemathesis 2>/dev/null | grep -qx "Version: $(SCHEMATHESIS_VERSION)" \
+	  || .venv/bin/python -m pip install -q "schemathesis==$(SCHEMATHESIS_VERSION)"
+	$(SWIFT) build --product gatehouse
+	.venv/bin/python Tests/EndToEnd/api_schema.py "$$($(SWIFT) build --show-bin-path)/gatehouse" .venv/bin/schemathesis
+
+bench: bench-api
+
+# The management API under wrk against nginx serving a static file in the same run (Tests/Bench/api-bench.sh, which
+# installs wrk, nginx and curl when missing).
+bench-api: deps
+	$(SWIFT) build -c release --product gatehouse
+	bash Tests/Bench/api-bench.sh "$$($(SWIFT) build -c release --show-bin-path)/gatehouse"
 
 fuzz: fuzz-http
 
