@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-browser bench bench-http bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-mustache clean
+.PHONY: deps build release run test test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-mustache clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -29,16 +29,25 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) test-api-schema
 	$(MAKE) test-browser
 
 VENV = .venv
 BROWSER_PACKAGES = chromium chromium-driver
 
-# The Python tools of the test suites (selenium, pytest) in a virtualenv of the project.
+# The Python tools of the test suites (selenium, pytest, schemathesis; pinned) in a virtualenv of the project.
 $(VENV)/.installed: Tests/requirements.txt
-	python3 -m venv $(VENV)
+	@python3 -m venv $(VENV) 2>/dev/null || { echo "installing: python3-venv"; rm -rf $(VENV); \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq python3-venv && python3 -m venv $(VENV); }
 	$(VENV)/bin/pip install -q -r Tests/requirements.txt
 	touch $@
+
+# Schemathesis against a live `gatehouse serve` on a temporary database and a free port: no 5xx, and every status
+# code, media type and body as Public/openapi.json documents them. Deterministic (Tests/EndToEnd/schemathesis.toml),
+# bounded by API_SCHEMA_SECONDS (600).
+test-api-schema: deps $(VENV)/.installed
+	$(SWIFT) build --product gatehouse
+	$(VENV)/bin/python Tests/EndToEnd/api_schema.py "$$($(SWIFT) build --show-bin-path)/gatehouse" $(VENV)/bin/schemathesis
 
 # Browser tests: Debian's chromium + chromium-driver driven by selenium against a real `gatehouse serve`.
 test-browser: deps $(VENV)/.installed
@@ -48,7 +57,7 @@ test-browser: deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python -m pytest -q Tests/Browser
 
-bench: release bench-http bench-dashboard bench-traffic bench-crypto bench-mustache
+bench: release bench-http bench-api bench-dashboard bench-traffic bench-crypto bench-mustache
 
 # Ingest throughput over HTTP (wrk against a release server on a temporary database) and the checklist's latency
 # at 10 thousand, 1 million and 10 million verdicts in the window (Tests/Bench/traffic-bench.sh).
@@ -57,6 +66,11 @@ bench-traffic: deps
 	$(SWIFT) build -c release --product gatehouse
 	$(SWIFT) build -c release --product TrafficBench
 	sh Tests/Bench/traffic-bench.sh
+
+# The management API (GET and PATCH of an environment) under wrk against nginx serving a static file in the same run.
+bench-api: deps
+	$(SWIFT) build -c release --product gatehouse
+	bash Tests/Bench/api-bench.sh "$$($(SWIFT) build -c release --show-bin-path)/gatehouse"
 
 # The signed-in /environments page with 50 environments, login cost, and /healthz p99 during 20 concurrent logins.
 bench-dashboard: deps

@@ -13,7 +13,7 @@ extension JSON {
     func write(into out: inout [UInt8]) {
         switch self {
         case .null: out.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
-        case .bool(let b): out.append(contentsOf: Array((b ? "true" : "false").utf8))
+        case .bool(let b): out.append(contentsOf: b ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
         case .number(let n): out.append(contentsOf: Array(Self.format(n).utf8))
         case .string(let s): Self.writeString(s, into: &out)
         case .array(let elements):
@@ -40,23 +40,39 @@ extension JSON {
         return "\(n)"
     }
 
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
+
+    /// Writes `s` as a JSON string: bytes that need no escape are copied in runs, straight from the string's UTF-8.
     static func writeString(_ s: String, into out: inout [UInt8]) {
-        let hex: [UInt8] = Array("0123456789abcdef".utf8)
         out.append(0x22)
-        for b in s.utf8 {
-            switch b {
-            case 0x22: out.append(contentsOf: [0x5C, 0x22])
-            case 0x5C: out.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: out.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: out.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: out.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0..<0x20, 0x7F:
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            case UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"):
-                // Escaped so JSON embedded in HTML can never close a tag.
-                out.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(b >> 4)], hex[Int(b & 0xF)]])
-            default: out.append(b)
+        var s = s
+        s.withUTF8 { bytes in
+            var run = 0
+            for i in 0..<bytes.count {
+                let b = bytes[i]
+                let escape: UInt8
+                switch b {
+                case 0x22: escape = 0x22
+                case 0x5C: escape = 0x5C
+                case 0x0A: escape = UInt8(ascii: "n")
+                case 0x0D: escape = UInt8(ascii: "r")
+                case 0x09: escape = UInt8(ascii: "t")
+                // Control characters, and < > & so that JSON embedded in HTML can never close a tag: \u00XX.
+                case 0..<0x20, 0x7F, UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "&"): escape = UInt8(ascii: "u")
+                default: continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<i]))
+                out.append(0x5C)
+                out.append(escape)
+                if escape == UInt8(ascii: "u") {
+                    out.append(0x30)
+                    out.append(0x30)
+                    out.append(hexDigits[Int(b >> 4)])
+                    out.append(hexDigits[Int(b & 0xF)])
+                }
+                run = i + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<bytes.count]))
         }
         out.append(0x22)
     }
