@@ -106,6 +106,20 @@ struct IngestAPITests {
         }
     }
 
+    @Test func checklistSeesEachNewBatchAndTheHourTurning() throws {
+        let path = "/api/management/v1/environments/\(environmentID)/checklist"
+        func failing() -> Int? {
+            app.send("GET", path, headers: auth).json?["items"]?.array?.first { $0["id"]?.string == "android.certificateNotRegistered" }?["evidence"]?["failing"]?.integer
+        }
+        #expect(failing() == 0)
+        post((0..<30).map { _ in verdict(digest: String(repeating: "ab", count: 32)) })
+        #expect(failing() == 30)  // the cached week was dropped by the ingest
+        post((0..<5).map { _ in verdict(digest: String(repeating: "ab", count: 32)) })
+        #expect(failing() == 35)
+        app.clock.advance(by: 8 * 86_400)  // a week later every verdict has left the window
+        #expect(failing() == 0)
+    }
+
     @Test func checklistNamesTheUnregisteredCertificate() throws {
         let registered = String(repeating: "11", count: 32)
         let seen = Array(repeating: "CD", count: 32).joined(separator: ":")

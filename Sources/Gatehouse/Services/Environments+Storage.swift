@@ -4,45 +4,64 @@ import SQLite
 /// Reading and writing an environment's rows.
 extension Environments {
     static func load(_ db: Connection, id: String) throws -> Environment? {
-        guard let row = try db.queryOne("SELECT id, name, kind, attack_mode, revision, created_at, updated_at FROM environments WHERE id = ?", [.text(id)]) else {
-            return nil
+        try load(db, where: "id = ?", environmentWhere: "environment_id = ?", [.text(id)]).first
+    }
+
+    /// Every environment, oldest first, in five queries whatever their number.
+    static func loadAll(_ db: Connection) throws -> [Environment] {
+        try load(db, where: "1 = 1", environmentWhere: "1 = 1", [])
+    }
+
+    /// The environments matching `condition` (on `environments`) with everything registered in them (rows of the
+    /// other tables matching `environmentCondition`), in creation order.
+    private static func load(_ db: Connection, where condition: String, environmentWhere environmentCondition: String, _ arguments: [SQLValue]) throws -> [Environment] {
+        var digests: [String: [String: [[UInt8]]]] = [:]
+        try db.forEachRow("SELECT environment_id, package_name, digest FROM android_app_digests WHERE \(environmentCondition) ORDER BY environment_id, package_name, position", arguments) { r in
+            if let env = r["environment_id"].string, let name = r["package_name"].string, let digest = r["digest"].bytes {
+                digests[env, default: [:]][name, default: []].append(digest)
+            }
         }
-        var digests: [String: [[UInt8]]] = [:]
-        try db.forEachRow("SELECT package_name, digest FROM android_app_digests WHERE environment_id = ? ORDER BY package_name, position", [.text(id)]) { r in
-            if let name = r["package_name"].string, let digest = r["digest"].bytes { digests[name, default: []].append(digest) }
-        }
-        var apps: [AndroidApp] = []
-        try db.forEachRow("SELECT package_name, outside_play FROM android_apps WHERE environment_id = ? ORDER BY position", [.text(id)]) { r in
+        var apps: [String: [AndroidApp]] = [:]
+        try db.forEachRow("SELECT environment_id, package_name, outside_play FROM android_apps WHERE \(environmentCondition) ORDER BY environment_id, position", arguments) { r in
+            guard let env = r["environment_id"].string else { return }
             let name = r["package_name"].string ?? ""
-            apps.append(AndroidApp(packageName: name, certificateDigests: digests[name] ?? [], outsidePlay: r["outside_play"].bool ?? false))
+            apps[env, default: []].append(AndroidApp(packageName: name, certificateDigests: digests[env]?[name] ?? [], outsidePlay: r["outside_play"].bool ?? false))
         }
-        var appleIDs: [String] = []
-        try db.forEachRow("SELECT app_id FROM apple_app_ids WHERE environment_id = ? ORDER BY position", [.text(id)]) { r in
-            if let appID = r["app_id"].string { appleIDs.append(appID) }
+        var appleIDs: [String: [String]] = [:]
+        try db.forEachRow("SELECT environment_id, app_id FROM apple_app_ids WHERE \(environmentCondition) ORDER BY environment_id, position", arguments) { r in
+            if let env = r["environment_id"].string, let appID = r["app_id"].string { appleIDs[env, default: []].append(appID) }
         }
-        var status = PlayIntegrityStatus()
-        if let c = try db.queryOne(
-            "SELECT service_account_sealed IS NOT NULL AS account, service_account_email, service_account_project, local_sealed IS NOT NULL AS local, local_key_sha256 FROM play_integrity_credentials WHERE environment_id = ?",
-            [.text(id)]
-        ) {
+        var credentials: [String: PlayIntegrityStatus] = [:]
+        try db.forEachRow(
+            "SELECT environment_id, service_account_sealed IS NOT NULL AS account, service_account_email, service_account_project, local_sealed IS NOT NULL AS local, local_key_sha256 FROM play_integrity_credentials WHERE \(environmentCondition)",
+            arguments
+        ) { c in
+            guard let env = c["environment_id"].string else { return }
+            var status = PlayIntegrityStatus()
             status.serviceAccountSet = c["account"].bool ?? false
             status.serviceAccountEmail = c["service_account_email"].string
             status.serviceAccountProject = c["service_account_project"].string
             status.localSet = c["local"].bool ?? false
             status.localVerificationKeySHA256 = c["local_key_sha256"].string
+            credentials[env] = status
         }
-        return Environment(
-            id: id,
-            name: row["name"].string ?? "",
-            kind: EnvironmentKind(rawValue: row["kind"].string ?? "") ?? .development,
-            attackMode: row["attack_mode"].bool ?? false,
-            androidApps: apps,
-            appleAppIDs: appleIDs,
-            playIntegrity: status,
-            revision: row["revision"].int64 ?? 1,
-            createdAt: row["created_at"].int64 ?? 0,
-            updatedAt: row["updated_at"].int64 ?? 0
-        )
+        var environments: [Environment] = []
+        try db.forEachRow("SELECT id, name, kind, attack_mode, revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
+            let id = row["id"].string ?? ""
+            environments.append(Environment(
+                id: id,
+                name: row["name"].string ?? "",
+                kind: EnvironmentKind(rawValue: row["kind"].string ?? "") ?? .development,
+                attackMode: row["attack_mode"].bool ?? false,
+                androidApps: apps[id] ?? [],
+                appleAppIDs: appleIDs[id] ?? [],
+                playIntegrity: credentials[id] ?? PlayIntegrityStatus(),
+                revision: row["revision"].int64 ?? 1,
+                createdAt: row["created_at"].int64 ?? 0,
+                updatedAt: row["updated_at"].int64 ?? 0
+            ))
+        }
+        return environments
     }
 
     static func replaceAndroidApps(_ db: Connection, id: String, apps: [AndroidApp]) throws {

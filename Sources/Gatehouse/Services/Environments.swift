@@ -34,10 +34,7 @@ public struct Environments: Sendable {
 
     /// Every environment, oldest first.
     public func list() throws -> [Environment] {
-        try store.database.read { db in
-            let ids = try db.query("SELECT id FROM environments ORDER BY created_at, id").compactMap { $0["id"].string }
-            return try ids.compactMap { try Self.load(db, id: $0) }
-        }
+        try store.database.read { db in try Self.loadAll(db) }
     }
 
     /// One environment; throws `DomainError.notFound`.

@@ -7,6 +7,8 @@ import SQLite
 public final class Store: Sendable {
     public let database: Database
     let box: SecretBox
+    /// The week's rollups per environment, for checklists (see `RollupCache`).
+    let rollupCache = RollupCache()
     /// Now, in unix seconds. Injected so tests can move time.
     public let clock: @Sendable () -> Int64
 

@@ -3,24 +3,47 @@ import SQLite
 extension Verdicts {
     /// The setup checklist of an environment now: its configuration against the week's rollups.
     public func checklist(for environment: Environment) throws -> ChecklistReport {
+        try checklists(for: [environment])[environment.id] ?? Checklist.evaluate(configuration: ChecklistConfiguration(), rollups: [], now: store.clock())
+    }
+
+    /// The checklists of several environments at once (the environments list): one query for their keys, and each
+    /// environment's week of rollups from the cache when it has not ingested since.
+    public func checklists(for environments: [Environment]) throws -> [String: ChecklistReport] {
         let now = store.clock()
-        let activeSecrets = try store.database.read { db in
-            try db.queryOne(
-                "SELECT COUNT(*) AS n FROM api_keys WHERE environment_id = ? AND type = 'secret' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
-                [.text(environment.id), .integer(now)]
-            )?["n"].int ?? 0
+        var activeSecrets: [String: Int] = [:]
+        try store.database.read { db in
+            try db.forEachRow(
+                "SELECT environment_id, COUNT(*) AS n FROM api_keys WHERE type = 'secret' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) GROUP BY environment_id",
+                [.integer(now)]
+            ) { row in
+                if let id = row["environment_id"].string { activeSecrets[id] = row["n"].int ?? 0 }
+            }
         }
-        let configuration = ChecklistConfiguration(
-            kind: environment.kind.rawValue,
-            attackMode: environment.attackMode,
-            androidApps: environment.androidApps.map {
-                AndroidAppSetup(packageName: $0.packageName, certificateDigests: $0.certificateDigests.map(CertificateDigest.format), outsidePlay: $0.outsidePlay)
-            },
-            appleAppIds: environment.appleAppIDs,
-            serviceAccountSet: environment.playIntegrity.serviceAccountSet,
-            localKeysSet: environment.playIntegrity.localSet,
-            activeSecretKeys: activeSecrets
-        )
-        return Checklist.evaluate(configuration: configuration, rollups: try weekRollups(environmentID: environment.id, now: now), now: now)
+        var reports: [String: ChecklistReport] = [:]
+        for environment in environments {
+            let configuration = ChecklistConfiguration(
+                kind: environment.kind.rawValue,
+                attackMode: environment.attackMode,
+                androidApps: environment.androidApps.map {
+                    AndroidAppSetup(packageName: $0.packageName, certificateDigests: $0.certificateDigests.map(CertificateDigest.format), outsidePlay: $0.outsidePlay)
+                },
+                appleAppIds: environment.appleAppIDs,
+                serviceAccountSet: environment.playIntegrity.serviceAccountSet,
+                localKeysSet: environment.playIntegrity.localSet,
+                activeSecretKeys: activeSecrets[environment.id] ?? 0
+            )
+            reports[environment.id] = Checklist.evaluate(configuration: configuration, rollups: try cachedWeekRollups(environmentID: environment.id, now: now), now: now)
+        }
+        return reports
+    }
+
+    /// `weekRollups` through the store's cache.
+    func cachedWeekRollups(environmentID: String, now: Int64) throws -> [VerdictRollup] {
+        let cache = store.rollupCache
+        let (cached, generation) = cache.lookup(environmentID, now: now)
+        if let cached { return cached }
+        let rollups = try weekRollups(environmentID: environmentID, now: now)
+        cache.store(rollups, for: environmentID, generation: generation, now: now)
+        return rollups
     }
 }

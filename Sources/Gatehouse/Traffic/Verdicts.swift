@@ -19,6 +19,8 @@ public struct Verdicts: Sendable {
     /// nothing and returns the count accepted the first time.
     public func ingest(_ verdicts: [Verdict], environmentID: String, idempotencyKey: String? = nil) throws -> Int {
         let now = store.clock()
+        // The week's cached rollups are stale once this commits.
+        defer { store.rollupCache.invalidate(environmentID) }
         return try store.database.write { db in
             if let idempotencyKey {
                 if let row = try db.queryOne("SELECT accepted FROM ingest_batches WHERE environment_id = ? AND idempotency_key = ?", [.text(environmentID), .text(idempotencyKey)]) {

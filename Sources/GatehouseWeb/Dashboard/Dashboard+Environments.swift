@@ -11,9 +11,10 @@ extension Dashboard {
 
     func environmentsView(_ context: DashboardContext, values: [String: MustacheValue], status: Int) throws -> Response {
         let environments = try services.environments.list()
+        let reports = try services.verdicts.checklists(for: environments)
         var rows: [MustacheValue] = []
         for environment in environments {
-            let report = try services.verdicts.checklist(for: environment)
+            guard let report = reports[environment.id] else { continue }
             let failing = report.items.filter { $0.status == .fail }.count
             let warning = report.items.filter { $0.status == .warn }.count
             rows.append([
