@@ -116,6 +116,10 @@ struct IngestAPITests {
         #expect(failing() == 30)  // the cached week was dropped by the ingest
         post((0..<5).map { _ in verdict(digest: String(repeating: "ab", count: 32)) })
         #expect(failing() == 35)
+        for _ in 0..<3 {  // later in the same hour, and in the next ones, from the cache or not: the same week
+            app.clock.advance(by: 1500)
+            #expect(failing() == 35)
+        }
         app.clock.advance(by: 8 * 86_400)  // a week later every verdict has left the window
         #expect(failing() == 0)
     }

@@ -68,8 +68,12 @@ public struct Verdicts: Sendable {
 
     /// The week's rollups of an environment, summed per (provider, status, reason) with their observed values:
     /// what the checklist reads. The cost depends on the number of distinct reasons, not of verdicts.
+    ///
+    /// The week is the hour of `now` and the 167 whole hours before it. The summed rows are stamped with the start of
+    /// the first of those hours, which stays inside the checklist's window (`now - 7 days ..< now`) for every `now`
+    /// in the same hour — so the sums can be cached for that hour.
     public func weekRollups(environmentID: String, now: Int64) throws -> [VerdictRollup] {
-        let from = now - ChecklistThresholds().windowSeconds
+        let from = (now - ((now % 3600) + 3600) % 3600) + 3600 - ChecklistThresholds().windowSeconds
         return try store.database.read { db in
             var observed: [String: [ObservedValue]] = [:]
             try db.forEachRow(
