@@ -82,8 +82,8 @@ public enum Timestamp {
         a >= 0 ? a / b : -((-a + b - 1) / b)
     }
 
-    /// (year, month, day) of a count of days since 1970-01-01.
-    static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
+    /// (year, month 1…12, day) of a count of days since 1970-01-01 (H. Hinnant's civil_from_days).
+    public static func civil(fromDays z: Int64) -> (Int64, Int64, Int64) {
         let z = z + 719_468
         let era = floorDivide(z, 146_097)
         let dayOfEra = z - era * 146_097

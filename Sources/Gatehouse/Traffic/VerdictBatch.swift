@@ -35,7 +35,7 @@ public enum VerdictBatch {
         }
         let before = errors.errors.count
         var at: Int64 = 0
-        if let text = item["at"]?.string, let t = VerdictTime.parse(text) {
+        if let text = item["at"]?.string, let t = Timestamp.parse(text) {
             if t < now - maxAge { errors.add(pointer + "/at", "is more than 8 days old; such verdicts are past the retention window") }
             if t > now + maxSkew { errors.add(pointer + "/at", "is more than 5 minutes in the future; check the reporting server's clock") }
             at = t

@@ -128,19 +128,6 @@ struct TrafficChart: Sendable {
         return (weekday, "\(day) \(months[month - 1])")
     }
 
-    /// Year, month (1…12) and day of a count of days since 1970-01-01 (H. Hinnant's civil_from_days).
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
     /// `"2026-11-24 14:05 UTC"`.
     static func time(_ at: Int64) -> String {
         let days = Int(at.dividingFloor(by: 86_400))
@@ -179,5 +166,13 @@ extension Int64 {
     func dividingFloor(by divisor: Int64) -> Int64 {
         let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? quotient - 1 : quotient
+    }
+}
+
+extension TrafficChart {
+    /// Year, month (1…12) and day of a count of days since 1970-01-01.
+    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
+        let (year, month, day) = Timestamp.civil(fromDays: Int64(days))
+        return (Int(year), Int(month), Int(day))
     }
 }
