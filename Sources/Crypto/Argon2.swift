@@ -1,3 +1,5 @@
+import Dispatch
+import Glibc
 import CArgon2
 import COpenSSL
 
@@ -32,6 +34,10 @@ package enum Argon2 {
     /// zeroed after use.
     /// - Throws: ``CryptoError`` with libargon2's message when a parameter is out of its range
     ///   (salt shorter than 8 bytes, memory below 8 × parallelism KiB, …) or memory cannot be allocated.
+    /// How many argon2 computations may run at once: all cores but one (at least one).
+    package static let concurrency = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1)
+    private static let gate = DispatchSemaphore(value: concurrency)
+
     package static func hash(
         variant: Variant,
         password: [UInt8],
@@ -43,6 +49,10 @@ package enum Argon2 {
         parallelism: UInt32,
         hashLength: Int
     ) throws -> [UInt8] {
+        // At most `concurrency` computations at once in this process: each takes a core and `memoryKiB` for tens of
+        // milliseconds, and a burst of logins must not take every core (or the memory) from other requests.
+        gate.wait()
+        defer { gate.signal() }
         let limit = Int(UInt32.max)
         guard hashLength > 0, hashLength <= limit, password.count <= limit, salt.count <= limit,
               secret.count <= limit, associatedData.count <= limit else {

@@ -48,6 +48,15 @@ public struct PasswordHasher: Sendable {
         return constantTimeEquals(computed, stored.hash)
     }
 
+    /// A PHC string with this hasher's parameters and random salt and hash, that no password matches. Verifying
+    /// against it costs what verifying a real hash costs, so unknown accounts take as long as known ones; making it
+    /// costs no argon2 work.
+    public func decoy() throws -> String {
+        PHCString(variant: .id, memoryKiB: parameters.memoryKiB, iterations: parameters.iterations,
+                  parallelism: parameters.parallelism, salt: try SecureRandom.bytes(parameters.saltLength),
+                  hash: try SecureRandom.bytes(parameters.hashLength)).encoded
+    }
+
     /// Whether a hash that just verified should be replaced by a fresh ``hash(_:)``: true when it is not
     /// argon2id, when any cost or length differs from ``parameters``, or when it does not parse.
     public func needsRehash(_ encoded: String) -> Bool {

@@ -15,7 +15,7 @@ enum Serve {
 
         let logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
         let application = try Application(configuration: configuration, logger: logger)
-        let server = Server(configuration: ServerConfiguration(host: configuration.host, port: configuration.port),
+        let server = Server(configuration: ServerConfiguration(host: configuration.host, port: configuration.port, workerThreads: configuration.workers),
                             responder: application.respond, logger: logger)
         try server.start()
         application.attach(server)

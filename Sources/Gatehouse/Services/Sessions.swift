@@ -16,7 +16,7 @@ public struct Sessions: Sendable {
         self.store = store
         self.hasher = hasher
         self.policy = policy
-        decoyHash = try hasher.hash(RandomToken.secret(prefix: "decoy"))
+        decoyHash = try hasher.decoy()
     }
 
     /// Checks the password and opens a session; returns the cookie token (shown to the browser, never stored).

@@ -1,13 +1,15 @@
 import Synchronization
 
 /// The week's summed rollups per environment, kept in memory until the environment ingests again or the hour turns
-/// (rollups are hourly, so the window's sums only change then). The checklist itself is a cheap pure function and is
-/// evaluated afresh every time; only the database aggregate is cached.
+/// (rollups are hourly, so the window's sums only change then). With them, the last checklist evaluated over them and
+/// the configuration it was for: the same configuration gives the same report until the rollups change.
 final class RollupCache: Sendable {
     struct Entry {
         var generation: Int
         var hour: Int64
         var rollups: [VerdictRollup]
+        /// The last checklist evaluated over these rollups, and the configuration it was evaluated for.
+        var report: (configuration: ChecklistConfiguration, report: ChecklistReport)?
     }
 
     private struct State {
@@ -30,7 +32,25 @@ final class RollupCache: Sendable {
     func store(_ rollups: [VerdictRollup], for environmentID: String, generation: Int, now: Int64) {
         state.withLock { s in
             guard s.generations[environmentID, default: 0] == generation else { return }
-            s.entries[environmentID] = Entry(generation: generation, hour: now / 3600, rollups: rollups)
+            s.entries[environmentID] = Entry(generation: generation, hour: now / 3600, rollups: rollups, report: nil)
+        }
+    }
+
+    /// The report last evaluated for `configuration` over the rollups cached for this hour, if any.
+    func report(_ environmentID: String, configuration: ChecklistConfiguration, now: Int64) -> ChecklistReport? {
+        state.withLock { s in
+            guard let e = s.entries[environmentID], e.generation == s.generations[environmentID, default: 0], e.hour == now / 3600,
+                  let cached = e.report, cached.configuration == configuration
+            else { return nil }
+            return cached.report
+        }
+    }
+
+    /// Keeps the report evaluated over the cached rollups of this hour.
+    func keep(_ report: ChecklistReport, for environmentID: String, configuration: ChecklistConfiguration, generation: Int, now: Int64) {
+        state.withLock { s in
+            guard s.generations[environmentID, default: 0] == generation, s.entries[environmentID]?.hour == now / 3600 else { return }
+            s.entries[environmentID]?.report = (configuration, report)
         }
     }
 

@@ -32,7 +32,18 @@ extension Verdicts {
                 localKeysSet: environment.playIntegrity.localSet,
                 activeSecretKeys: activeSecrets[environment.id] ?? 0
             )
-            reports[environment.id] = Checklist.evaluate(configuration: configuration, rollups: try cachedWeekRollups(environmentID: environment.id, now: now), now: now)
+            let cache = store.rollupCache
+            if var report = cache.report(environment.id, configuration: configuration, now: now) {
+                // The same hour's sums and the same configuration: only the window's ends move.
+                report.windowFrom = now - ChecklistThresholds().windowSeconds
+                report.windowTo = now
+                reports[environment.id] = report
+                continue
+            }
+            let generation = cache.lookup(environment.id, now: now).generation
+            let report = Checklist.evaluate(configuration: configuration, rollups: try cachedWeekRollups(environmentID: environment.id, now: now), now: now)
+            cache.keep(report, for: environment.id, configuration: configuration, generation: generation, now: now)
+            reports[environment.id] = report
         }
         return reports
     }

@@ -20,6 +20,9 @@ public struct Configuration: Sendable {
     public var trustProxy = false
     /// Log level: debug, info, warning, error.
     public var logLevel = "info"
+    /// Threads running handlers. Handlers block on SQLite and argon2 (logins wait their turn for a core), so there
+    /// are many more than cores: a burst of logins must leave threads for everything else.
+    public var workers = 32
 
     public init() {}
 
@@ -41,6 +44,7 @@ public struct Configuration: Sendable {
         Option(flag: "--metrics", variable: "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer", takesValue: true),
         Option(flag: "--secure-cookies", variable: "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false),
         Option(flag: "--trust-proxy", variable: "GATEHOUSE_TRUST_PROXY", help: "trust X-Forwarded-Proto and X-Forwarded-For from a reverse proxy", takesValue: false),
+        Option(flag: "--workers", variable: "GATEHOUSE_WORKERS", help: "threads running request handlers (default 32)", takesValue: true),
         Option(flag: "--log-level", variable: "GATEHOUSE_LOG_LEVEL", help: "debug, info (default), warning or error", takesValue: true),
     ]
 
@@ -94,6 +98,10 @@ public struct Configuration: Sendable {
         if let v = values["--metrics"] { c.metrics = v.isEmpty ? "open" : v }
         c.secureCookies = try flag(values["--secure-cookies"], "--secure-cookies")
         c.trustProxy = try flag(values["--trust-proxy"], "--trust-proxy")
+        if let v = values["--workers"] {
+            guard let n = Int(v), (1...1024).contains(n) else { throw ConfigurationError("--workers / GATEHOUSE_WORKERS must be a number from 1 to 1024, got \(v)") }
+            c.workers = n
+        }
         if let v = values["--log-level"] {
             guard ["debug", "info", "warning", "error"].contains(v) else { throw ConfigurationError("--log-level must be debug, info, warning or error") }
             c.logLevel = v
