@@ -3,11 +3,14 @@ import Synchronization
 /// The week's summed rollups per environment, kept in memory until the environment ingests again or the hour turns
 /// (rollups are hourly, so the window's sums only change then). With them, the last checklist evaluated over them and
 /// the configuration it was for: the same configuration gives the same report until the rollups change.
+///
+/// A page asks for many environments at once: each call takes the lock once, whatever the number of environments.
 final class RollupCache: Sendable {
+    /// What is cached for one environment.
     struct Entry {
         var generation: Int
         var hour: Int64
-        var rollups: [VerdictRollup]
+        var rollups: [VerdictRollup]?
         /// The last checklist evaluated over these rollups, and the configuration it was evaluated for.
         var report: (configuration: ChecklistConfiguration, report: ChecklistReport)?
     }
@@ -19,38 +22,30 @@ final class RollupCache: Sendable {
 
     private let state = Mutex(State())
 
-    /// The cached rollups of an environment for the hour of `now`, or nil, with the generation to store under.
-    func lookup(_ environmentID: String, now: Int64) -> (rollups: [VerdictRollup]?, generation: Int) {
+    /// For each environment, what is cached for the hour of `now` (rollups and report may be nil) and the generation
+    /// to store new values under.
+    func entries(_ environmentIDs: [String], now: Int64) -> [String: Entry] {
         state.withLock { s in
-            let generation = s.generations[environmentID, default: 0]
-            guard let e = s.entries[environmentID], e.generation == generation, e.hour == now / 3600 else { return (nil, generation) }
-            return (e.rollups, generation)
+            var out: [String: Entry] = [:]
+            for id in environmentIDs {
+                let generation = s.generations[id, default: 0]
+                if let e = s.entries[id], e.generation == generation, e.hour == now / 3600 {
+                    out[id] = e
+                } else {
+                    out[id] = Entry(generation: generation, hour: now / 3600, rollups: nil, report: nil)
+                }
+            }
+            return out
         }
     }
 
-    /// Stores rollups read while the environment was at `generation` (dropped if it ingested meanwhile).
-    func store(_ rollups: [VerdictRollup], for environmentID: String, generation: Int, now: Int64) {
+    /// Stores entries read or evaluated meanwhile; an entry whose environment ingested since it was read is dropped.
+    func keep(_ entries: [String: Entry]) {
+        guard !entries.isEmpty else { return }
         state.withLock { s in
-            guard s.generations[environmentID, default: 0] == generation else { return }
-            s.entries[environmentID] = Entry(generation: generation, hour: now / 3600, rollups: rollups, report: nil)
-        }
-    }
-
-    /// The report last evaluated for `configuration` over the rollups cached for this hour, if any.
-    func report(_ environmentID: String, configuration: ChecklistConfiguration, now: Int64) -> ChecklistReport? {
-        state.withLock { s in
-            guard let e = s.entries[environmentID], e.generation == s.generations[environmentID, default: 0], e.hour == now / 3600,
-                  let cached = e.report, cached.configuration == configuration
-            else { return nil }
-            return cached.report
-        }
-    }
-
-    /// Keeps the report evaluated over the cached rollups of this hour.
-    func keep(_ report: ChecklistReport, for environmentID: String, configuration: ChecklistConfiguration, generation: Int, now: Int64) {
-        state.withLock { s in
-            guard s.generations[environmentID, default: 0] == generation, s.entries[environmentID]?.hour == now / 3600 else { return }
-            s.entries[environmentID]?.report = (configuration, report)
+            for (id, e) in entries where s.generations[id, default: 0] == e.generation {
+                s.entries[id] = e
+            }
         }
     }
 

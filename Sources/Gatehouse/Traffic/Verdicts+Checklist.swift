@@ -19,6 +19,9 @@ extension Verdicts {
                 if let id = row["environment_id"].string { activeSecrets[id] = row["n"].int ?? 0 }
             }
         }
+        let cache = store.rollupCache
+        var entries = cache.entries(environments.map(\.id), now: now)
+        var changed: [String: RollupCache.Entry] = [:]
         var reports: [String: ChecklistReport] = [:]
         for environment in environments {
             let configuration = ChecklistConfiguration(
@@ -32,29 +35,24 @@ extension Verdicts {
                 localKeysSet: environment.playIntegrity.localSet,
                 activeSecretKeys: activeSecrets[environment.id] ?? 0
             )
-            let cache = store.rollupCache
-            if var report = cache.report(environment.id, configuration: configuration, now: now) {
+            guard var entry = entries[environment.id] else { continue }
+            if let cached = entry.report, cached.configuration == configuration {
                 // The same hour's sums and the same configuration: only the window's ends move.
+                var report = cached.report
                 report.windowFrom = now - ChecklistThresholds().windowSeconds
                 report.windowTo = now
                 reports[environment.id] = report
                 continue
             }
-            let generation = cache.lookup(environment.id, now: now).generation
-            let report = Checklist.evaluate(configuration: configuration, rollups: try cachedWeekRollups(environmentID: environment.id, now: now), now: now)
-            cache.keep(report, for: environment.id, configuration: configuration, generation: generation, now: now)
+            let rollups = try entry.rollups ?? weekRollups(environmentID: environment.id, now: now)
+            let report = Checklist.evaluate(configuration: configuration, rollups: rollups, now: now)
+            entry.rollups = rollups
+            entry.report = (configuration, report)
+            entries[environment.id] = entry
+            changed[environment.id] = entry
             reports[environment.id] = report
         }
+        cache.keep(changed)
         return reports
-    }
-
-    /// `weekRollups` through the store's cache.
-    func cachedWeekRollups(environmentID: String, now: Int64) throws -> [VerdictRollup] {
-        let cache = store.rollupCache
-        let (cached, generation) = cache.lookup(environmentID, now: now)
-        if let cached { return cached }
-        let rollups = try weekRollups(environmentID: environmentID, now: now)
-        cache.store(rollups, for: environmentID, generation: generation, now: now)
-        return rollups
     }
 }
