@@ -27,6 +27,20 @@ struct DashboardSecurityTests {
 
     // MARK: Sessions
 
+    @Test func manyPeopleBehindOneAddressCanSignInAtOnce() throws {
+        let app = try TestApp()
+        let emails = (0..<12).map { "person\($0)@example.com" }
+        for email in emails {
+            try app.application.services.admins.create(email: email, password: "correct horse battery staple", role: .viewer, actor: .system)
+        }
+        let statuses = Mutex<[Int]>([])
+        DispatchQueue.concurrentPerform(iterations: emails.count) { i in
+            let status = app.postForm("/login", ["email": emails[i], "password": "correct horse battery staple"]).status
+            statuses.withLock { $0.append(status) }
+        }
+        #expect(statuses.withLock { $0 } == Array(repeating: 303, count: emails.count))
+    }
+
     @Test func aPasswordTypedAsTheEmailNeverReachesTheAuditLog() throws {
         let app = try TestApp()
         _ = try app.signIn(role: .owner, email: "owner@example.com")

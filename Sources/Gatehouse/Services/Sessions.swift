@@ -25,21 +25,19 @@ public struct Sessions: Sendable {
         let now = store.clock()
         let email = email.trimmingCharacters(in: .whitespaces)
         let subjects = ["account:" + email.lowercased(), "address:" + address]
-        // The attempt is counted as a failure BEFORE the password is checked, in the same transaction as the
-        // throttle check: otherwise many parallel attempts all pass the check while argon2id runs and throttling
-        // is bypassed. A success removes the account's failures and this attempt's address row.
+        // The throttle is checked, and the attempt counted against the account, in one transaction before argon2id
+        // runs: otherwise parallel attempts all pass the check while it runs. A success removes the account's
+        // failures.
         var throttle: (seconds: Int64, locked: Bool)?
-        let attempt: [Int64] = try store.database.write { db in
+        try store.database.write { db in
             if let wait = try waitTime(db, subjects: subjects, now: now) {
                 throttle = wait
-                return []
+                return
             }
-            var rows: [Int64] = []
-            for subject in subjects {
-                try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subject), .integer(now)])
-                rows.append(db.lastInsertRowID)
-            }
-            return rows
+            // The attempt counts against the account before its password is checked, so parallel guesses at one
+            // account cannot outrun the throttle. Against the address only once it has failed: many people behind
+            // one proxy may sign in at the same moment.
+            try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subjects[0]), .integer(now)])
         }
         if let wait = throttle {
             try audit(now: now, action: "admin.login.throttled", email: email, address: address, adminID: nil)
@@ -51,6 +49,9 @@ public struct Sessions: Sendable {
         let stored = row?["password_hash"].string ?? decoyHash
         let valid = hasher.verify(password, encoded: stored) && row != nil
         guard let row, valid, !(row["disabled"].bool ?? true) else {
+            try store.database.write { db in
+                try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subjects[1]), .integer(now)])
+            }
             try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: row?["id"].string)
             throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
         }
@@ -60,7 +61,6 @@ public struct Sessions: Sendable {
         let rehash = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
         try store.database.write { db in
             try db.execute("DELETE FROM login_failures WHERE subject = ?", [.text(subjects[0])])
-            try db.execute("DELETE FROM login_failures WHERE rowid = ?", [SQLValue(attempt.last)])
             if let rehash {
                 try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ?", [.text(rehash), .integer(now), .text(admin.id)])
             }
