@@ -2,7 +2,8 @@
 ///
 /// Handlers may block (SQLite, argon2), so they run here and never on an I/O thread. `submit` refuses items when
 /// the queue is full, which the server turns into 503s. Each worker owns a `Context` (the server keeps its
-/// not-yet-posted responses there) and `idle` runs on it whenever the worker finds the queue empty, before it sleeps.
+/// not-yet-posted responses there) and `idle` runs on it after every item, before the worker takes the next one or
+/// sleeps: a response is never held back while another handler runs.
 final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     // Safe to share: the ring, counters and flags are only touched under `lock`; each Context never leaves its thread.
     private let lock = ConditionLock()
@@ -82,14 +83,13 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
         var context = makeContext()
         var worked = false
         while true {
-            lock.lock()
-            if count == 0 && worked {
-                // Nothing queued: hand over what this worker holds before it may sleep.
-                lock.unlock()
+            if worked {
+                // Hand over what this worker holds before it takes another item: the next handler may block (argon2,
+                // a busy database) and must not hold back responses that are ready.
                 onIdle(&context)
                 worked = false
-                continue
             }
+            lock.lock()
             while count == 0 {
                 if stopping {
                     alive -= 1
