@@ -28,16 +28,16 @@ package enum Argon2 {
     /// Argon2 version 1.3 (0x13 = 19), the only one RFC 9106 specifies.
     package static let version: UInt32 = 0x13
 
+    /// How many argon2 computations may run at once: all cores but one (at least one).
+    package static let concurrency = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1)
+    private static let gate = DispatchSemaphore(value: concurrency)
+
     /// Computes an Argon2 tag of `hashLength` bytes (version 0x13).
     ///
     /// `parallelism` is both the lane count and the thread count. Inputs are copied into buffers that are
     /// zeroed after use.
     /// - Throws: ``CryptoError`` with libargon2's message when a parameter is out of its range
     ///   (salt shorter than 8 bytes, memory below 8 × parallelism KiB, …) or memory cannot be allocated.
-    /// How many argon2 computations may run at once: all cores but one (at least one).
-    package static let concurrency = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)) - 1)
-    private static let gate = DispatchSemaphore(value: concurrency)
-
     package static func hash(
         variant: Variant,
         password: [UInt8],
@@ -77,7 +77,7 @@ package enum Argon2 {
                 secret: secretCopy.pointer, secretlen: UInt32(secret.count),
                 ad: adCopy.pointer, adlen: UInt32(associatedData.count),
                 t_cost: iterations, m_cost: memoryKiB, lanes: parallelism, threads: parallelism,
-                version: version, allocate_cbk: nil, free_cbk: nil, flags: 0)
+                version: version, allocate_cbk: argon2MapMemory, free_cbk: argon2UnmapMemory, flags: 0)
             return argon2_ctx(&context, variant.cValue)
         }
         guard status == ARGON2_OK.rawValue else {
@@ -111,4 +111,24 @@ private final class SensitiveBuffer {
     }
 
     deinit { pointer?.deallocate() }
+}
+
+/// Argon2's working memory (`memoryKiB`, tens of MiB) comes straight from mmap and goes back with munmap. Through
+/// malloc, glibc's adaptive mmap threshold soon serves such blocks from per-thread arenas that keep them after
+/// `free`: every worker thread that ever checked a password would hold its own copy, resident for good.
+private func argon2MapMemory(_ memory: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ bytes: Int) -> Int32 {
+    guard let memory else { return ARGON2_MEMORY_ALLOCATION_ERROR.rawValue }
+    let mapped = mmap(nil, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+    guard let mapped, mapped != MAP_FAILED else {
+        memory.pointee = nil
+        return ARGON2_MEMORY_ALLOCATION_ERROR.rawValue
+    }
+    memory.pointee = mapped.assumingMemoryBound(to: UInt8.self)
+    return ARGON2_OK.rawValue
+}
+
+/// Returns argon2's working memory (already wiped by libargon2) to the system.
+private func argon2UnmapMemory(_ memory: UnsafeMutablePointer<UInt8>?, _ bytes: Int) {
+    guard let memory else { return }
+    munmap(memory, bytes)
 }
