@@ -19,50 +19,64 @@ public struct Verdicts: Sendable {
     /// nothing and returns the count accepted the first time.
     public func ingest(_ verdicts: [Verdict], environmentID: String, idempotencyKey: String? = nil) throws -> Int {
         let now = store.clock()
+        // Everything that needs no database is done before taking the writer: the rows' values and the rollup sums.
+        // The writer then only runs multi-row inserts, so concurrent batches queue for as short a time as possible.
+        let environment = SQLValue.text(environmentID)
+        var rows: [SQLValue] = []
+        rows.reserveCapacity(verdicts.count * 7)
+        var counts: [RollupKey: Int] = [:]
+        var observed: [ObservedKey: Int] = [:]
+        for v in verdicts {
+            rows += [environment, .integer(v.at), .text(v.platform), .text(v.provider), .text(v.status),
+                     .text(JSON.array(v.reasons.map { .string($0) }).text),
+                     .text(JSON.object(v.observed.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) }).text)]
+            let hour = v.at - ((v.at % 3600) + 3600) % 3600
+            counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: ""), default: 0] += 1
+            for reason in v.reasons {
+                let key = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason)
+                counts[key, default: 0] += 1
+                for field in Self.rolledUpFields {
+                    if let value = v.observed[field] { observed[ObservedKey(rollup: key, field: field, value: value), default: 0] += 1 }
+                }
+            }
+        }
+        let rollupRows = counts.flatMap { key, n in
+            [environment, .integer(key.hour), .text(key.provider), .text(key.status), .text(key.reason), .integer(Int64(n))] as [SQLValue]
+        }
+        let observedRows = observed.flatMap { key, n in
+            [environment, .integer(key.rollup.hour), .text(key.rollup.provider), .text(key.rollup.status), .text(key.rollup.reason),
+             .text(key.field), .text(key.value), .integer(Int64(n))] as [SQLValue]
+        }
         // The week's cached rollups are stale once this commits.
         defer { store.rollupCache.invalidate(environmentID) }
         return try store.database.write { db in
             if let idempotencyKey {
-                if let row = try db.queryOne("SELECT accepted FROM ingest_batches WHERE environment_id = ? AND idempotency_key = ?", [.text(environmentID), .text(idempotencyKey)]) {
+                if let row = try db.queryOne("SELECT accepted FROM ingest_batches WHERE environment_id = ? AND idempotency_key = ?", [environment, .text(idempotencyKey)]) {
                     return row["accepted"].int ?? 0
                 }
                 try db.execute("INSERT INTO ingest_batches (environment_id, idempotency_key, accepted, created_at) VALUES (?, ?, ?, ?)",
-                               [.text(environmentID), .text(idempotencyKey), .integer(Int64(verdicts.count)), .integer(now)])
+                               [environment, .text(idempotencyKey), .integer(Int64(verdicts.count)), .integer(now)])
             }
-            var counts: [RollupKey: Int] = [:]
-            var observed: [ObservedKey: Int] = [:]
-            for v in verdicts {
-                try db.execute(
-                    "INSERT INTO verdicts (environment_id, at, platform, provider, status, reasons, observed) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [.text(environmentID), .integer(v.at), .text(v.platform), .text(v.provider), .text(v.status),
-                     .text(JSON.array(v.reasons.map { .string($0) }).text),
-                     .text(JSON.object(v.observed.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) }).text)]
-                )
-                let hour = v.at - ((v.at % 3600) + 3600) % 3600
-                counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: ""), default: 0] += 1
-                for reason in v.reasons {
-                    counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason), default: 0] += 1
-                    for field in Self.rolledUpFields {
-                        if let value = v.observed[field] {
-                            observed[ObservedKey(rollup: RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason), field: field, value: value), default: 0] += 1
-                        }
-                    }
-                }
-            }
-            for (key, n) in counts {
-                try db.execute(
-                    "INSERT INTO verdict_rollups (environment_id, hour, provider, status, reason, count) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
-                    [.text(environmentID), .integer(key.hour), .text(key.provider), .text(key.status), .text(key.reason), .integer(Int64(n))]
-                )
-            }
-            for (key, n) in observed {
-                try db.execute(
-                    "INSERT INTO verdict_observed_rollups (environment_id, hour, provider, status, reason, field, value, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + excluded.count",
-                    [.text(environmentID), .integer(key.rollup.hour), .text(key.rollup.provider), .text(key.rollup.status), .text(key.rollup.reason),
-                     .text(key.field), .text(key.value), .integer(Int64(n))]
-                )
-            }
+            try Self.insert(db, "INSERT INTO verdicts (environment_id, at, platform, provider, status, reasons, observed)", columns: 7, rows)
+            try Self.insert(db, "INSERT INTO verdict_rollups (environment_id, hour, provider, status, reason, count)", columns: 6, rollupRows,
+                            then: " ON CONFLICT DO UPDATE SET count = count + excluded.count")
+            try Self.insert(db, "INSERT INTO verdict_observed_rollups (environment_id, hour, provider, status, reason, field, value, count)", columns: 8, observedRows,
+                            then: " ON CONFLICT DO UPDATE SET count = count + excluded.count")
             return verdicts.count
+        }
+    }
+
+    /// Inserts `values` as rows of `columns` values, up to 100 rows per statement (a full chunk's statement is
+    /// prepared once per connection and cached). `then` follows the VALUES list (an upsert clause).
+    static func insert(_ db: Connection, _ head: String, columns: Int, _ values: [SQLValue], then tail: String = "") throws {
+        let rowCount = values.count / columns
+        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ",") + ")"
+        var start = 0
+        while start < rowCount {
+            let n = min(100, rowCount - start)
+            let sql = head + " VALUES " + Array(repeating: row, count: n).joined(separator: ",") + tail
+            try db.execute(sql, Array(values[(start * columns)..<((start + n) * columns)]))
+            start += n
         }
     }
 
