@@ -53,18 +53,8 @@ public struct AuditLog: Sendable {
         sql += " ORDER BY id DESC LIMIT ?"
         args.append(.integer(Int64(limit + 1)))
         let rows = try store.database.read { db in try db.query(sql, args) }
-        var entries = rows.prefix(limit).map { row in
-            AuditEntry(
-                id: row["id"].int64 ?? 0,
-                at: row["at"].int64 ?? 0,
-                actor: Actor(kind: Actor.Kind(rawValue: row["actor_type"].string ?? "") ?? .system, id: row["actor_id"].string, name: row["actor_name"].string),
-                action: row["action"].string ?? "",
-                environmentID: row["environment_id"].string,
-                changes: (try? JSONParser.parse(row["changes"].string ?? "[]")) ?? .array([])
-            )
-        }
+        let entries = rows.prefix(limit).map(Self.entry)
         let next = rows.count > limit ? entries.last?.id : nil
-        if entries.count > limit { entries.removeLast() }
         return (entries, next)
     }
 }
