@@ -19,7 +19,13 @@ public final class Metrics: Sendable {
     /// Histogram upper bounds in seconds.
     static let bounds: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5]
 
-    private let state = Mutex(State())
+    /// One part of the counts; requests spread over several so that workers rarely meet on one lock (every request
+    /// of every worker counts itself here).
+    final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    private let shards = (0..<16).map { _ in Shard() }
     /// Gauges read when scraped (open connections, database write queue).
     private let gauges = Mutex<[(name: String, help: String, read: @Sendable () -> Int)]>([])
 
@@ -27,7 +33,8 @@ public final class Metrics: Sendable {
 
     /// Counts one request of `route` (the pattern, not the path: bounded label values) taking `seconds`.
     public func record(method: String, route: String, status: Int, seconds: Double) {
-        state.withLock { s in
+        let shard = shards[Int((UInt(pthread_self()) >> 12) & 15)]  // threads differ in their stack address
+        shard.state.withLock { s in
             s.requests[Key(method: method, route: route, status: status), default: 0] += 1
             for (i, bound) in Self.bounds.enumerated() where seconds <= bound { s.buckets[i] += 1 }
             s.count += 1
@@ -42,7 +49,14 @@ public final class Metrics: Sendable {
 
     /// The exposition text.
     public func text() -> String {
-        let s = state.withLock { $0 }
+        var s = State()
+        for shard in shards {
+            let part = shard.state.withLock { $0 }
+            s.requests.merge(part.requests, uniquingKeysWith: +)
+            for i in s.buckets.indices { s.buckets[i] += part.buckets[i] }
+            s.count += part.count
+            s.sum += part.sum
+        }
         var out = "# HELP gatehouse_http_requests_total HTTP requests by method, route and status.\n# TYPE gatehouse_http_requests_total counter\n"
         for (key, n) in s.requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             out += "gatehouse_http_requests_total{method=\"\(key.method)\",route=\"\(Self.escape(key.route))\",status=\"\(key.status)\"} \(n)\n"
