@@ -18,7 +18,7 @@ enum LoopMessage: Sendable {
 ///
 /// Only non-blocking socket work happens here; requests go to the worker pool and come back as `.response`.
 final class EventLoop: @unchecked Sendable {
-    // Safe to share: other threads only call `post`, which touches the Mutex-protected inbox, the atomic flag and the
+    // Safe to share: other threads only call `post`, which touches the lock-protected inbox, the atomic flag and the
     // eventfd. Every other property is read and written only by the loop's own thread inside `run()` (or before
     // the thread starts).
     let index: Int
@@ -26,7 +26,10 @@ final class EventLoop: @unchecked Sendable {
     let pool: WorkerPool<WorkItem, Outbox>
     let epollFD: Int32
     private let wakeFD: Int32
-    private let inbox = Mutex<[LoopMessage]>([])
+    // A plain pthread mutex, not `Synchronization.Mutex`: every worker posts here after every request, and the
+    // latter's priority-inheritance futex goes through the kernel whenever two threads meet on it.
+    private let inboxLock = ConditionLock()
+    private var inbox: [LoopMessage] = []
     private let wakePending = Atomic<Bool>(false)
 
     var listenerFD: Int32 = -1
@@ -108,7 +111,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// Hands messages to the loop from any thread and wakes it.
     func post<Messages: Collection<LoopMessage>>(contentsOf messages: Messages) {
-        inbox.withLock { $0.append(contentsOf: messages) }
+        inboxLock.withLock { inbox.append(contentsOf: messages) }
         if !wakePending.exchange(true, ordering: .sequentiallyConsistent) {
             var one: UInt64 = 1
             _ = Glibc.write(wakeFD, &one, 8)
@@ -138,7 +141,7 @@ final class EventLoop: @unchecked Sendable {
                     var value: UInt64 = 0
                     _ = Glibc.read(wakeFD, &value, 8)
                     wakePending.store(false, ordering: .sequentiallyConsistent)
-                    inbox.withLock { swap(&$0, &spare) }
+                    inboxLock.withLock { swap(&inbox, &spare) }
                     for message in spare { handle(message) }
                     spare.removeAll(keepingCapacity: true)
                 } else if token == Self.listenerToken {
@@ -160,7 +163,7 @@ final class EventLoop: @unchecked Sendable {
         }
         peers = []
         // Connections handed over after the last shutdown step are closed so that none leaks.
-        for message in inbox.withLock({ messages in defer { messages.removeAll() }; return messages }) {
+        for message in inboxLock.withLock({ () -> [LoopMessage] in defer { inbox.removeAll() }; return inbox }) {
             if case .adopt(let fd, _) = message {
                 close(fd)
                 core.openConnections.subtract(1, ordering: .relaxed)
