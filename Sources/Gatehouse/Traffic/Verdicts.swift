@@ -8,7 +8,7 @@ public struct Verdicts: Sendable {
     public static let rawRetention: Int64 = 8 * 86_400
     /// Rollups are kept this long.
     public static let rollupRetention: Int64 = 90 * 86_400
-    /// Observed fields rolled up per reason, for the checklist's evidence.
+    /// Observed fields rolled up per setup reason, for the checklist's evidence.
     static let rolledUpFields = ["packageName", "certificateDigest", "appId", "attestationEnvironment", "appRecognitionVerdict", "appLicensingVerdict"]
 
     public init(store: Store) {
@@ -35,6 +35,9 @@ public struct Verdicts: Sendable {
             for reason in v.reasons {
                 let key = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason)
                 counts[key, default: 0] += 1
+                // What devices reported is evidence for setup items only; device reasons (a farm's random values)
+                // would only grow the table the checklist reads.
+                guard SetupReason(reason: reason, provider: v.provider) != nil else { continue }
                 for field in Self.rolledUpFields {
                     if let value = v.observed[field] { observed[ObservedKey(rollup: key, field: field, value: value), default: 0] += 1 }
                 }

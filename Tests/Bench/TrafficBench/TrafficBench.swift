@@ -176,7 +176,8 @@ struct TrafficBench {
                         try db.execute("INSERT INTO verdict_rollups (environment_id, hour, provider, status, reason, count) VALUES (?, ?, ?, ?, ?, ?)",
                                        [.text(environmentID), .integer(hour), .text(provider), .text(status), .text(reason), .integer(Int64(n))])
                         rows += 1
-                        for (field, value) in observed {
+                        // As ingest does: observed values are kept for setup reasons only.
+                        for (field, value) in observed where SetupReason(reason: reason, provider: provider) != nil {
                             try db.execute("INSERT INTO verdict_observed_rollups (environment_id, hour, provider, status, reason, field, value, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                            [.text(environmentID), .integer(hour), .text(provider), .text(status), .text(reason), .text(field), .text(value), .integer(Int64(n))])
                             rows += 1
