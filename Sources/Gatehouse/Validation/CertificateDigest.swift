@@ -10,7 +10,8 @@ public enum CertificateDigest {
 
     /// The 32 bytes of `text`, or nil when it is not a digest in any accepted encoding.
     public static func parse(_ text: String) -> [UInt8]? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let edges = [text.utf8.first, text.utf8.last]
+        let trimmed = edges.contains { $0 == 0x20 || $0 == 0x09 } ? text.trimmingCharacters(in: .whitespaces) : text
         if let bytes = Hex.decode(trimmed), bytes.count == 32 { return bytes }
         if let bytes = Base64.decode(trimmed), bytes.count == 32 { return bytes }
         return nil

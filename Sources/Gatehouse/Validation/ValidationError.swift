@@ -45,7 +45,9 @@ public struct FieldErrors: Sendable {
 /// Builds JSON Pointers (RFC 6901), escaping `~` and `/` in member names.
 public enum Pointer {
     public static func join(_ base: String, _ token: String) -> String {
-        base + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+        // Most member names need no escape; Foundation's replacing is costly on a path run per field of every verdict.
+        guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else { return base + "/" + token }
+        return base + "/" + token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }
 
     public static func join(_ base: String, _ index: Int) -> String {
