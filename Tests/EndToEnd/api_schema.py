@@ -98,6 +98,8 @@ def main():
         try:
             exit_code = server.wait(timeout=30)
         except subprocess.TimeoutExpired:
+            # Show where it hangs before killing it (every thread's stack), so a failure can be diagnosed.
+            subprocess.run(["gdb", "-p", str(server.pid), "-batch", "-ex", "thread apply all bt 12"], timeout=60)
             server.kill()
             exit_code = "none (killed after 30 s)"
         server = None
