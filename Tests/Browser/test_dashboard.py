@@ -7,8 +7,8 @@ import tempfile
 import urllib.error
 import urllib.request
 
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
-from selenium.webdriver.support import expected_conditions
 from selenium.webdriver.support.ui import WebDriverWait
 
 from conftest import Shots
@@ -24,10 +24,20 @@ def fill(driver, values):
 
 
 def navigating(driver, action):
-    """Runs an action that loads a new page and waits until the new page has replaced the old one."""
+    """Runs an action that loads a new page and waits until the new page has replaced the old one and loaded."""
     old = driver.find_element(By.TAG_NAME, "html")
     action()
-    WebDriverWait(driver, 15).until(expected_conditions.staleness_of(old))
+
+    def replaced(_):
+        try:
+            old.is_enabled()
+            return False
+        except WebDriverException:
+            # Stale, or (chromedriver, mid-navigation) "node does not belong to the document": the page went away.
+            return True
+
+    WebDriverWait(driver, 15).until(replaced)
+    WebDriverWait(driver, 15).until(lambda d: d.execute_script("return document.readyState") == "complete")
 
 
 def submit(driver, form_css="main form"):
