@@ -14,6 +14,7 @@ public struct Environments: Sendable {
     public func create(name: String, kind: EnvironmentKind, actor: Actor) throws -> (environment: Environment, keys: [IssuedKey]) {
         let now = store.clock()
         let id = try RandomToken.identifier(prefix: "env_")
+        defer { store.environmentCache.invalidate() }
         return try store.database.write { db in
             try db.execute(
                 "INSERT INTO environments (id, name, kind, attack_mode, revision, created_at, updated_at) VALUES (?, ?, ?, 0, 1, ?, ?)",
@@ -34,14 +35,15 @@ public struct Environments: Sendable {
 
     /// Every environment, oldest first.
     public func list() throws -> [Environment] {
-        try store.database.read { db in try Self.loadAll(db) }
+        try store.environmentCache.value(.all) { try store.database.read { db in try Self.loadAll(db) } } ?? []
     }
 
     /// One environment; throws `DomainError.notFound`.
     public func get(_ id: String) throws -> Environment {
-        guard let environment = try store.database.read({ db in try Self.load(db, id: id) }) else {
-            throw DomainError.notFound("no environment \(id)")
+        let found = try store.environmentCache.value(.one(id)) {
+            try store.database.read { db in try Self.load(db, id: id) }.map { [$0] }
         }
+        guard let environment = found?.first else { throw DomainError.notFound("no environment \(id)") }
         return environment
     }
 
@@ -49,6 +51,7 @@ public struct Environments: Sendable {
     public func patch(_ id: String, with patch: EnvironmentPatch, ifMatch: String? = nil, actor: Actor) throws -> Environment {
         let now = store.clock()
         let store = self.store
+        defer { store.environmentCache.invalidate() }
         return try store.database.write { db in
             guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             try Self.check(ifMatch, against: before)
@@ -97,6 +100,7 @@ public struct Environments: Sendable {
     /// Deletes an environment with everything registered in it; its audit entries stay.
     public func delete(_ id: String, ifMatch: String? = nil, actor: Actor) throws {
         let now = store.clock()
+        defer { store.environmentCache.invalidate() }
         try store.database.write { db in
             guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             try Self.check(ifMatch, against: before)

@@ -40,6 +40,7 @@ public struct ManagementTokens: Sendable {
 
     public func revoke(_ id: String, actor: Actor) throws {
         let now = store.clock()
+        defer { store.tokenCache.invalidate() }
         try store.database.write { db in
             guard let row = try db.queryOne("SELECT * FROM management_tokens WHERE id = ?", [.text(id)]) else {
                 throw DomainError.notFound("no token \(id)")
@@ -53,17 +54,25 @@ public struct ManagementTokens: Sendable {
     }
 
     /// The token a bearer credential names, when it is valid; otherwise `DomainError.unauthenticated`.
+    /// A token seen before is answered from memory (see `ReadCache`); its last-used time is still written, at most
+    /// once per `lastUsedResolution`.
     public func authenticate(_ presented: String) throws -> ManagementToken {
         guard presented.hasPrefix(Self.prefix) else { throw DomainError.unauthenticated("not a Gatehouse management token") }
         let hash = RandomToken.hash(presented)
-        let row = try store.database.read { db in try db.queryOne("SELECT * FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
-        guard let row, let stored = row["token_hash"].bytes, constantTimeEquals(stored, hash) else {
-            throw DomainError.unauthenticated("unknown token")
+        let found = try store.tokenCache.value(hash) {
+            try store.database.read { db in try db.queryOne("SELECT * FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
+                .flatMap { row in row["token_hash"].bytes.map { (token: Self.token(row), hash: $0) } }
         }
-        let token = Self.token(row)
+        guard let found, constantTimeEquals(found.hash, hash) else { throw DomainError.unauthenticated("unknown token") }
+        let token = found.token
         guard token.revokedAt == nil else { throw DomainError.unauthenticated("this token was revoked") }
         let now = store.clock()
-        if now - (token.lastUsedAt ?? 0) >= Self.lastUsedResolution {
+        // A stale last-used time is claimed under the cache's lock, so concurrent uses of the token write it once.
+        if now - (token.lastUsedAt ?? 0) >= Self.lastUsedResolution, store.tokenCache.modify(hash, { cached in
+            guard now - (cached.token.lastUsedAt ?? 0) >= Self.lastUsedResolution else { return false }
+            cached.token.lastUsedAt = now
+            return true
+        }) ?? true {
             try store.database.write { db in
                 try db.execute("UPDATE management_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(token.id)])
             }

@@ -9,6 +9,11 @@ public final class Store: Sendable {
     let box: SecretBox
     /// The week's rollups per environment, for checklists (see `RollupCache`).
     let rollupCache = RollupCache()
+    /// Environments as last read (`.all` for the whole list); `Environments` invalidates it after every change.
+    let environmentCache = ReadCache<EnvironmentQuery, [Environment]>(limit: 10_000)
+    /// Management tokens (with their stored hash) by the hash of their secret; `ManagementTokens` invalidates it
+    /// when one is revoked.
+    let tokenCache = ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>(limit: 10_000)
     /// Now, in unix seconds. Injected so tests can move time.
     public let clock: @Sendable () -> Int64
 
@@ -55,6 +60,12 @@ public final class Store: Sendable {
     func open(_ sealed: [UInt8], environmentID: String) throws -> [UInt8] {
         try box.open(sealed, associatedData: Array(environmentID.utf8))
     }
+}
+
+/// What an `environmentCache` entry holds: every environment, or one.
+enum EnvironmentQuery: Hashable, Sendable {
+    case all
+    case one(String)
 }
 
 /// Why the store cannot open.
