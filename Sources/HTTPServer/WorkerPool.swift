@@ -1,11 +1,22 @@
+import Glibc
+import Synchronization
+
 /// A fixed set of threads running `work` on items taken from a bounded FIFO queue.
 ///
-/// Handlers may block (SQLite, argon2), so they run here and never on an I/O thread. `submit` refuses items when
-/// the queue is full, which the server turns into 503s. Each worker owns a `Context` (the server keeps its
-/// not-yet-posted responses there) and `idle` runs on it after every item, before the worker takes the next one or
-/// sleeps: a response is never held back while another handler runs.
+/// Handlers may block (SQLite, argon2), so they run here and never on an I/O thread, and there are many workers so
+/// that blocked handlers do not stall the rest. `submit` refuses items when the queue is full (the server's 503s).
+///
+/// Waking a sleeping thread costs more than most handlers: a futex call on each side and a context switch. Waking a
+/// worker per request made those two thirds of the server's CPU under load. So `submit` wakes workers only until
+/// `awakeTarget` of them are awake (a few per core: they take the queued items one after another without sleeping),
+/// one worker out of work spins for `spinNanoseconds` before it sleeps, and a watchdog thread wakes one more worker
+/// every `watchdogNanoseconds` while items wait and none was taken since the last look: workers blocked in long
+/// handlers count as awake, and the watchdog is what keeps them from holding back the queue. Each worker owns a
+/// `Context` (the server keeps its not-yet-posted responses there) and `idle` runs on it after every item, before
+/// the worker takes the next one or sleeps: a response is never held back while another handler runs.
 final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
-    // Safe to share: the ring, counters and flags are only touched under `lock`; each Context never leaves its thread.
+    // Safe to share: the ring, counters and flags are only touched under `lock` (`queued` is an atomic copy of
+    // `count`); each Context never leaves its thread.
     private let lock = ConditionLock()
     private var ring: [Item?]
     private var head = 0
@@ -13,6 +24,18 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     private var idle = 0
     private var alive = 0
     private var stopping = false
+    /// Workers spinning for work (0 or 1).
+    private var spinners = 0
+    /// Items taken since start, for the watchdog's "no progress" test.
+    private var takenTotal = 0
+    /// `count`, readable without the lock by the spinning worker; stored under `lock`.
+    private let queued = Atomic<Int>(0)
+    /// Awake workers (running a handler, spinning or about to look at the queue) `submit` aims for.
+    private let awakeTarget: Int
+    /// How long a worker out of work spins before it sleeps.
+    static var spinNanoseconds: UInt64 { 50_000 }
+    /// How often the watchdog looks for items that wait while every awake worker is busy.
+    static var watchdogNanoseconds: UInt64 { 1_000_000 }
     private let threadCount: Int
     private let makeContext: @Sendable () -> Context
     private let work: @Sendable (Item, inout Context) -> Void
@@ -22,6 +45,7 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     init(threads: Int, queueLimit: Int, makeContext: @escaping @Sendable () -> Context,
          work: @escaping @Sendable (Item, inout Context) -> Void, idle: @escaping @Sendable (inout Context) -> Void) {
         threadCount = max(1, threads)
+        awakeTarget = max(2, 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         ring = Array(repeating: nil, count: max(1, queueLimit))
         self.makeContext = makeContext
         self.work = work
@@ -39,6 +63,7 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
                 throw error
             }
         }
+        try ThreadStarter.start(name: "gh-watchdog") { [self] in watch() }
     }
 
     /// Queues items in order, as many as fit; returns how many were taken (a prefix of `items`).
@@ -53,7 +78,10 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
             ring[(head + count) % ring.count] = item
             count += 1
         }
-        let wake = min(idle, taken)
+        queued.store(count, ordering: .releasing)
+        // Awake workers (a spinning one among them) take queued items without being woken.
+        let awake = alive - idle
+        let wake = min(idle, max(0, min(count, awakeTarget) - awake))
         lock.unlock()
         // One signal per item that an idle worker can take: a broadcast would wake workers that find nothing.
         for _ in 0..<wake { lock.signal() }
@@ -90,12 +118,22 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
                 worked = false
             }
             lock.lock()
+            var spun = false
             while count == 0 {
                 if stopping {
                     alive -= 1
                     lock.unlock()
                     lock.broadcast()
                     return
+                }
+                if !spun && spinners == 0 {
+                    spinners += 1
+                    lock.unlock()
+                    spin()
+                    lock.lock()
+                    spinners -= 1
+                    spun = true
+                    continue
                 }
                 idle += 1
                 lock.wait()
@@ -105,9 +143,39 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
             ring[head] = nil
             head = (head + 1) % ring.count
             count -= 1
+            takenTotal &+= 1
+            queued.store(count, ordering: .releasing)
             lock.unlock()
             if let item { work(item, &context) }
             worked = true
+        }
+    }
+
+    /// The watchdog: wakes one more worker when items wait and none was taken since its last look (every awake
+    /// worker is in a long handler). Ends when the pool stops.
+    private func watch() {
+        var lastTaken = -1
+        while true {
+            var pause = timespec(tv_sec: 0, tv_nsec: Int(Self.watchdogNanoseconds))
+            nanosleep(&pause, nil)
+            lock.lock()
+            if stopping {
+                lock.unlock()
+                return
+            }
+            let stalled = count > 0 && takenTotal == lastTaken && idle > 0
+            lastTaken = takenTotal
+            lock.unlock()
+            if stalled { lock.signal() }
+        }
+    }
+
+    /// Looks for queued work until some arrives or `spinNanoseconds` passed, giving the CPU away between looks.
+    private func spin() {
+        let deadline = monotonicNanoseconds() &+ Self.spinNanoseconds
+        while queued.load(ordering: .acquiring) == 0 {
+            if monotonicNanoseconds() >= deadline { return }
+            sched_yield()
         }
     }
 }
