@@ -28,14 +28,15 @@ public struct Request: Sendable, Equatable {
 
     /// The target's path, before any `?`, still percent-encoded.
     public var path: String {
-        if let q = target.firstIndex(of: "?") { return String(target[..<q]) }
+        // Searching the UTF-8 view skips grapheme breaking; `?` is ASCII, so the index is a character boundary.
+        if let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) { return String(target[..<q]) }
         return target
     }
 
     /// The target's query string after `?`, still encoded, or nil.
     public var query: String? {
-        guard let q = target.firstIndex(of: "?") else { return nil }
-        return String(target[target.index(after: q)...])
+        guard let q = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return String(target[target.utf8.index(after: q)...])
     }
 }
 

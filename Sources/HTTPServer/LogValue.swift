@@ -20,6 +20,12 @@ public enum LogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInteger
         case .double(let value): out += value.isFinite ? String(value) : "null"
         case .string(let value):
             out += "\""
+            // Most values (paths, ids, addresses) need no escaping: append them whole.
+            if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+                out += value
+                out += "\""
+                return
+            }
             for scalar in value.unicodeScalars {
                 switch scalar {
                 case "\"": out += "\\\""

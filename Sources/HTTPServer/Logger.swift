@@ -54,7 +54,9 @@ public struct Logger: Sendable {
     /// Writes one record with `message` and extra fields, if `level` is enabled.
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
         guard let sink, level >= minimumLevel else { return }
-        var line = "{\"ts\":\""
+        var line = ""
+        line.reserveCapacity(256)
+        line += "{\"ts\":\""
         line += Self.timestamp()
         line += "\",\"level\":\""
         line += level.name
@@ -77,20 +79,39 @@ public struct Logger: Sendable {
     /// Writes an error record.
     public func error(_ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) { log(.error, message, fields) }
 
-    /// UTC time as `2024-05-01T12:00:00.123Z`, without Foundation.
+    /// UTC time as `2024-05-01T12:00:00.123Z`, without Foundation (digits written into one small buffer).
     static func timestamp() -> String {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         var seconds = spec.tv_sec
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func pad(_ value: Int32, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
+        return String(unsafeUninitializedCapacity: 24) { buffer in
+            var at = 0
+            func put(_ value: Int, _ width: Int, then separator: UInt8?) {
+                var divisor = 1
+                for _ in 1..<width { divisor *= 10 }
+                var rest = value
+                while divisor > 0 {
+                    buffer[at] = UInt8(truncatingIfNeeded: 48 + (rest / divisor) % 10)
+                    at += 1
+                    rest %= divisor
+                    divisor /= 10
+                }
+                if let separator {
+                    buffer[at] = separator
+                    at += 1
+                }
+            }
+            put(Int(parts.tm_year) + 1900, 4, then: UInt8(ascii: "-"))
+            put(Int(parts.tm_mon) + 1, 2, then: UInt8(ascii: "-"))
+            put(Int(parts.tm_mday), 2, then: UInt8(ascii: "T"))
+            put(Int(parts.tm_hour), 2, then: UInt8(ascii: ":"))
+            put(Int(parts.tm_min), 2, then: UInt8(ascii: ":"))
+            put(Int(parts.tm_sec), 2, then: UInt8(ascii: "."))
+            put(spec.tv_nsec / 1_000_000, 3, then: UInt8(ascii: "Z"))
+            return at
         }
-        return pad(parts.tm_year + 1900, 4) + "-" + pad(parts.tm_mon + 1, 2) + "-" + pad(parts.tm_mday, 2) + "T"
-            + pad(parts.tm_hour, 2) + ":" + pad(parts.tm_min, 2) + ":" + pad(parts.tm_sec, 2) + "."
-            + pad(Int32(spec.tv_nsec / 1_000_000), 3) + "Z"
     }
 }
 
