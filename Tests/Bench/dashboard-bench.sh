@@ -27,7 +27,8 @@ done
 COOKIE=$(curl -fsS -o /dev/null -D - --data-urlencode "email=bench@example.com" --data-urlencode "password=$PASSWORD" "$BASE/login" \
          | awk -F'[ ;]' 'tolower($1) == "set-cookie:" {print $2}')
 [ -n "$COOKIE" ] || { echo "login failed" >&2; exit 1; }
-curl -fsS -H "Cookie: $COOKIE" "$BASE/environments" | grep -q "Environment 50" || { echo "the page lacks the environments" >&2; exit 1; }
+PAGE=$(curl -fsS -H "Cookie: $COOKIE" "$BASE/environments")  # whole, before grep: an early grep exit fails curl
+grep -q "Environment 50" <<<"$PAGE" || { echo "the page lacks the environments" >&2; exit 1; }
 
 echo "== wrk -t2 -c64 -d$DURATION --latency: /environments (50 environments, signed in) vs nginx static"
 read -r page_rps page_ms < <(run_wrk "$BASE/environments" -H "Cookie: $COOKIE")
