@@ -316,3 +316,45 @@ struct DashboardEnvironmentTests {
         return String(html[range.upperBound...].prefix { $0 != "<" })
     }
 }
+
+/// The environments list's checklist badges follow every change they depend on, although they are served from memory.
+@Suite("Dashboard: environments list badges")
+struct EnvironmentsListBadgeTests {
+    static func badge(_ app: TestApp, _ owner: TestApp.BrowserSession) -> String {
+        let page = app.send("GET", "/environments", headers: owner.headers).text
+        guard let start = page.range(of: "/traffic\">")?.upperBound, let end = page[start...].range(of: "</a>")?.lowerBound else { return "" }
+        return String(page[start..<end])
+    }
+
+    @Test func badgesFollowTheSetupTheKeysAndTheClock() throws {
+        let (app, owner, id) = try DashboardEnvironmentTests.fixture()
+        let services = app.application.services
+        // New: no apps, no app ids, no Play Integrity credentials.
+        let fresh = Self.badge(app, owner)
+        #expect(fresh.contains("to check") || fresh.contains("to fix"), "\(fresh)")
+        #expect(Self.badge(app, owner) == fresh)  // served again from the cache, the same
+
+        // Registering an Android app changes the environment's revision: one item fewer fails.
+        var patch = EnvironmentPatch()
+        patch.androidApps = .set([AndroidApp(packageName: "com.example.app", certificateDigests: [Array(repeating: 7, count: 32)], outsidePlay: false)])
+        _ = try services.environments.patch(id, with: patch, actor: .system)
+        let registered = Self.badge(app, owner)
+        #expect(registered != fresh, "\(registered)")
+
+        // Revoking the only secret key adds keys.noSecretKey.
+        let secret = try #require(try services.keys.list(environmentID: id).first { $0.type == .secret })
+        try services.keys.revoke(environmentID: id, keyID: secret.id, actor: .system)
+        let revoked = Self.badge(app, owner)
+        #expect(revoked != registered, "\(revoked)")
+
+        // A new secret key clears it; rolled with an hour's grace and its successor revoked, the old key keeps it
+        // clear until it expires.
+        let issued = try services.keys.create(environmentID: id, type: .secret, name: "Short", actor: .system)
+        #expect(Self.badge(app, owner) == registered)
+        let successor = try services.keys.roll(environmentID: id, keyID: issued.key.id, graceHours: 1, actor: .system)
+        try services.keys.revoke(environmentID: id, keyID: successor.key.id, actor: .system)
+        #expect(Self.badge(app, owner) == registered)
+        app.clock.advance(by: 3601)
+        #expect(Self.badge(app, owner) == revoked)
+    }
+}

@@ -20,3 +20,15 @@ public struct ChecklistReport: Sendable, Equatable {
         items.first { $0.id == id }
     }
 }
+
+/// How many of a report's items fail and warn: the badge of an environment in the environments list.
+public struct ChecklistCounts: Sendable, Equatable {
+    public var failing: Int
+    public var warning: Int
+
+    /// The counts of `report`'s items.
+    public init(_ report: ChecklistReport) {
+        failing = report.items.reduce(0) { $0 + ($1.status == .fail ? 1 : 0) }
+        warning = report.items.reduce(0) { $0 + ($1.status == .warn ? 1 : 0) }
+    }
+}

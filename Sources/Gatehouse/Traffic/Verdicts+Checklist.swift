@@ -3,27 +3,58 @@ import SQLite
 extension Verdicts {
     /// The setup checklist of an environment now: its configuration against the week's rollups.
     public func checklist(for environment: Environment) throws -> ChecklistReport {
-        try checklists(for: [environment])[environment.id] ?? Checklist.evaluate(configuration: ChecklistConfiguration(), rollups: [], now: store.clock())
+        let now = store.clock()
+        let evaluations = try evaluate([environment], activeSecretKeys: try activeSecretKeys(now: now), now: now)
+        return evaluations[environment.id]?.report
+            ?? Checklist.evaluate(configuration: ChecklistConfiguration(), rollups: [], now: now)
     }
 
-    /// The checklists of several environments at once (the environments list): one query for their keys, and each
-    /// environment's week of rollups from the cache when it has not ingested since.
-    public func checklists(for environments: [Environment]) throws -> [String: ChecklistReport] {
+    /// How many checklist items fail and warn in each environment (the environments list's badges). Served from the
+    /// cache without copying any report while neither the environment, its live secret keys nor its rollups changed.
+    public func checklistCounts(for environments: [Environment]) throws -> [String: ChecklistCounts] {
         let now = store.clock()
-        var activeSecrets: [String: Int] = [:]
+        let secrets = try activeSecretKeys(now: now)
+        var counts = store.rollupCache.counts(environments.map { environment in
+            (environment.id, RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0))
+        }, now: now)
+        let missing = environments.filter { counts[$0.id] == nil }
+        if !missing.isEmpty {
+            for (id, evaluation) in try evaluate(missing, activeSecretKeys: secrets, now: now) { counts[id] = evaluation.counts }
+        }
+        return counts
+    }
+
+    /// Live secret keys per environment now (one query for all environments).
+    private func activeSecretKeys(now: Int64) throws -> [String: Int] {
+        var active: [String: Int] = [:]
         try store.database.read { db in
             try db.forEachRow(
                 "SELECT environment_id, COUNT(*) AS n FROM api_keys WHERE type = 'secret' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) GROUP BY environment_id",
                 [.integer(now)]
             ) { row in
-                if let id = row["environment_id"].string { activeSecrets[id] = row["n"].int ?? 0 }
+                if let id = row["environment_id"].string { active[id] = row["n"].int ?? 0 }
             }
         }
+        return active
+    }
+
+    /// Each environment's checklist: from the cache when its key and the hour's rollups are unchanged, otherwise
+    /// evaluated (reading the week's rollups only when they are not cached) and cached.
+    private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], now: Int64) throws -> [String: RollupCache.Evaluation] {
         let cache = store.rollupCache
-        var entries = cache.entries(environments.map(\.id), now: now)
+        let entries = cache.entries(environments.map(\.id), now: now)
         var changed: [String: RollupCache.Entry] = [:]
-        var reports: [String: ChecklistReport] = [:]
+        var evaluations: [String: RollupCache.Evaluation] = [:]
         for environment in environments {
+            guard var entry = entries[environment.id] else { continue }
+            let key = RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0)
+            if var cached = entry.evaluation, cached.key == key {
+                // The same hour's sums and the same setup: only the window's ends move.
+                cached.report.windowFrom = now - ChecklistThresholds().windowSeconds
+                cached.report.windowTo = now
+                evaluations[environment.id] = cached
+                continue
+            }
             let configuration = ChecklistConfiguration(
                 kind: environment.kind.rawValue,
                 attackMode: environment.attackMode,
@@ -33,26 +64,17 @@ extension Verdicts {
                 appleAppIds: environment.appleAppIDs,
                 serviceAccountSet: environment.playIntegrity.serviceAccountSet,
                 localKeysSet: environment.playIntegrity.localSet,
-                activeSecretKeys: activeSecrets[environment.id] ?? 0
+                activeSecretKeys: key.activeSecretKeys
             )
-            guard var entry = entries[environment.id] else { continue }
-            if let cached = entry.report, cached.configuration == configuration {
-                // The same hour's sums and the same configuration: only the window's ends move.
-                var report = cached.report
-                report.windowFrom = now - ChecklistThresholds().windowSeconds
-                report.windowTo = now
-                reports[environment.id] = report
-                continue
-            }
             let rollups = try entry.rollups ?? weekRollups(environmentID: environment.id, now: now)
             let report = Checklist.evaluate(configuration: configuration, rollups: rollups, now: now)
+            let evaluation = RollupCache.Evaluation(key: key, report: report, counts: ChecklistCounts(report))
             entry.rollups = rollups
-            entry.report = (configuration, report)
-            entries[environment.id] = entry
+            entry.evaluation = evaluation
             changed[environment.id] = entry
-            reports[environment.id] = report
+            evaluations[environment.id] = evaluation
         }
         cache.keep(changed)
-        return reports
+        return evaluations
     }
 }

@@ -11,12 +11,13 @@ extension Dashboard {
 
     func environmentsView(_ context: DashboardContext, values: [String: MustacheValue], status: Int) throws -> Response {
         let environments = try services.environments.list()
-        let reports = try services.verdicts.checklists(for: environments)
+        let counts = try services.verdicts.checklistCounts(for: environments)
         var rows: [MustacheValue] = []
+        rows.reserveCapacity(environments.count)
         for environment in environments {
-            guard let report = reports[environment.id] else { continue }
-            let failing = report.items.filter { $0.status == .fail }.count
-            let warning = report.items.filter { $0.status == .warn }.count
+            guard let count = counts[environment.id] else { continue }
+            let failing = count.failing
+            let warning = count.warning
             rows.append([
                 "id": .string(environment.id),
                 "name": .string(environment.name),
