@@ -14,7 +14,10 @@ public struct Environments: Sendable {
     public func create(name: String, kind: EnvironmentKind, actor: Actor) throws -> (environment: Environment, keys: [IssuedKey]) {
         let now = store.clock()
         let id = try RandomToken.identifier(prefix: "env_")
-        defer { store.environmentCache.invalidate() }
+        defer {
+            store.environmentCache.invalidate()
+            store.secretKeyExpiries.invalidate()
+        }
         return try store.database.write { db in
             try db.execute(
                 "INSERT INTO environments (id, name, kind, attack_mode, revision, created_at, updated_at) VALUES (?, ?, ?, 0, 1, ?, ?)",
@@ -100,7 +103,10 @@ public struct Environments: Sendable {
     /// Deletes an environment with everything registered in it; its audit entries stay.
     public func delete(_ id: String, ifMatch: String? = nil, actor: Actor) throws {
         let now = store.clock()
-        defer { store.environmentCache.invalidate() }
+        defer {
+            store.environmentCache.invalidate()
+            store.secretKeyExpiries.invalidate()
+        }
         try store.database.write { db in
             guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             try Self.check(ifMatch, against: before)

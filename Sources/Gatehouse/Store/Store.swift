@@ -11,6 +11,9 @@ public final class Store: Sendable {
     let rollupCache = RollupCache()
     /// Environments as last read (`.all` for the whole list); `Environments` invalidates it after every change.
     let environmentCache = ReadCache<EnvironmentQuery, [Environment]>(limit: 10_000)
+    /// When each environment's unrevoked secret keys expire (`Int64.max`: never), for the checklists' key count;
+    /// `APIKeys` and `Environments` invalidate it after every change to keys.
+    let secretKeyExpiries = ReadCache<Int, [String: [Int64]]>(limit: 1)
     /// Management tokens (with their stored hash) by the hash of their secret; `ManagementTokens` invalidates it
     /// when one is revoked.
     let tokenCache = ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>(limit: 10_000)

@@ -1,12 +1,10 @@
-import Synchronization
-
 /// The week's summed rollups per environment, kept in memory until the environment ingests again or the hour turns
 /// (rollups are hourly, so the window's sums only change then). With them, the last checklist evaluated over them and
 /// what it was evaluated for: the same environment revision with the same number of live secret keys gives the same
 /// report until the rollups change.
 ///
 /// A page asks for many environments at once: each call takes the lock once, whatever the number of environments.
-final class RollupCache: Sendable {
+final class RollupCache: @unchecked Sendable {  // `state` is only touched under `lock`
     /// What a checklist depends on besides the rollups: the environment's revision (every change to its setup makes
     /// a new one) and how many secret keys it has that are live now.
     struct ChecklistKey: Equatable {
@@ -29,21 +27,31 @@ final class RollupCache: Sendable {
         var evaluation: Evaluation?
     }
 
+    /// An evaluation's counts with what they hold for: plain values, so reading them retains nothing shared.
+    private struct Summary {
+        var generation: Int
+        var hour: Int64
+        var key: ChecklistKey
+        var counts: ChecklistCounts
+    }
+
     private struct State {
         var generations: [String: Int] = [:]
         var entries: [String: Entry] = [:]
+        var summaries: [String: Summary] = [:]
     }
 
-    private let state = Mutex(State())
+    private let lock = ReadWriteLock()
+    private var state = State()
 
     /// For each environment, what is cached for the hour of `now` (rollups and evaluation may be nil) and the
     /// generation to store new values under.
     func entries(_ environmentIDs: [String], now: Int64) -> [String: Entry] {
-        state.withLock { s in
+        lock.reading {
             var out: [String: Entry] = [:]
             for id in environmentIDs {
-                let generation = s.generations[id, default: 0]
-                if let e = s.entries[id], e.generation == generation, e.hour == now / 3600 {
+                let generation = state.generations[id, default: 0]
+                if let e = state.entries[id], e.generation == generation, e.hour == now / 3600 {
                     out[id] = e
                 } else {
                     out[id] = Entry(generation: generation, hour: now / 3600, rollups: nil, evaluation: nil)
@@ -56,13 +64,13 @@ final class RollupCache: Sendable {
     /// The counts of the checklists cached for the hour of `now` under the same key; environments without one are
     /// left out. Copies no rollups or reports: the environments list asks for this on every view.
     func counts(_ requests: [(id: String, key: ChecklistKey)], now: Int64) -> [String: ChecklistCounts] {
-        state.withLock { s in
+        lock.reading {
             var out: [String: ChecklistCounts] = [:]
             out.reserveCapacity(requests.count)
             for (id, key) in requests {
-                guard let e = s.entries[id], e.generation == s.generations[id, default: 0], e.hour == now / 3600,
-                      let evaluation = e.evaluation, evaluation.key == key else { continue }
-                out[id] = evaluation.counts
+                guard let summary = state.summaries[id], summary.generation == state.generations[id, default: 0],
+                      summary.hour == now / 3600, summary.key == key else { continue }
+                out[id] = summary.counts
             }
             return out
         }
@@ -71,18 +79,20 @@ final class RollupCache: Sendable {
     /// Stores entries read or evaluated meanwhile; an entry whose environment ingested since it was read is dropped.
     func keep(_ entries: [String: Entry]) {
         guard !entries.isEmpty else { return }
-        state.withLock { s in
-            for (id, e) in entries where s.generations[id, default: 0] == e.generation {
-                s.entries[id] = e
+        lock.writing {
+            for (id, e) in entries where state.generations[id, default: 0] == e.generation {
+                state.entries[id] = e
+                state.summaries[id] = e.evaluation.map { Summary(generation: e.generation, hour: e.hour, key: $0.key, counts: $0.counts) }
             }
         }
     }
 
     /// Forgets an environment's rollups after it ingested (or was deleted).
     func invalidate(_ environmentID: String) {
-        state.withLock { s in
-            s.generations[environmentID, default: 0] += 1
-            s.entries[environmentID] = nil
+        lock.writing {
+            state.generations[environmentID, default: 0] += 1
+            state.entries[environmentID] = nil
+            state.summaries[environmentID] = nil
         }
     }
 }

@@ -24,18 +24,18 @@ extension Verdicts {
         return counts
     }
 
-    /// Live secret keys per environment now (one query for all environments).
+    /// Live secret keys per environment now, counted from the expiries cached since keys last changed.
     private func activeSecretKeys(now: Int64) throws -> [String: Int] {
-        var active: [String: Int] = [:]
-        try store.database.read { db in
-            try db.forEachRow(
-                "SELECT environment_id, COUNT(*) AS n FROM api_keys WHERE type = 'secret' AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?) GROUP BY environment_id",
-                [.integer(now)]
-            ) { row in
-                if let id = row["environment_id"].string { active[id] = row["n"].int ?? 0 }
+        let expiries = try store.secretKeyExpiries.value(0) {
+            var expiries: [String: [Int64]] = [:]
+            try store.database.read { db in
+                try db.forEachRow("SELECT environment_id, expires_at FROM api_keys WHERE type = 'secret' AND revoked_at IS NULL") { row in
+                    if let id = row["environment_id"].string { expiries[id, default: []].append(row["expires_at"].int64 ?? .max) }
+                }
             }
-        }
-        return active
+            return expiries
+        } ?? [:]
+        return expiries.mapValues { $0.reduce(0) { $0 + ($1 > now ? 1 : 0) } }
     }
 
     /// Each environment's checklist: from the cache when its key and the hour's rollups are unchanged, otherwise
