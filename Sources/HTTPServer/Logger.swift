@@ -29,23 +29,34 @@ public struct Logger: Sendable {
     /// Whether the server writes an access-log line per request.
     public var accessLog: Bool
     private let sink: (@Sendable (String) -> Void)?
+    /// Lines given together to `write(_:)` go out in as few write(2) calls as the pipe's atomic size allows.
+    private let batched: Bool
 
     /// A logger handing each JSON line (without its newline) to `sink`; `sink` may be called from any thread.
     public init(minimumLevel: Level = .info, accessLog: Bool = true, sink: @escaping @Sendable (String) -> Void) {
         self.minimumLevel = minimumLevel
         self.accessLog = accessLog
         self.sink = sink
+        batched = false
     }
 
     private init() {
         minimumLevel = .error
         accessLog = false
         sink = nil
+        batched = false
+    }
+
+    private init(standardErrorAt minimumLevel: Level, accessLog: Bool) {
+        self.minimumLevel = minimumLevel
+        self.accessLog = accessLog
+        sink = { line in StandardErrorSink.shared.write(CollectionOfOne(line)) }
+        batched = true
     }
 
     /// A logger writing to standard error.
     public static func standardError(minimumLevel: Level = .info, accessLog: Bool = true) -> Logger {
-        Logger(minimumLevel: minimumLevel, accessLog: accessLog) { line in StandardErrorSink.shared.write(line) }
+        Logger(standardErrorAt: minimumLevel, accessLog: accessLog)
     }
 
     /// A logger that drops everything (benchmarks, tests that do not look at logs).
@@ -53,7 +64,13 @@ public struct Logger: Sendable {
 
     /// Writes one record with `message` and extra fields, if `level` is enabled.
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
-        guard let sink, level >= minimumLevel else { return }
+        guard let sink, let line = line(level, message, fields) else { return }
+        sink(line)
+    }
+
+    /// The JSON line of a record (without its newline), or nil when the level is not enabled or nothing is logged.
+    func line(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue>) -> String? {
+        guard sink != nil, level >= minimumLevel else { return nil }
         var line = ""
         line.reserveCapacity(256)
         line += "{\"ts\":\""
@@ -69,7 +86,17 @@ public struct Logger: Sendable {
             value.appendJSON(to: &line)
         }
         line += "}"
-        sink(line)
+        return line
+    }
+
+    /// Writes lines made by `line(_:_:_:)` now (the server keeps a worker's access lines and writes them together).
+    func write(_ lines: [String]) {
+        guard let sink, !lines.isEmpty else { return }
+        if batched {
+            StandardErrorSink.shared.write(lines)
+        } else {
+            for line in lines { sink(line) }
+        }
     }
 
     /// Writes an info record.
@@ -115,16 +142,29 @@ public struct Logger: Sendable {
     }
 }
 
-/// Writes whole lines to file descriptor 2, one write(2) per line and no lock: a write of at most PIPE_BUF bytes to
-/// a pipe is atomic, and Linux serializes writes to a regular file on its offset, so concurrent lines never mix.
-/// (A lock here was the most contended one in the server: every request of every worker writes its access line.)
-/// Only a line longer than PIPE_BUF to a pipe, written in parts, could interleave with another.
+/// Writes whole lines to file descriptor 2 with no lock: a write of at most PIPE_BUF bytes to a pipe is atomic, and
+/// Linux serializes writes to a regular file on its offset, so concurrent lines never mix. Several lines go out in
+/// one write(2) while they fit in PIPE_BUF; only a single line longer than that, written to a pipe in parts, could
+/// interleave with another. (A lock here was the most contended one in the server: every request writes its line.)
 final class StandardErrorSink: Sendable {
     static let shared = StandardErrorSink()
+    static let atomicSize = Int(PIPE_BUF)
 
-    func write(_ line: String) {
-        var bytes = Array(line.utf8)
-        bytes.append(10)
+    func write<Lines: Collection<String>>(_ lines: Lines) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(Self.atomicSize, lines.reduce(0) { $0 + $1.utf8.count + 1 }))
+        for line in lines {
+            if !bytes.isEmpty && bytes.count + line.utf8.count + 1 > Self.atomicSize {
+                send(bytes)
+                bytes.removeAll(keepingCapacity: true)
+            }
+            bytes.append(contentsOf: line.utf8)
+            bytes.append(10)
+        }
+        if !bytes.isEmpty { send(bytes) }
+    }
+
+    private func send(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {

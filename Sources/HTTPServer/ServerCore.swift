@@ -27,18 +27,24 @@ final class ServerCore: Sendable {
         let headOnly = request.method == "HEAD"
         let bytes = ResponseSerializer.serialize(response, version: request.version, keepAlive: keepAlive,
                                                  headOnly: headOnly, date: outbox.dates.current())
-        if logger.accessLog {
-            logAccess(request, status: response.status, bytes: headOnly ? 0 : response.body.count, started: item.started)
+        if logger.accessLog, let line = accessLine(request, status: response.status, bytes: headOnly ? 0 : response.body.count,
+                                                     started: item.started) {
+            outbox.accessLines.append(line)
         }
         outbox.add(.response(fd: item.fd, id: item.connectionID, bytes: bytes, keepAlive: keepAlive), to: item.loop)
         if outbox.count >= Outbox.limit { outbox.flush() }
     }
 
 
-    /// One access-log line: never the query string (it may carry secrets).
+    /// Writes one access-log line now.
     func logAccess(_ request: Request, status: Int, bytes: Int, started: UInt64) {
+        if let line = accessLine(request, status: status, bytes: bytes, started: started) { logger.write([line]) }
+    }
+
+    /// One access-log line: never the query string (it may carry secrets).
+    func accessLine(_ request: Request, status: Int, bytes: Int, started: UInt64) -> String? {
         let elapsed = Double(monotonicNanoseconds() &- started) / 1e6
-        logger.info("request", [
+        return logger.line(.info, "request", [
             "method": .string(request.method), "path": .string(request.path), "status": .int(status),
             "bytes": .int(bytes), "duration_ms": .double((elapsed * 1000).rounded() / 1000),
             "request_id": .string(request.id), "remote": .string(request.remoteAddress ?? ""),
@@ -65,10 +71,17 @@ final class WorkItem: Sendable {
 }
 
 /// Responses a worker has made but not yet handed to their loops: posting them in groups costs one lock and at
-/// most one wake-up per loop instead of one per response.
+/// most one wake-up per loop instead of one per response. Their access-log lines wait with them and go out in one
+/// write.
 struct Outbox {
     static let limit = 16
+    let logger: Logger
     private var groups: [(loop: EventLoop, messages: [LoopMessage])] = []
+    var accessLines: [String] = []
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
     private(set) var count = 0
     /// This worker's `Date` value (per thread, so workers never contend for it).
     var dates = DateCache()
@@ -88,6 +101,8 @@ struct Outbox {
             groups[index].messages.removeAll(keepingCapacity: true)
         }
         count = 0
+        logger.write(accessLines)
+        accessLines.removeAll(keepingCapacity: true)
     }
 }
 
