@@ -33,12 +33,13 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
-        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting"]),
+        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess"]),
 
-        // Test support: a child process the SQLite crash test kills.
+        // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
+        .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
 
         // Benchmarks (`make bench`).

@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import SQLite
 import Testing
@@ -16,26 +17,16 @@ import Testing
     func committedWritesSurviveSIGKILL(_ synchronous: DatabaseConfiguration.Synchronous) throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("crash.sqlite")
-        let child = try ChildProcess(try Self.crashWriter().path, [path, synchronous.rawValue, "1000000"])
+        let child = try ChildProcess(try Self.crashWriter().path, [path, synchronous.rawValue, "1000000"],
+                                     standardErrorPath: directory.file("writer.log"))
         var reported: [Int64] = []
-        var pending: [UInt8] = []
-        func consume(_ bytes: [UInt8]) {
-            pending.append(contentsOf: bytes)
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                if let id = Int64(String(decoding: pending[..<newline], as: UTF8.self)) { reported.append(id) }
-                pending.removeSubrange(...newline)
-            }
-        }
-        while reported.count < 300 {
-            let bytes = child.read()
-            if bytes.isEmpty { break }  // the child ended early: the expectations below fail
-            consume(bytes)
+        while reported.count < 300, let line = child.readLine(timeout: 60) {  // nil: the child ended early or hung
+            if let id = Int64(line) { reported.append(id) }
         }
         child.kill(SIGKILL)
-        while case let bytes = child.read(), !bytes.isEmpty {
-            consume(bytes)  // ids already in the pipe were committed too
-        }
-        #expect(child.waitForTerminatingSignal() == SIGKILL)
+        let (code, rest) = child.finish(timeout: 60)
+        reported += rest.compactMap { Int64($0) }  // ids already in the pipe were committed too (one write(2) a line: none is cut)
+        #expect(code == 128 + SIGKILL, "the writer's log: \(child.standardError)")
         try #require(reported.count >= 300)
         #expect(reported == Array(1...Int64(reported.count)))
 

@@ -1,13 +1,14 @@
 import Foundation
 
-/// A child process spawned with posix_spawn, its stdout on a pipe and its stderr in a file.
+/// A child process for tests (the SQLite crash writer, `gatehouse serve`), spawned with posix_spawn, its stdout on a
+/// pipe read line by line and its stderr in a file.
 ///
-/// Not Foundation's `Process`: under `--sanitize=address` it leaks inside `Process.run()` on every launch, which
-/// would fail a sanitized run (see the SQLite tests' crash writer).
-final class ChildProcess {
-    let pid: pid_t
+/// Not Foundation's `Process`: under `--sanitize=address` LeakSanitizer reports a leak inside `Process.run()` on
+/// every launch, which would fail a sanitized run.
+public final class ChildProcess {
+    public let pid: pid_t
     /// Where the child's stderr goes (its log lines), to quote when something fails.
-    let standardErrorPath: String
+    public let standardErrorPath: String
     private let output: Int32
     private var buffered: [UInt8] = []
     private var reaped: Int32?
@@ -15,7 +16,7 @@ final class ChildProcess {
 
     /// Starts `executable` with `arguments`. The pipe is close-on-exec here, so children spawned concurrently by other
     /// tests do not inherit it (and keep it open past this child's exit).
-    init(_ executable: String, _ arguments: [String], standardErrorPath: String) throws {
+    public init(_ executable: String, _ arguments: [String], standardErrorPath: String) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -50,7 +51,7 @@ final class ChildProcess {
     }
 
     /// The next line of stdout without its newline; nil at end of file or when none arrives within `timeout` seconds.
-    func readLine(timeout: Double) -> String? {
+    public func readLine(timeout: Double) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
             if let newline = buffered.firstIndex(of: UInt8(ascii: "\n")) {
@@ -80,7 +81,7 @@ final class ChildProcess {
 
     /// Reads stdout until the child closes it (at exit), then reaps the child. Returns the exit code (`128 + signal`
     /// when a signal ended it) and the lines read; the code is nil when stdout stayed open past `timeout` seconds.
-    func finish(timeout: Double) -> (code: Int32?, lines: [String]) {
+    public func finish(timeout: Double) -> (code: Int32?, lines: [String]) {
         var lines: [String] = []
         let deadline = Date().addingTimeInterval(timeout)
         while true {
@@ -100,12 +101,12 @@ final class ChildProcess {
     }
 
     /// Sends `signal` to the child.
-    func kill(_ signal: Int32) {
+    public func kill(_ signal: Int32) {
         _ = Glibc.kill(pid, signal)
     }
 
     /// The child's stderr so far (its log), for failure messages.
-    var standardError: String {
+    public var standardError: String {
         (try? String(contentsOfFile: standardErrorPath, encoding: .utf8)) ?? ""
     }
 }
