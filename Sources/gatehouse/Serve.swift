@@ -13,6 +13,7 @@ enum Serve {
         sigaddset(&signals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+        try ServerLock.acquire(database: configuration.database)
         let logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
         let application = try Application(configuration: configuration, logger: logger)
         let server = Server(configuration: ServerConfiguration(host: configuration.host, port: configuration.port, workerThreads: configuration.workers),

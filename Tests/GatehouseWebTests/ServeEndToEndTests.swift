@@ -70,6 +70,13 @@ struct ServeEndToEndTests {
 
         let first = try Server(executable: executable, database: database, directory: directory)
         #expect(try first.client.send("GET", "/healthz").text == "ok\n")
+
+        // A second server on the same database refuses to start: the first one serves from memory what it wrote.
+        let rival = try ChildProcess(executable, ["serve", "--port", "0", "--database", database, "--resources", TestApp.repositoryRoot],
+                                      standardErrorPath: directory + "/second.log")
+        let (rivalCode, _) = rival.finish(timeout: 30)
+        #expect(rivalCode != 0 && rivalCode != nil)
+        #expect(rival.standardError.contains("another gatehouse serve (pid \(first.process.pid)) is using"), "\(rival.standardError)")
         #expect(try first.client.send("GET", "\(base)/environments").status == 401)
 
         let created = try first.client.send("POST", "\(base)/environments", headers: json, body: Array(#"{"name": "Production", "kind": "production"}"#.utf8))
