@@ -137,6 +137,27 @@ struct DashboardAdminTests {
         #expect(throws: DomainError.self) { try admins.setDisabled(id: other.id, disabled: true, actor: .system) }
     }
 
+    /// Sessions are answered from memory; a change to their admin made anywhere applies to the next page at once.
+    @Test func adminChangesReachSessionsServedFromMemory() throws {
+        let app = try TestApp()
+        let admins = app.application.services.admins
+        let editor = try app.signIn(role: .editor, email: "ed@example.com", password: Self.password)
+        let id = try #require(try admins.list().first { $0.email == "ed@example.com" }?.id)
+        for _ in 0..<2 { #expect(app.send("GET", "/tokens", headers: editor.headers).text.contains("action=\"/tokens\"")) }
+        try admins.setRole(id: id, role: .viewer, actor: .system)
+        #expect(!app.send("GET", "/tokens", headers: editor.headers).text.contains("action=\"/tokens\""))
+        try admins.setDisabled(id: id, disabled: true, actor: .system)
+        #expect(Self.isSignedOut(app.send("GET", "/tokens", headers: editor.headers)))
+
+        try admins.setDisabled(id: id, disabled: false, actor: .system)
+        let here = try app.signIn(role: .viewer, email: "ed@example.com", password: Self.password)
+        let elsewhere = try app.signIn(role: .viewer, email: "ed@example.com", password: Self.password)
+        #expect(app.send("GET", "/account", headers: elsewhere.headers).status == 200)
+        try admins.changePassword(id: id, current: Self.password, new: "a new long passphrase", keeping: nil)
+        #expect(Self.isSignedOut(app.send("GET", "/account", headers: elsewhere.headers)))
+        #expect(Self.isSignedOut(app.send("GET", "/account", headers: here.headers)))
+    }
+
     // MARK: Account
 
     @Test func changingThePasswordEndsOtherSessions() throws {

@@ -94,6 +94,7 @@ extension Admins {
     @discardableResult
     public func setRole(id: String, role: Admin.Role, actor: Actor) throws -> Admin {
         let now = store.clock()
+        defer { store.sessionCache.invalidate() }
         return try store.database.write { db in
             let before = try Self.admin(in: db, id: id)
             guard before.role != role else { return before }
@@ -115,6 +116,7 @@ extension Admins {
     @discardableResult
     public func setDisabled(id: String, disabled: Bool, actor: Actor) throws -> Admin {
         let now = store.clock()
+        defer { store.sessionCache.invalidate() }
         return try store.database.write { db in
             let before = try Self.admin(in: db, id: id)
             guard before.disabled != disabled else { return before }
@@ -147,6 +149,7 @@ extension Admins {
         try errors.throwIfAny()
         let newHash = try hasher.hash(new)
         let now = store.clock()
+        defer { store.sessionCache.invalidate() }
         try store.database.write { db in
             // Compare-and-swap: a concurrent change of the same password makes this one fail rather than win silently.
             try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",

@@ -75,33 +75,44 @@ public struct Sessions: Sendable {
     }
 
     /// The live session a cookie token names, its flash message taken; nil when unknown, expired or its admin disabled.
+    /// A session seen before is answered from memory (see `ReadCache`) until it must be written: its flash taken, its
+    /// last-seen time moved (once per `touchResolution`), or it ended.
     public func session(_ token: String) throws -> Session? {
         guard !token.isEmpty else { return nil }
         let now = store.clock()
         let hash = RandomToken.hash(token)
-        let row = try store.database.read { db in
-            try db.queryOne("SELECT s.*, a.id AS aid, a.email, a.role, a.disabled, a.created_at AS admin_created FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?", [.blob(hash)])
+        let found = try store.sessionCache.value(hash) {
+            try store.database.read { db in
+                try db.queryOne("SELECT s.*, a.id AS aid, a.email, a.role, a.disabled, a.created_at AS admin_created FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?", [.blob(hash)])
+            }.flatMap { row in row["token_hash"].bytes.map { (session: Self.session(row), disabled: row["disabled"].bool ?? true, hash: $0) } }
         }
-        guard let row, let stored = row["token_hash"].bytes, constantTimeEquals(stored, hash) else { return nil }
-        let created = row["created_at"].int64 ?? 0
-        let lastSeen = row["last_seen_at"].int64 ?? 0
-        guard now - lastSeen < policy.idleTimeout, now - created < policy.absoluteTimeout, !(row["disabled"].bool ?? true) else {
+        guard let found, constantTimeEquals(found.hash, hash) else { return nil }
+        var session = found.session
+        guard now - session.lastSeenAt < policy.idleTimeout, now - session.createdAt < policy.absoluteTimeout, !found.disabled else {
+            defer { store.sessionCache.invalidate() }
             try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(hash)]) }
             return nil
         }
-        let flash = row["flash"].string
-        if flash != nil || now - lastSeen >= policy.touchResolution {
+        if session.flash != nil || now - session.lastSeenAt >= policy.touchResolution {
+            defer { store.sessionCache.invalidate() }
             try store.database.write { db in
                 try db.execute("UPDATE sessions SET last_seen_at = ?, flash = NULL WHERE token_hash = ?", [.integer(now), .blob(hash)])
             }
         }
+        session.lastSeenAt = now
+        return session
+    }
+
+    static func session(_ row: Row) -> Session {
         let admin = Admin(id: row["aid"].string ?? "", email: row["email"].string ?? "", role: Admin.Role(rawValue: row["role"].string ?? "") ?? .viewer,
                           disabled: false, createdAt: row["admin_created"].int64 ?? 0)
-        return Session(admin: admin, csrfToken: row["csrf_token"].string ?? "", createdAt: created, lastSeenAt: now, flash: flash)
+        return Session(admin: admin, csrfToken: row["csrf_token"].string ?? "", createdAt: row["created_at"].int64 ?? 0,
+                       lastSeenAt: row["last_seen_at"].int64 ?? 0, flash: row["flash"].string)
     }
 
     /// Leaves a message for the session's next page.
     public func flash(_ token: String, _ message: String) throws {
+        defer { store.sessionCache.invalidate() }
         try store.database.write { db in
             try db.execute("UPDATE sessions SET flash = ? WHERE token_hash = ?", [.text(message), .blob(RandomToken.hash(token))])
         }
@@ -109,6 +120,7 @@ public struct Sessions: Sendable {
 
     /// Ends a session.
     public func logout(_ token: String) throws {
+        defer { store.sessionCache.invalidate() }
         try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(RandomToken.hash(token))]) }
     }
 
