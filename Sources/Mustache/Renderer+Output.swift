@@ -1,13 +1,18 @@
 extension Renderer {
     /// Appends a value as text: strings (HTML-escaped unless `escaped` is false), numbers and booleans; nothing
     /// for null, lists and dictionaries.
-    mutating func interpolate(_ value: MustacheValue, escaped: Bool) {
-        switch value {
+    mutating func interpolate(_ value: UnsafePointer<MustacheValue>, escaped: Bool) {
+        switch value.pointee.storage {
         case .string(let string):
-            // `withUTF8` reads small (inline) strings from the stack and native ones in place: no allocation.
-            var string = string
-            string.withUTF8 { bytes in
-                if escaped { appendEscaped(bytes) } else { output.append(contentsOf: bytes) }
+            // Small strings are read from a stack copy, native ones in place: no allocation.
+            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+                if escaped { appendEscaped(bytes) } else { output.append(bytes) }
+            }
+            if done == nil {
+                let bytes = Array(string.utf8)
+                bytes.withUnsafeBufferPointer { bytes in
+                    if escaped { appendEscaped(bytes) } else { output.append(bytes) }
+                }
             }
         case .int(let number):
             append(number)
@@ -15,50 +20,53 @@ extension Renderer {
             if number.isFinite, number.rounded() == number, number.magnitude < 1e15 {
                 append(Int(number))
             } else {
-                output.append(contentsOf: String(number).utf8)
+                let text = Array(String(number).utf8)
+                text.withUnsafeBufferPointer { output.append($0) }
             }
         case .bool(let flag):
-            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+            let text: StaticString = flag ? "true" : "false"
+            output.append(text.utf8Start, count: text.utf8CodeUnitCount)
         case .null, .array, .dictionary:
             break
         }
     }
 
-    /// Appends `bytes` with `& < > " '` replaced by their HTML entities, copying unescaped runs whole. Eight bytes
-    /// at a time are tested for the five characters at once (SWAR), so plain text costs about one test per word.
+    /// Appends `bytes` with `& < > " '` replaced by their HTML entities. Eight bytes at a time are tested for the
+    /// five characters at once (SWAR), so plain text costs about one test per word; room for the worst case (every
+    /// byte an entity of six) is reserved first, so writes need no capacity checks.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let count = bytes.count
-        var runStart = 0
+        output.reserve(count &* 6)
         var index = 0
         while index < count {
             if index + 8 <= count {
                 let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 if !Self.mayNeedEscaping(word) {
+                    output.appendReserved(base + index, count: 8)
                     index += 8
                     continue
                 }
             }
             let stop = min(index + 8, count)
             while index < stop {
-                let entity: StaticString
-                switch base[index] {
-                case UInt8(ascii: "&"): entity = "&amp;"
-                case UInt8(ascii: "<"): entity = "&lt;"
-                case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
-                default:
-                    index += 1
-                    continue
+                let byte = base[index]
+                switch byte {
+                case UInt8(ascii: "&"): appendEntity("&amp;")
+                case UInt8(ascii: "<"): appendEntity("&lt;")
+                case UInt8(ascii: ">"): appendEntity("&gt;")
+                case UInt8(ascii: "\""): appendEntity("&quot;")
+                case UInt8(ascii: "'"): appendEntity("&#39;")
+                default: output.appendReserved(byte)
                 }
-                if index > runStart { output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
-                entity.withUTF8Buffer { output.append(contentsOf: $0) }
                 index += 1
-                runStart = index
             }
         }
-        if runStart < count { output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
+    }
+
+    @inline(__always)
+    private mutating func appendEntity(_ entity: StaticString) {
+        output.appendReserved(entity.utf8Start, count: entity.utf8CodeUnitCount)
     }
 
     /// Whether any byte of `word` may be one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E); never false when one is.
@@ -82,14 +90,19 @@ extension Renderer {
             if scale > UInt.max / 10 { break }
             scale *= 10
         }
-        if number < 0 { output.append(UInt8(ascii: "-")) }
-        let start = output.count
-        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = start + digits - 1
-        while magnitude > 0 {
-            output[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            index -= 1
+        output.reserve(digits + 1)
+        if number < 0 { output.appendReserved(UInt8(ascii: "-")) }
+        var place = digits
+        var written: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &written) { scratch in
+            while place > 0 {
+                place -= 1
+                scratch[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            if let start = scratch.baseAddress {
+                output.appendReserved(start.assumingMemoryBound(to: UInt8.self), count: digits)
+            }
         }
     }
 

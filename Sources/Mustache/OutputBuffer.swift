@@ -1,0 +1,87 @@
+/// The bytes a render writes: a pointer, a count and a capacity, so an append is a bounds check and a copy.
+/// It writes into memory it was given (a new array's uninitialized storage) until that is full, then into memory it
+/// allocates, doubling; `release()` frees that.
+struct OutputBuffer {
+    private(set) var base: UnsafeMutablePointer<UInt8>
+    private(set) var count = 0
+    private(set) var capacity: Int
+    /// Whether `base` was allocated here (and must be freed by `release()`).
+    private(set) var owned: Bool
+
+    /// A buffer writing into `memory` (not owned) until it is full.
+    init(writingInto memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
+        base = memory
+        self.capacity = capacity
+        owned = false
+    }
+
+    /// A buffer in memory of its own, `capacity` bytes to start.
+    init(capacity: Int) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+        owned = true
+    }
+
+    /// Frees the memory allocated here, if any.
+    mutating func release() {
+        if owned { base.deallocate() }
+        owned = false
+        capacity = 0
+        count = 0
+    }
+
+    /// The bytes written so far.
+    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+    /// Room for `extra` more bytes.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        if extra > capacity &- count { grow(extra) }
+    }
+
+    @inline(never)
+    private mutating func grow(_ extra: Int) {
+        let needed = count + extra
+        var newCapacity = max(capacity * 2, 4096)
+        while newCapacity < needed { newCapacity *= 2 }
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        memory.update(from: base, count: count)
+        if owned { base.deallocate() }
+        base = memory
+        capacity = newCapacity
+        owned = true
+    }
+
+    @inline(__always)
+    mutating func append(_ bytes: UnsafePointer<UInt8>, count length: Int) {
+        reserve(length)
+        (base + count).update(from: bytes, count: length)
+        count &+= length
+    }
+
+    @inline(__always)
+    mutating func append(_ byte: UInt8) {
+        reserve(1)
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// Appends a byte with no capacity check: the caller reserved room.
+    @inline(__always)
+    mutating func appendReserved(_ byte: UInt8) {
+        base[count] = byte
+        count &+= 1
+    }
+
+    /// Appends bytes with no capacity check: the caller reserved room.
+    @inline(__always)
+    mutating func appendReserved(_ bytes: UnsafePointer<UInt8>, count length: Int) {
+        (base + count).update(from: bytes, count: length)
+        count &+= length
+    }
+
+    mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let start = bytes.baseAddress else { return }
+        append(start, count: bytes.count)
+    }
+}
