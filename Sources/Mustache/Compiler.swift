@@ -21,6 +21,8 @@ struct Compiler {
     private var blocks: [BlockTag] = []
     /// The text instruction new text may extend, while nothing else was emitted after it.
     private var openText: Int?
+    /// The line start instruction just emitted, which text right after it joins (as a `lineText`).
+    private var openLineStart: Int?
     private var lastCopy: (Range<Int>, Range<Int>)?
 
     init(source: [UInt8], lines: LineIndex, file: String, limits: TemplateLimits) {
@@ -41,7 +43,10 @@ struct Compiler {
             case .text(let range):
                 if emits, !range.isEmpty { appendText(range) }
             case .lineStart:
-                if emits { emit(Instruction(operation: .lineStart)) }
+                if emits {
+                    emit(Instruction(operation: .lineStart))
+                    openLineStart = instructions.count - 1
+                }
             case .tag(let tag, let indentation):
                 switch tag.kind {
                 case .comment, .delimiters:
@@ -82,6 +87,7 @@ struct Compiler {
                     if frame.emits {
                         instructions[frame.instruction].c = Int32(instructions.count)
                         openText = nil
+                        openLineStart = nil
                     }
                 }
             }
@@ -96,12 +102,18 @@ struct Compiler {
     private mutating func emit(_ instruction: Instruction) {
         instructions.append(instruction)
         openText = nil
+        openLineStart = nil
     }
 
     private mutating func appendText(_ range: Range<Int>) {
         if let index = openText {
             instructions[index].b += Int32(range.count)
             text.append(contentsOf: source[range])
+        } else if let index = openLineStart {
+            instructions[index] = Instruction(operation: .lineText, a: Int32(text.count), b: Int32(range.count))
+            text.append(contentsOf: source[range])
+            openLineStart = nil
+            openText = index
         } else {
             emit(Instruction(operation: .text, a: Int32(text.count), b: Int32(range.count)))
             text.append(contentsOf: source[range])

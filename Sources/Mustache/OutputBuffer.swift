@@ -55,8 +55,7 @@ struct OutputBuffer {
     @inline(__always)
     mutating func append(_ bytes: UnsafePointer<UInt8>, count length: Int) {
         reserve(length)
-        (base + count).update(from: bytes, count: length)
-        count &+= length
+        appendReserved(bytes, count: length)
     }
 
     @inline(__always)
@@ -73,10 +72,29 @@ struct OutputBuffer {
         count &+= 1
     }
 
-    /// Appends bytes with no capacity check: the caller reserved room.
+    /// Appends bytes with no capacity check: the caller reserved room. Up to 32 bytes are copied with (possibly
+    /// overlapping) word loads and stores inside both ranges, longer ones by `memmove`.
     @inline(__always)
     mutating func appendReserved(_ bytes: UnsafePointer<UInt8>, count length: Int) {
-        (base + count).update(from: bytes, count: length)
+        let target = UnsafeMutableRawPointer(base + count)
+        let source = UnsafeRawPointer(bytes)
+        if length >= 8 && length <= 32 {
+            let last = length &- 8
+            let head = source.loadUnaligned(as: UInt64.self)
+            let tail = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)
+            if length > 16 {
+                let second = source.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                let third = source.loadUnaligned(fromByteOffset: min(16, last), as: UInt64.self)
+                target.storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+                target.storeBytes(of: third, toByteOffset: min(16, last), as: UInt64.self)
+            }
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: last, as: UInt64.self)
+        } else if length < 8 {
+            for offset in 0..<length { target.storeBytes(of: bytes[offset], toByteOffset: offset, as: UInt8.self) }
+        } else {
+            target.copyMemory(from: source, byteCount: length)
+        }
         count &+= length
     }
 

@@ -58,12 +58,12 @@ final class Program: @unchecked Sendable {
 }
 
 /// One step of a program. Operands by operation:
-/// `text` a = offset in `text`, b = length; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
+/// `text` a = offset in `text`, b = length; `lineText` the indentation, then text as `text`; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
 /// `section`/`inverted` a, b as variables, c = end of body; `partial` a = reference; `parent` a = reference,
 /// c = end of body (the body holds only its blocks); `block` a = block tag, c = end of body.
 struct Instruction: Sendable {
     enum Operation: UInt8, Sendable {
-        case text, lineStart, variable, rawVariable, section, inverted, partial, parent, block
+        case text, lineStart, lineText, variable, rawVariable, section, inverted, partial, parent, block
     }
 
     var operation: Operation

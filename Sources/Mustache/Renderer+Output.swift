@@ -2,17 +2,18 @@ extension Renderer {
     /// Appends a value as text: strings (HTML-escaped unless `escaped` is false), numbers and booleans; nothing
     /// for null, lists and dictionaries.
     mutating func interpolate(_ value: UnsafePointer<MustacheValue>, escaped: Bool) {
-        switch value.pointee.storage {
-        case .string(let string):
-            // Small strings are read from a stack copy, native ones in place: no allocation.
-            let done: Void? = string.utf8.withContiguousStorageIfAvailable { bytes in
+        if let text = StringBytes(value) {
+            var text = text
+            text.withBytes { bytes in
                 if escaped { appendEscaped(bytes) } else { output.append(bytes) }
             }
-            if done == nil {
-                let bytes = Array(string.utf8)
-                bytes.withUnsafeBufferPointer { bytes in
-                    if escaped { appendEscaped(bytes) } else { output.append(bytes) }
-                }
+            return
+        }
+        switch value.pointee.storage {
+        case .string(let string):
+            let bytes = Array(string.utf8)
+            bytes.withUnsafeBufferPointer { bytes in
+                if escaped { appendEscaped(bytes) } else { output.append(bytes) }
             }
         case .int(let number):
             append(number)
@@ -32,35 +33,42 @@ extension Renderer {
     }
 
     /// Appends `bytes` with `& < > " '` replaced by their HTML entities. Eight bytes at a time are tested for the
-    /// five characters at once (SWAR), so plain text costs about one test per word; room for the worst case (every
-    /// byte an entity of six) is reserved first, so writes need no capacity checks.
+    /// five characters at once (SWAR), and runs without any are copied whole; room for the worst case (every byte
+    /// an entity of six) is reserved first, so writes need no capacity checks.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let base = bytes.baseAddress else { return }
         let count = bytes.count
         output.reserve(count &* 6)
+        var runStart = 0
         var index = 0
+        while index &+ 8 <= count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            guard Self.mayNeedEscaping(word) else {
+                index &+= 8
+                continue
+            }
+            if index > runStart { output.appendReserved(base + runStart, count: index &- runStart) }
+            for offset in 0..<8 { appendEscaped(base[index &+ offset]) }
+            index &+= 8
+            runStart = index
+        }
+        if index > runStart { output.appendReserved(base + runStart, count: index &- runStart) }
         while index < count {
-            if index + 8 <= count {
-                let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if !Self.mayNeedEscaping(word) {
-                    output.appendReserved(base + index, count: 8)
-                    index += 8
-                    continue
-                }
-            }
-            let stop = min(index + 8, count)
-            while index < stop {
-                let byte = base[index]
-                switch byte {
-                case UInt8(ascii: "&"): appendEntity("&amp;")
-                case UInt8(ascii: "<"): appendEntity("&lt;")
-                case UInt8(ascii: ">"): appendEntity("&gt;")
-                case UInt8(ascii: "\""): appendEntity("&quot;")
-                case UInt8(ascii: "'"): appendEntity("&#39;")
-                default: output.appendReserved(byte)
-                }
-                index += 1
-            }
+            appendEscaped(base[index])
+            index &+= 1
+        }
+    }
+
+    /// Appends one byte, or its entity. Room must be reserved.
+    @inline(__always)
+    private mutating func appendEscaped(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "&"): appendEntity("&amp;")
+        case UInt8(ascii: "<"): appendEntity("&lt;")
+        case UInt8(ascii: ">"): appendEntity("&gt;")
+        case UInt8(ascii: "\""): appendEntity("&quot;")
+        case UInt8(ascii: "'"): appendEntity("&#39;")
+        default: output.appendReserved(byte)
         }
     }
 

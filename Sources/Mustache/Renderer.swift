@@ -60,6 +60,18 @@ struct Renderer {
                     output.append(indentation + scope.indentStart, count: scope.indentEnd - scope.indentStart)
                 }
                 index += 1
+            case .lineText:
+                // Lines of text usually follow each other: copy them all here, without dispatching each.
+                let indent = scope.indentEnd - scope.indentStart
+                var line = instruction
+                repeat {
+                    output.reserve(indent &+ Int(line.b))
+                    if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
+                    output.appendReserved(view.text + Int(line.a), count: Int(line.b))
+                    index += 1
+                    guard index < end else { break }
+                    line = view.instructions[index]
+                } while line.operation == .lineText
             case .variable, .rawVariable:
                 if let value = lookup(view, instruction, scope) {
                     interpolate(value, escaped: instruction.operation == .variable)
