@@ -54,7 +54,7 @@ struct Compiler {
                 case .variable, .unescaped:
                     guard emits else { break }
                     let (first, count) = key(tag.name)
-                    emit(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
+                    emitTag(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
                 case .partial:
                     guard emits else { break }
                     emit(Instruction(operation: .partial, a: reference(tag, indentation)))
@@ -74,7 +74,8 @@ struct Compiler {
                         emit(Instruction(operation: .block, a: Int32(blocks.count - 1)))
                     default:
                         let (first, count) = key(tag.name)
-                        emit(Instruction(operation: tag.kind == .section ? .section : .inverted, a: first, b: count))
+                        let index = emitTag(Instruction(operation: tag.kind == .section ? .section : .inverted, a: first, b: count))
+                        stack[stack.count - 1] = Frame(tag: tag, instruction: index, emits: opens)
                     }
                 case .close:
                     guard let frame = stack.popLast() else {
@@ -103,6 +104,29 @@ struct Compiler {
         instructions.append(instruction)
         openText = nil
         openLineStart = nil
+    }
+
+    /// Emits a variable or section tag, taking in the text or line start just before it as its prefix (one
+    /// instruction instead of two). Returns the tag's instruction index.
+    @discardableResult
+    private mutating func emitTag(_ tag: Instruction) -> Int {
+        var tag = tag
+        let last = instructions.count - 1
+        if let open = openText, open == last, instructions[open].b < Int32(UInt16.max) {
+            let text = instructions[open]
+            tag.prefix = text.operation == .lineText ? .line : .text
+            tag.prefixStart = text.a
+            tag.prefixCount = UInt16(text.b)
+        } else if let open = openLineStart, open == last {
+            tag.prefix = .line
+        } else {
+            emit(tag)
+            return last + 1
+        }
+        instructions[last] = tag
+        openText = nil
+        openLineStart = nil
+        return last
     }
 
     private mutating func appendText(_ range: Range<Int>) {

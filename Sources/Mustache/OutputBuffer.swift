@@ -98,6 +98,16 @@ struct OutputBuffer {
         count &+= length
     }
 
+    /// Appends the first `length` (at most 16) bytes of `words`, storing both words whole; the caller reserved room
+    /// for 16 bytes.
+    @inline(__always)
+    mutating func appendReserved(_ words: (UInt64, UInt64), count length: Int) {
+        let target = UnsafeMutableRawPointer(base + count)
+        target.storeBytes(of: words.0, as: UInt64.self)
+        target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+        count &+= length
+    }
+
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress else { return }
         append(start, count: bytes.count)

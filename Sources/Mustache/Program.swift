@@ -58,7 +58,7 @@ final class Program: @unchecked Sendable {
 }
 
 /// One step of a program. Operands by operation:
-/// `text` a = offset in `text`, b = length; `lineText` the indentation, then text as `text`; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
+/// Variables and sections may have a prefix (text written first). `text` a = offset in `text`, b = length; `lineText` the indentation, then text as `text`; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
 /// `section`/`inverted` a, b as variables, c = end of body; `partial` a = reference; `parent` a = reference,
 /// c = end of body (the body holds only its blocks); `block` a = block tag, c = end of body.
 struct Instruction: Sendable {
@@ -66,10 +66,19 @@ struct Instruction: Sendable {
         case text, lineStart, lineText, variable, rawVariable, section, inverted, partial, parent, block
     }
 
+    /// What a variable or section writes before itself: nothing, `prefixCount` bytes of text from `prefixStart`,
+    /// or the same after the indentation (a line start).
+    enum Prefix: UInt8, Sendable {
+        case none, text, line
+    }
+
     var operation: Operation
+    var prefix = Prefix.none
+    var prefixCount: UInt16 = 0
     var a: Int32 = 0
     var b: Int32 = 0
     var c: Int32 = 0
+    var prefixStart: Int32 = 0
 }
 
 /// A partial or parent tag: the template it names and where it stands.

@@ -3,6 +3,10 @@ extension Renderer {
     /// for null, lists and dictionaries.
     mutating func interpolate(_ value: UnsafePointer<MustacheValue>, escaped: Bool) {
         if let text = StringBytes(value) {
+            if let words = text.words, escaped {
+                appendEscaped(words, count: text.count)
+                return
+            }
             var text = text
             text.withBytes { bytes in
                 if escaped { appendEscaped(bytes) } else { output.append(bytes) }
@@ -52,10 +56,29 @@ extension Renderer {
             index &+= 8
             runStart = index
         }
+        if index < count, count >= 8,
+           !Self.mayNeedEscaping(UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)) {
+            // The last word (overlapping words already checked) is clean too.
+            index = count
+        }
         if index > runStart { output.appendReserved(base + runStart, count: index &- runStart) }
         while index < count {
             appendEscaped(base[index])
             index &+= 1
+        }
+    }
+
+    /// Appends a short string's `count` bytes, held in `words` and padded with zeros, escaped as `appendEscaped`
+    /// does. When no byte needs escaping (the usual case) both words are stored whole.
+    private mutating func appendEscaped(_ words: (UInt64, UInt64), count: Int) {
+        output.reserve(max(count &* 6, 16))
+        if !Self.mayNeedEscaping(words.0), !Self.mayNeedEscaping(words.1) {
+            output.appendReserved(words, count: count)
+            return
+        }
+        var words = words
+        withUnsafeBytes(of: &words) { bytes in
+            for index in 0..<count { appendEscaped(bytes[index]) }
         }
     }
 

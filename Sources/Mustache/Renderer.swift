@@ -73,33 +73,19 @@ struct Renderer {
                     line = view.instructions[index]
                 } while line.operation == .lineText
             case .variable, .rawVariable:
+                if instruction.prefix != .none { prefix(instruction, view, scope) }
                 if let value = lookup(view, instruction, scope) {
                     interpolate(value, escaped: instruction.operation == .variable)
                 }
                 index += 1
             case .section:
-                let bodyEnd = Int(instruction.c)
+                if instruction.prefix != .none { prefix(instruction, view, scope) }
                 if let value = lookup(view, instruction, scope) {
-                    var inner = scope
-                    inner.depth += 1
-                    if let elements = value.elements {
-                        guard let first = elements.baseAddress else { index = bodyEnd; continue }
-                        for element in elements.indices {
-                            try Link.push(first + element, onto: scope.context) {
-                                (context) throws(TemplateError) in
-                                inner.context = context
-                                try run(template, index + 1, bodyEnd, inner)
-                            }
-                        }
-                    } else if value.isTruthy {
-                        try Link.push(value, onto: scope.context) { (context) throws(TemplateError) in
-                            inner.context = context
-                            try run(template, index + 1, bodyEnd, inner)
-                        }
-                    }
+                    try section(template, index, Int(instruction.c), value, scope)
                 }
-                index = bodyEnd
+                index = Int(instruction.c)
             case .inverted:
+                if instruction.prefix != .none { prefix(instruction, view, scope) }
                 let bodyEnd = Int(instruction.c)
                 if lookup(view, instruction, scope)?.isTruthy != true {
                     try run(template, index + 1, bodyEnd, scope)
@@ -112,18 +98,60 @@ struct Renderer {
                 try expand(template, Int(instruction.a), parent: ParentCall(template: template, instruction: index), scope)
                 index = Int(instruction.c)
             case .block:
-                let block = view.blocks[Int(instruction.a)]
-                let content = override(named: block.name, scope) ?? ParentCall(template: template, instruction: index)
-                let contentEnd = Int(views[content.template].instructions[content.instruction].c)
-                let inner = indented(scope, view.text, block.indentStart, block.indentCount)
-                try run(content.template, content.instruction + 1, contentEnd, inner)
+                try block(template, index, scope)
                 index = Int(instruction.c)
             }
         }
     }
 
+    /// Writes the text a variable or section tag has before it, after the indentation if it starts a line.
+    @inline(__always)
+    private mutating func prefix(_ instruction: Instruction, _ view: ProgramView, _ scope: Scope) {
+        let indent = instruction.prefix == .line ? scope.indentEnd &- scope.indentStart : 0
+        let count = Int(instruction.prefixCount)
+        output.reserve(indent &+ count)
+        if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
+        output.appendReserved(view.text + Int(instruction.prefixStart), count: count)
+    }
+
+    /// Renders the body of the section at instruction `index` (ending at `bodyEnd`) for `value`: once per element
+    /// of a list, once with any other truthy value on top of the context stack.
+    @inline(never)
+    private mutating func section(
+        _ template: Int, _ index: Int, _ bodyEnd: Int, _ value: UnsafePointer<MustacheValue>, _ scope: Scope
+    ) throws(TemplateError) {
+        var inner = scope
+        inner.depth += 1
+        if let elements = value.elements {
+            guard let first = elements.baseAddress else { return }
+            for element in elements.indices {
+                try Link.push(first + element, onto: scope.context) { (context) throws(TemplateError) in
+                    inner.context = context
+                    try run(template, index + 1, bodyEnd, inner)
+                }
+            }
+        } else if value.isTruthy {
+            try Link.push(value, onto: scope.context) { (context) throws(TemplateError) in
+                inner.context = context
+                try run(template, index + 1, bodyEnd, inner)
+            }
+        }
+    }
+
+    /// Renders the block at instruction `index`: the outermost parent's override of it, or its own content.
+    @inline(never)
+    private mutating func block(_ template: Int, _ index: Int, _ scope: Scope) throws(TemplateError) {
+        let view = views[template]
+        let block = view.blocks[Int(view.instructions[index].a)]
+        let content = override(named: block.name, scope) ?? ParentCall(template: template, instruction: index)
+        let contentEnd = Int(views[content.template].instructions[content.instruction].c)
+        let inner = indented(scope, view.text, block.indentStart, block.indentCount)
+        try run(content.template, content.instruction + 1, contentEnd, inner)
+    }
+
     /// Renders reference `number` of `template`: a partial, or a parent (whose body holds the overrides), in the
     /// current context.
+    @inline(never)
     private mutating func expand(_ template: Int, _ number: Int, parent: ParentCall?, _ scope: Scope)
         throws(TemplateError) {
         let caller = views[template]

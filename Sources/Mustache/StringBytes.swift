@@ -5,7 +5,11 @@ struct StringBytes {
     private var inline: (UInt64, UInt64) = (0, 0)
     /// Long strings' bytes, in the string's own storage; nil for a short string.
     private let storage: UnsafePointer<UInt8>?
-    private let count: Int
+    let count: Int
+
+    /// A short string's bytes, padded with zeros; nil for a long string.
+    @inline(__always)
+    var words: (UInt64, UInt64)? { storage == nil ? inline : nil }
 
     /// The bytes of the string `value` points at; nil when it is no string or its bytes are not contiguous in
     /// memory (the caller then copies them).
