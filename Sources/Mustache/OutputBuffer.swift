@@ -33,6 +33,13 @@ struct OutputBuffer {
     /// The bytes written so far.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
+    /// Where the next byte goes.
+    var end: UnsafeMutablePointer<UInt8> { base + count }
+
+    /// Counts `length` bytes written at `end` (room for them was reserved).
+    @inline(__always)
+    mutating func advance(by length: Int) { count &+= length }
+
     /// Room for `extra` more bytes.
     @inline(__always)
     mutating func reserve(_ extra: Int) {

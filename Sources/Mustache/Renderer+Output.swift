@@ -36,79 +36,104 @@ extension Renderer {
         }
     }
 
-    /// Appends `bytes` with `& < > " '` replaced by their HTML entities. Eight bytes at a time are tested for the
-    /// five characters at once (SWAR), and runs without any are copied whole; room for the worst case (every byte
-    /// an entity of six) is reserved first, so writes need no capacity checks.
+    /// Appends `bytes` with `& < > " '` replaced by their HTML entities. Sixteen bytes at a time are tested for
+    /// the five characters at once (SWAR) and, when clean (the usual case), stored as two words; room for the worst
+    /// case (every byte an entity of six) is reserved first, so writes need no capacity checks.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress else { return }
+        guard let source = bytes.baseAddress else { return }
         let count = bytes.count
         output.reserve(count &* 6)
-        var runStart = 0
+        let start = output.end
+        var target = start
         var index = 0
-        while index &+ 8 <= count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-            guard Self.mayNeedEscaping(word) else {
-                index &+= 8
+        while index &+ 16 <= count {
+            let first = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+            let second = UnsafeRawPointer(source + index).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            if Self.escapeMask(first) | Self.escapeMask(second) == 0 {
+                UnsafeMutableRawPointer(target).storeBytes(of: first, as: UInt64.self)
+                UnsafeMutableRawPointer(target).storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+                target += 16
+            } else {
+                target = Self.escape(source + index, count: 16, into: target)
+            }
+            index &+= 16
+        }
+        if index &+ 8 <= count {
+            let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+            if Self.escapeMask(word) == 0 {
+                UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+                target += 8
+            } else {
+                target = Self.escape(source + index, count: 8, into: target)
+            }
+            index &+= 8
+        }
+        if index < count {
+            if count >= 8, Self.escapeMask(UnsafeRawPointer(source + (count &- 8)).loadUnaligned(as: UInt64.self)) == 0 {
+                // The last word (overlapping bytes already written) is clean: copy the rest as it is.
+                while index < count {
+                    target.pointee = source[index]
+                    target += 1
+                    index &+= 1
+                }
+            } else {
+                target = Self.escape(source + index, count: count &- index, into: target)
+            }
+        }
+        output.advance(by: target - start)
+    }
+
+    /// Writes `count` bytes from `source` to `target`, each byte or its entity; returns the end of what it wrote.
+    @inline(__always)
+    private static func escape(
+        _ source: UnsafePointer<UInt8>, count: Int, into target: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var target = target
+        for index in 0..<count {
+            let entity: StaticString
+            switch source[index] {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "'"): entity = "&#39;"
+            default:
+                target.pointee = source[index]
+                target += 1
                 continue
             }
-            if index > runStart { output.appendReserved(base + runStart, count: index &- runStart) }
-            for offset in 0..<8 { appendEscaped(base[index &+ offset]) }
-            index &+= 8
-            runStart = index
+            target.update(from: entity.utf8Start, count: entity.utf8CodeUnitCount)
+            target += entity.utf8CodeUnitCount
         }
-        if index < count, count >= 8,
-           !Self.mayNeedEscaping(UnsafeRawPointer(base + (count &- 8)).loadUnaligned(as: UInt64.self)) {
-            // The last word (overlapping words already checked) is clean too.
-            index = count
-        }
-        if index > runStart { output.appendReserved(base + runStart, count: index &- runStart) }
-        while index < count {
-            appendEscaped(base[index])
-            index &+= 1
-        }
+        return target
     }
 
     /// Appends a short string's `count` bytes, held in `words` and padded with zeros, escaped as `appendEscaped`
     /// does. When no byte needs escaping (the usual case) both words are stored whole.
     private mutating func appendEscaped(_ words: (UInt64, UInt64), count: Int) {
         output.reserve(max(count &* 6, 16))
-        if !Self.mayNeedEscaping(words.0), !Self.mayNeedEscaping(words.1) {
+        if Self.escapeMask(words.0) | Self.escapeMask(words.1) == 0 {
             output.appendReserved(words, count: count)
             return
         }
         var words = words
-        withUnsafeBytes(of: &words) { bytes in
-            for index in 0..<count { appendEscaped(bytes[index]) }
+        let start = output.end
+        let end = withUnsafeBytes(of: &words) { bytes -> UnsafeMutablePointer<UInt8> in
+            guard let base = bytes.baseAddress else { return start }
+            return Self.escape(base.assumingMemoryBound(to: UInt8.self), count: count, into: start)
         }
+        output.advance(by: end - start)
     }
 
-    /// Appends one byte, or its entity. Room must be reserved.
+    /// The high bit of every byte of `word` that is one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E), and
+    /// perhaps of bytes after such a byte; zero exactly when there is none.
     @inline(__always)
-    private mutating func appendEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "&"): appendEntity("&amp;")
-        case UInt8(ascii: "<"): appendEntity("&lt;")
-        case UInt8(ascii: ">"): appendEntity("&gt;")
-        case UInt8(ascii: "\""): appendEntity("&quot;")
-        case UInt8(ascii: "'"): appendEntity("&#39;")
-        default: output.appendReserved(byte)
-        }
-    }
-
-    @inline(__always)
-    private mutating func appendEntity(_ entity: StaticString) {
-        output.appendReserved(entity.utf8Start, count: entity.utf8CodeUnitCount)
-    }
-
-    /// Whether any byte of `word` may be one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E); never false when one is.
-    @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    private static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        return hasZeroByte(word ^ (ones &* 0x22))
-            || hasZeroByte((word | ones) ^ (ones &* 0x27))
-            || hasZeroByte((word | (ones &* 0x02)) ^ (ones &* 0x3E))
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes((word | ones) ^ (ones &* 0x27))
+            | zeroBytes((word | (ones &* 0x02)) ^ (ones &* 0x3E))) & highs
     }
 
     /// Appends an integer in decimal without going through a String.

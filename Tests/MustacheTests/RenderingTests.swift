@@ -1,3 +1,4 @@
+import Foundation
 import Mustache
 import Testing
 
@@ -21,6 +22,29 @@ import Testing
             == "a&amp;b&lt;c&gt;d&quot;e&#39;f — long enough to take the eight-byte path: "
             + "&lt;&lt;&gt;&gt;&amp;&amp;&#39;&#39;&quot;&quot;ok")
         #expect(try render("{{{v}}}|{{& v}}", ["v": "<&>"]) == "<&>|<&>")
+    }
+
+    /// Every length from 0 to 48 (short strings, word loops, tails), with the five characters at every position.
+    @Test(arguments: 0...48)
+    func escapesLikeAPlainReplacementAtEveryLengthAndPosition(_ length: Int) throws {
+        let specials: [Character] = ["&", "<", ">", "\"", "'"]
+        var seed = UInt64(length) &* 0x9E37_79B9_7F4A_7C15 | 1
+        for position in -1..<length {
+            var characters = (0..<length).map { Character(UnicodeScalar(UInt8(97 + ($0 * 7) % 26))) }
+            if position >= 0 {
+                seed ^= seed << 13
+                seed ^= seed >> 7
+                seed ^= seed << 17
+                characters[position] = specials[Int(seed % 5)]
+                if length > 3 { characters[(position * 3 + 1) % length] = "é" }
+            }
+            let text = String(characters)
+            let expected = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+                .replacingOccurrences(of: "'", with: "&#39;")
+            #expect(try render("[{{v}}]", ["v": .string(text)]) == "[" + expected + "]", "\(text)")
+            #expect(try render("[{{{v}}}]", ["v": .string(text)]) == "[" + text + "]")
+        }
     }
 
     @Test(arguments: [
