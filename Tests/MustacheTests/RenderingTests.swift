@@ -70,6 +70,27 @@ import Testing
         ]))
     }
 
+    /// Keys compare as Swift strings do (canonical equivalence), whatever their bytes: the fingerprint of a
+    /// non-ASCII key never rules a match out.
+    @Test(arguments: [
+        ("caf\u{E9}", "cafe\u{301}"), ("cafe\u{301}", "caf\u{E9}"), ("\u{212A}", "K"), ("K", "\u{212A}"),
+        ("ключ", "ключ"), ("a-much-longer-key-than-fifteen-bytes", "a-much-longer-key-than-fifteen-bytes"),
+    ])
+    func findsKeysEqualAsStrings(_ tagKey: String, _ dataKey: String) throws {
+        let value = MustacheValue.dictionary(["other": "no", dataKey: "yes"])
+        #expect(try render("{{\(tagKey)}}|{{#\(tagKey)}}in{{/\(tagKey)}}", value) == "yes|in")
+        let literal: MustacheValue = ["other": "no", dataKey: "first", dataKey: "yes"]
+        #expect(try render("{{\(tagKey)}}", literal) == "yes")
+        #expect(literal == value)
+    }
+
+    @Test func dictionariesCompareAsMaps() {
+        #expect(MustacheValue.dictionary(["a": 1, "b": 2]) == ["b": 2, "a": 1])
+        #expect(MustacheValue.dictionary(["a": 1, "b": 2]) != ["a": 1, "b": 3])
+        #expect(MustacheValue.dictionary(["a": 1]) != ["a": 1, "b": 2])
+        #expect(MustacheValue.string("1") != .int(1))
+    }
+
     @Test func standalonePartialIndentsEveryNonEmptyLineButNotValues() throws {
         let library = try TemplateLibrary(templates: [
             "page": "<ul>\n  {{>item}}\n</ul>\n",
