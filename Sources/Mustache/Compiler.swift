@@ -21,6 +21,8 @@ struct Compiler {
     private var blocks: [BlockTag] = []
     /// The text instruction new text may extend, while nothing else was emitted after it.
     private var openText: Int?
+    /// The line start instruction just emitted, which text right after it joins (as a `lineText`).
+    private var openLineStart: Int?
     private var lastCopy: (Range<Int>, Range<Int>)?
 
     init(source: [UInt8], lines: LineIndex, file: String, limits: TemplateLimits) {
@@ -41,7 +43,10 @@ struct Compiler {
             case .text(let range):
                 if emits, !range.isEmpty { appendText(range) }
             case .lineStart:
-                if emits { emit(Instruction(operation: .lineStart)) }
+                if emits {
+                    emit(Instruction(operation: .lineStart))
+                    openLineStart = instructions.count - 1
+                }
             case .tag(let tag, let indentation):
                 switch tag.kind {
                 case .comment, .delimiters:
@@ -49,7 +54,7 @@ struct Compiler {
                 case .variable, .unescaped:
                     guard emits else { break }
                     let (first, count) = key(tag.name)
-                    emit(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
+                    emitTag(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
                 case .partial:
                     guard emits else { break }
                     emit(Instruction(operation: .partial, a: reference(tag, indentation)))
@@ -69,7 +74,8 @@ struct Compiler {
                         emit(Instruction(operation: .block, a: Int32(blocks.count - 1)))
                     default:
                         let (first, count) = key(tag.name)
-                        emit(Instruction(operation: tag.kind == .section ? .section : .inverted, a: first, b: count))
+                        let index = emitTag(Instruction(operation: tag.kind == .section ? .section : .inverted, a: first, b: count))
+                        stack[stack.count - 1] = Frame(tag: tag, instruction: index, emits: opens)
                     }
                 case .close:
                     guard let frame = stack.popLast() else {
@@ -82,6 +88,7 @@ struct Compiler {
                     if frame.emits {
                         instructions[frame.instruction].c = Int32(instructions.count)
                         openText = nil
+                        openLineStart = nil
                     }
                 }
             }
@@ -96,12 +103,41 @@ struct Compiler {
     private mutating func emit(_ instruction: Instruction) {
         instructions.append(instruction)
         openText = nil
+        openLineStart = nil
+    }
+
+    /// Emits a variable or section tag, taking in the text or line start just before it as its prefix (one
+    /// instruction instead of two). Returns the tag's instruction index.
+    @discardableResult
+    private mutating func emitTag(_ tag: Instruction) -> Int {
+        var tag = tag
+        let last = instructions.count - 1
+        if let open = openText, open == last, instructions[open].b < Int32(UInt16.max) {
+            let text = instructions[open]
+            tag.prefix = text.operation == .lineText ? .line : .text
+            tag.prefixStart = text.a
+            tag.prefixCount = UInt16(text.b)
+        } else if let open = openLineStart, open == last {
+            tag.prefix = .line
+        } else {
+            emit(tag)
+            return last + 1
+        }
+        instructions[last] = tag
+        openText = nil
+        openLineStart = nil
+        return last
     }
 
     private mutating func appendText(_ range: Range<Int>) {
         if let index = openText {
             instructions[index].b += Int32(range.count)
             text.append(contentsOf: source[range])
+        } else if let index = openLineStart {
+            instructions[index] = Instruction(operation: .lineText, a: Int32(text.count), b: Int32(range.count))
+            text.append(contentsOf: source[range])
+            openLineStart = nil
+            openText = index
         } else {
             emit(Instruction(operation: .text, a: Int32(text.count), b: Int32(range.count)))
             text.append(contentsOf: source[range])

@@ -1,16 +1,19 @@
 /// A parsed template compiled into a flat list of plain-integer instructions, so rendering walks it without
 /// touching reference counts. Immutable once built.
 ///
-/// `@unchecked Sendable`: the two buffers are allocated and filled in `init`, never written again, and freed in
+/// `@unchecked Sendable`: the buffers are allocated and filled in `init`, never written again, and freed in
 /// `deinit`; every other property is an immutable Sendable value, so sharing a Program across threads is safe.
 final class Program: @unchecked Sendable {
     /// The instructions; a section's body is the instructions after it up to its `end`.
     let instructions: [Instruction]
     /// All literal text and tag indentation of the template, which `text` instructions slice.
     let text: [UInt8]
-    /// `instructions` and `text` in memory the program owns, read by the renderer without reference counting.
-    let instructionBuffer: UnsafeMutableBufferPointer<Instruction>
-    let textBuffer: UnsafeMutableBufferPointer<UInt8>
+    /// `instructions`, `text`, `keys` and the keys' `Member.fingerprint`s in memory the program owns (one element
+    /// at least each), read by the renderer without reference counting.
+    let instructionBase: UnsafeMutablePointer<Instruction>
+    let textBase: UnsafeMutablePointer<UInt8>
+    let keyBase: UnsafeMutablePointer<String>
+    let fingerprintBase: UnsafeMutablePointer<UInt64>
     /// Name components of every tag, which instructions slice (`keys[a..<a+b]`).
     let keys: [String]
     /// Partial and parent tags.
@@ -21,18 +24,31 @@ final class Program: @unchecked Sendable {
     init(instructions: [Instruction], text: [UInt8], keys: [String], references: [Reference], blocks: [BlockTag]) {
         self.instructions = instructions
         self.text = text
-        instructionBuffer = .allocate(capacity: instructions.count)
-        _ = instructionBuffer.initialize(from: instructions)
-        textBuffer = .allocate(capacity: text.count)
-        _ = textBuffer.initialize(from: text)
         self.keys = keys
         self.references = references
         self.blocks = blocks
+        instructionBase = Self.copy(instructions, padding: Instruction(operation: .text))
+        textBase = Self.copy(text, padding: 0)
+        keyBase = Self.copy(keys, padding: "")
+        fingerprintBase = Self.copy(keys.map(Member.fingerprint), padding: 0)
     }
 
     deinit {
-        instructionBuffer.deallocate()
-        textBuffer.deallocate()
+        instructionBase.deallocate()
+        textBase.deallocate()
+        keyBase.deinitialize(count: max(keys.count, 1)).deallocate()
+        fingerprintBase.deallocate()
+    }
+
+    /// `elements` (or `padding` alone when empty) in newly allocated memory.
+    private static func copy<Element>(_ elements: [Element], padding: Element) -> UnsafeMutablePointer<Element> {
+        let base = UnsafeMutablePointer<Element>.allocate(capacity: max(elements.count, 1))
+        if elements.isEmpty {
+            base.initialize(to: padding)
+        } else {
+            for (index, element) in elements.enumerated() { (base + index).initialize(to: element) }
+        }
+        return base
     }
 
     /// The same program with `references` replaced (once they point at templates of a library).
@@ -42,18 +58,27 @@ final class Program: @unchecked Sendable {
 }
 
 /// One step of a program. Operands by operation:
-/// `text` a = offset in `text`, b = length; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
+/// Variables and sections may have a prefix (text written first). `text` a = offset in `text`, b = length; `lineText` the indentation, then text as `text`; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
 /// `section`/`inverted` a, b as variables, c = end of body; `partial` a = reference; `parent` a = reference,
 /// c = end of body (the body holds only its blocks); `block` a = block tag, c = end of body.
 struct Instruction: Sendable {
     enum Operation: UInt8, Sendable {
-        case text, lineStart, variable, rawVariable, section, inverted, partial, parent, block
+        case text, lineStart, lineText, variable, rawVariable, section, inverted, partial, parent, block
+    }
+
+    /// What a variable or section writes before itself: nothing, `prefixCount` bytes of text from `prefixStart`,
+    /// or the same after the indentation (a line start).
+    enum Prefix: UInt8, Sendable {
+        case none, text, line
     }
 
     var operation: Operation
+    var prefix = Prefix.none
+    var prefixCount: UInt16 = 0
     var a: Int32 = 0
     var b: Int32 = 0
     var c: Int32 = 0
+    var prefixStart: Int32 = 0
 }
 
 /// A partial or parent tag: the template it names and where it stands.

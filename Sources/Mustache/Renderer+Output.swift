@@ -1,13 +1,23 @@
 extension Renderer {
     /// Appends a value as text: strings (HTML-escaped unless `escaped` is false), numbers and booleans; nothing
     /// for null, lists and dictionaries.
-    mutating func interpolate(_ value: MustacheValue, escaped: Bool) {
-        switch value {
+    mutating func interpolate(_ value: UnsafePointer<MustacheValue>, escaped: Bool) {
+        if let text = StringBytes(value) {
+            if let words = text.words, escaped {
+                appendEscaped(words, count: text.count)
+                return
+            }
+            var text = text
+            text.withBytes { bytes in
+                if escaped { appendEscaped(bytes) } else { output.append(bytes) }
+            }
+            return
+        }
+        switch value.pointee.storage {
         case .string(let string):
-            // `withUTF8` reads small (inline) strings from the stack and native ones in place: no allocation.
-            var string = string
-            string.withUTF8 { bytes in
-                if escaped { appendEscaped(bytes) } else { output.append(contentsOf: bytes) }
+            let bytes = Array(string.utf8)
+            bytes.withUnsafeBufferPointer { bytes in
+                if escaped { appendEscaped(bytes) } else { output.append(bytes) }
             }
         case .int(let number):
             append(number)
@@ -15,61 +25,115 @@ extension Renderer {
             if number.isFinite, number.rounded() == number, number.magnitude < 1e15 {
                 append(Int(number))
             } else {
-                output.append(contentsOf: String(number).utf8)
+                let text = Array(String(number).utf8)
+                text.withUnsafeBufferPointer { output.append($0) }
             }
         case .bool(let flag):
-            output.append(contentsOf: flag ? "true".utf8 : "false".utf8)
+            let text: StaticString = flag ? "true" : "false"
+            output.append(text.utf8Start, count: text.utf8CodeUnitCount)
         case .null, .array, .dictionary:
             break
         }
     }
 
-    /// Appends `bytes` with `& < > " '` replaced by their HTML entities, copying unescaped runs whole. Eight bytes
-    /// at a time are tested for the five characters at once (SWAR), so plain text costs about one test per word.
+    /// Appends `bytes` with `& < > " '` replaced by their HTML entities. Sixteen bytes at a time are tested for
+    /// the five characters at once (SWAR) and, when clean (the usual case), stored as two words; room for the worst
+    /// case (every byte an entity of six) is reserved first, so writes need no capacity checks.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let base = bytes.baseAddress else { return }
+        guard let source = bytes.baseAddress else { return }
         let count = bytes.count
-        var runStart = 0
+        output.reserve(count &* 6)
+        let start = output.end
+        var target = start
         var index = 0
-        while index < count {
-            if index + 8 <= count {
-                let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if !Self.mayNeedEscaping(word) {
-                    index += 8
-                    continue
-                }
+        while index &+ 16 <= count {
+            let first = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+            let second = UnsafeRawPointer(source + index).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+            if Self.escapeMask(first) | Self.escapeMask(second) == 0 {
+                UnsafeMutableRawPointer(target).storeBytes(of: first, as: UInt64.self)
+                UnsafeMutableRawPointer(target).storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
+                target += 16
+            } else {
+                target = Self.escape(source + index, count: 16, into: target)
             }
-            let stop = min(index + 8, count)
-            while index < stop {
-                let entity: StaticString
-                switch base[index] {
-                case UInt8(ascii: "&"): entity = "&amp;"
-                case UInt8(ascii: "<"): entity = "&lt;"
-                case UInt8(ascii: ">"): entity = "&gt;"
-                case UInt8(ascii: "\""): entity = "&quot;"
-                case UInt8(ascii: "'"): entity = "&#39;"
-                default:
-                    index += 1
-                    continue
+            index &+= 16
+        }
+        if index &+ 8 <= count {
+            let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
+            if Self.escapeMask(word) == 0 {
+                UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+                target += 8
+            } else {
+                target = Self.escape(source + index, count: 8, into: target)
+            }
+            index &+= 8
+        }
+        if index < count {
+            if count >= 8, Self.escapeMask(UnsafeRawPointer(source + (count &- 8)).loadUnaligned(as: UInt64.self)) == 0 {
+                // The last word (overlapping bytes already written) is clean: copy the rest as it is.
+                while index < count {
+                    target.pointee = source[index]
+                    target += 1
+                    index &+= 1
                 }
-                if index > runStart { output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: index - runStart)) }
-                entity.withUTF8Buffer { output.append(contentsOf: $0) }
-                index += 1
-                runStart = index
+            } else {
+                target = Self.escape(source + index, count: count &- index, into: target)
             }
         }
-        if runStart < count { output.append(contentsOf: UnsafeBufferPointer(start: base + runStart, count: count - runStart)) }
+        output.advance(by: target - start)
     }
 
-    /// Whether any byte of `word` may be one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E); never false when one is.
+    /// Writes `count` bytes from `source` to `target`, each byte or its entity; returns the end of what it wrote.
     @inline(__always)
-    private static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    private static func escape(
+        _ source: UnsafePointer<UInt8>, count: Int, into target: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        var target = target
+        for index in 0..<count {
+            let entity: StaticString
+            switch source[index] {
+            case UInt8(ascii: "&"): entity = "&amp;"
+            case UInt8(ascii: "<"): entity = "&lt;"
+            case UInt8(ascii: ">"): entity = "&gt;"
+            case UInt8(ascii: "\""): entity = "&quot;"
+            case UInt8(ascii: "'"): entity = "&#39;"
+            default:
+                target.pointee = source[index]
+                target += 1
+                continue
+            }
+            target.update(from: entity.utf8Start, count: entity.utf8CodeUnitCount)
+            target += entity.utf8CodeUnitCount
+        }
+        return target
+    }
+
+    /// Appends a short string's `count` bytes, held in `words` and padded with zeros, escaped as `appendEscaped`
+    /// does. When no byte needs escaping (the usual case) both words are stored whole.
+    private mutating func appendEscaped(_ words: (UInt64, UInt64), count: Int) {
+        output.reserve(max(count &* 6, 16))
+        if Self.escapeMask(words.0) | Self.escapeMask(words.1) == 0 {
+            output.appendReserved(words, count: count)
+            return
+        }
+        var words = words
+        let start = output.end
+        let end = withUnsafeBytes(of: &words) { bytes -> UnsafeMutablePointer<UInt8> in
+            guard let base = bytes.baseAddress else { return start }
+            return Self.escape(base.assumingMemoryBound(to: UInt8.self), count: count, into: start)
+        }
+        output.advance(by: end - start)
+    }
+
+    /// The high bit of every byte of `word` that is one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E), and
+    /// perhaps of bytes after such a byte; zero exactly when there is none.
+    @inline(__always)
+    private static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highs != 0 }
-        return hasZeroByte(word ^ (ones &* 0x22))
-            || hasZeroByte((word | ones) ^ (ones &* 0x27))
-            || hasZeroByte((word | (ones &* 0x02)) ^ (ones &* 0x3E))
+        func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
+        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes((word | ones) ^ (ones &* 0x27))
+            | zeroBytes((word | (ones &* 0x02)) ^ (ones &* 0x3E))) & highs
     }
 
     /// Appends an integer in decimal without going through a String.
@@ -82,14 +146,19 @@ extension Renderer {
             if scale > UInt.max / 10 { break }
             scale *= 10
         }
-        if number < 0 { output.append(UInt8(ascii: "-")) }
-        let start = output.count
-        output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
-        var index = start + digits - 1
-        while magnitude > 0 {
-            output[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-            magnitude /= 10
-            index -= 1
+        output.reserve(digits + 1)
+        if number < 0 { output.appendReserved(UInt8(ascii: "-")) }
+        var place = digits
+        var written: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &written) { scratch in
+            while place > 0 {
+                place -= 1
+                scratch[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            }
+            if let start = scratch.baseAddress {
+                output.appendReserved(start.assumingMemoryBound(to: UInt8.self), count: digits)
+            }
         }
     }
 

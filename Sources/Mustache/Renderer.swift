@@ -1,140 +1,193 @@
-/// Renders linked templates into one growing byte buffer.
+/// Renders linked templates into one growing byte buffer. It reads templates through the library's `RenderTable`
+/// and the value tree through pointers, so the render loop neither hashes nor touches reference counts.
 struct Renderer {
     let templates: [Template]
+    let views: UnsafePointer<ProgramView>
     let limits: TemplateLimits
-    var output: [UInt8] = []
+    var output: OutputBuffer
     var steps = 0
-    /// Where this render's output starts in `output` (a caller's buffer may hold earlier renders).
-    var outputStart = 0
+    /// The indentation stack `Scope`s slice.
+    private var indentation: UnsafeMutablePointer<UInt8>
+    private var indentationCapacity = 256
+    /// Where `Member.value` and `Member.key` lie in a member.
+    private let valueOffset = MemoryLayout<Member>.offset(of: \Member.value) ?? 0
+    private let keyOffset = MemoryLayout<Member>.offset(of: \Member.key) ?? 0
 
-    init(templates: [Template], limits: TemplateLimits) {
+    /// A renderer writing into `output`; call `finish()` when done.
+    init(templates: [Template], table: RenderTable, limits: TemplateLimits, output: OutputBuffer) {
         self.templates = templates
+        self.views = UnsafePointer(table.views)
         self.limits = limits
+        self.output = output
+        indentation = .allocate(capacity: indentationCapacity)
+    }
+
+    /// Frees the renderer's own memory (not `output`'s).
+    func finish() {
+        indentation.deallocate()
     }
 
     /// Renders template `index` against `value` into `output`. Throws `TemplateError` when partials nest deeper than
     /// the limit (naming the chain) or the render takes more steps than allowed.
     mutating func render(template index: Int, value: MustacheValue) throws(TemplateError) {
-        outputStart = output.count
-        try Link.push(value, onto: nil) { (context) throws(TemplateError) in
-            try Link.push(index, onto: nil) { (calls) throws(TemplateError) in
-                let scope = Scope(context: context, indentation: nil, overrides: nil, calls: calls,
-                                  partialDepth: 0, depth: 0)
-                let program = templates[index].program
-                try run(program, index, 0, program.instructions.count, scope)
+        try withUnsafePointer(to: value) { (root) throws(TemplateError) in
+            try Link.push(root, onto: nil) { (context) throws(TemplateError) in
+                try Link.push(index, onto: nil) { (calls) throws(TemplateError) in
+                    let scope = Scope(context: context, indentStart: 0, indentEnd: 0, indentTop: 0, overrides: nil,
+                                      calls: calls, partialDepth: 0, depth: 0)
+                    try run(index, 0, views[index].instructionCount, scope)
+                }
             }
         }
     }
 
-    /// Runs instructions `start..<end` of `program` (template `template`).
-    private mutating func run(_ program: Program, _ template: Int, _ start: Int, _ end: Int, _ scope: Scope)
-        throws(TemplateError) {
+    /// Runs instructions `start..<end` of template `template`.
+    private mutating func run(_ template: Int, _ start: Int, _ end: Int, _ scope: Scope) throws(TemplateError) {
         steps &+= end - start + 1
-        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth || output.count - outputStart > limits.maxOutputBytes {
+        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth || output.count > limits.maxOutputBytes {
             throw budgetError(scope)
         }
-        let instructions = UnsafeBufferPointer(program.instructionBuffer)
-        let text = UnsafeBufferPointer(program.textBuffer)
+        let view = views[template]
         var index = start
         while index < end {
-            let instruction = instructions[index]
+            let instruction = view.instructions[index]
             switch instruction.operation {
             case .text:
-                let offset = Int(instruction.a)
-                output.append(contentsOf: UnsafeBufferPointer(rebasing: text[offset..<offset + Int(instruction.b)]))
+                output.append(view.text + Int(instruction.a), count: Int(instruction.b))
                 index += 1
             case .lineStart:
-                if let indentation = scope.indentation { indent(indentation) }
+                if scope.indentEnd > scope.indentStart {
+                    output.append(indentation + scope.indentStart, count: scope.indentEnd - scope.indentStart)
+                }
                 index += 1
+            case .lineText:
+                // Lines of text usually follow each other: copy them all here, without dispatching each.
+                let indent = scope.indentEnd - scope.indentStart
+                var line = instruction
+                repeat {
+                    output.reserve(indent &+ Int(line.b))
+                    if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
+                    output.appendReserved(view.text + Int(line.a), count: Int(line.b))
+                    index += 1
+                    guard index < end else { break }
+                    line = view.instructions[index]
+                } while line.operation == .lineText
             case .variable, .rawVariable:
-                if let value = lookup(program, instruction, scope) {
+                if instruction.prefix != .none { prefix(instruction, view, scope) }
+                if let value = lookup(view, instruction, scope) {
                     interpolate(value, escaped: instruction.operation == .variable)
                 }
                 index += 1
             case .section:
-                let bodyEnd = Int(instruction.c)
-                if let value = lookup(program, instruction, scope), value.isTruthy {
-                    var inner = scope
-                    inner.depth += 1
-                    if case .array(let elements) = value {
-                        for element in elements {
-                            try Link.push(element, onto: scope.context) { (context) throws(TemplateError) in
-                                inner.context = context
-                                try run(program, template, index + 1, bodyEnd, inner)
-                            }
-                        }
-                    } else {
-                        try Link.push(value, onto: scope.context) { (context) throws(TemplateError) in
-                            inner.context = context
-                            try run(program, template, index + 1, bodyEnd, inner)
-                        }
-                    }
+                if instruction.prefix != .none { prefix(instruction, view, scope) }
+                if let value = lookup(view, instruction, scope) {
+                    try section(template, index, Int(instruction.c), value, scope)
                 }
-                index = bodyEnd
+                index = Int(instruction.c)
             case .inverted:
+                if instruction.prefix != .none { prefix(instruction, view, scope) }
                 let bodyEnd = Int(instruction.c)
-                if lookup(program, instruction, scope)?.isTruthy != true {
-                    try run(program, template, index + 1, bodyEnd, scope)
+                if lookup(view, instruction, scope)?.isTruthy != true {
+                    try run(template, index + 1, bodyEnd, scope)
                 }
                 index = bodyEnd
             case .partial:
-                try expand(program.references[Int(instruction.a)], from: template, parent: nil, scope)
+                try expand(template, Int(instruction.a), parent: nil, scope)
                 index += 1
             case .parent:
-                try expand(program.references[Int(instruction.a)], from: template,
-                           parent: ParentCall(template: template, instruction: index), scope)
+                try expand(template, Int(instruction.a), parent: ParentCall(template: template, instruction: index), scope)
                 index = Int(instruction.c)
             case .block:
-                let block = program.blocks[Int(instruction.a)]
-                let content = override(named: block.name, scope) ?? ParentCall(template: template, instruction: index)
-                let contentProgram = templates[content.template].program
-                let contentEnd = Int(contentProgram.instructions[content.instruction].c)
-                try scope.indented(by: block.indentation.map { Indentation(template: template, range: $0) }) {
-                    (inner) throws(TemplateError) in
-                    try run(contentProgram, content.template, content.instruction + 1, contentEnd, inner)
-                }
+                try block(template, index, scope)
                 index = Int(instruction.c)
             }
         }
     }
 
-    /// Renders a partial, or a parent (whose body holds the overrides), in the current context.
-    private mutating func expand(_ reference: Reference, from template: Int, parent: ParentCall?, _ scope: Scope)
+    /// Writes the text a variable or section tag has before it, after the indentation if it starts a line.
+    @inline(__always)
+    private mutating func prefix(_ instruction: Instruction, _ view: ProgramView, _ scope: Scope) {
+        let indent = instruction.prefix == .line ? scope.indentEnd &- scope.indentStart : 0
+        let count = Int(instruction.prefixCount)
+        output.reserve(indent &+ count)
+        if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
+        output.appendReserved(view.text + Int(instruction.prefixStart), count: count)
+    }
+
+    /// Renders the body of the section at instruction `index` (ending at `bodyEnd`) for `value`: once per element
+    /// of a list, once with any other truthy value on top of the context stack.
+    @inline(never)
+    private mutating func section(
+        _ template: Int, _ index: Int, _ bodyEnd: Int, _ value: UnsafePointer<MustacheValue>, _ scope: Scope
+    ) throws(TemplateError) {
+        var inner = scope
+        inner.depth += 1
+        if let elements = value.elements {
+            guard let first = elements.baseAddress else { return }
+            for element in elements.indices {
+                try Link.push(first + element, onto: scope.context) { (context) throws(TemplateError) in
+                    inner.context = context
+                    try run(template, index + 1, bodyEnd, inner)
+                }
+            }
+        } else if value.isTruthy {
+            try Link.push(value, onto: scope.context) { (context) throws(TemplateError) in
+                inner.context = context
+                try run(template, index + 1, bodyEnd, inner)
+            }
+        }
+    }
+
+    /// Renders the block at instruction `index`: the outermost parent's override of it, or its own content.
+    @inline(never)
+    private mutating func block(_ template: Int, _ index: Int, _ scope: Scope) throws(TemplateError) {
+        let view = views[template]
+        let block = view.blocks[Int(view.instructions[index].a)]
+        let content = override(named: block.name, scope) ?? ParentCall(template: template, instruction: index)
+        let contentEnd = Int(views[content.template].instructions[content.instruction].c)
+        let inner = indented(scope, view.text, block.indentStart, block.indentCount)
+        try run(content.template, content.instruction + 1, contentEnd, inner)
+    }
+
+    /// Renders reference `number` of `template`: a partial, or a parent (whose body holds the overrides), in the
+    /// current context.
+    @inline(never)
+    private mutating func expand(_ template: Int, _ number: Int, parent: ParentCall?, _ scope: Scope)
         throws(TemplateError) {
-        guard let index = reference.index else { return }
-        guard scope.partialDepth < limits.maxPartialDepth else { throw cycleError(reference, index, scope) }
-        let program = templates[index].program
+        let caller = views[template]
+        let reference = caller.references[number]
+        guard reference.template >= 0 else { return }
+        let index = Int(reference.template)
+        guard scope.partialDepth < limits.maxPartialDepth else {
+            throw cycleError(templates[template].program.references[number], index, scope)
+        }
         try Link.push(index, onto: scope.calls) { (calls) throws(TemplateError) in
-            var inner = scope
+            var inner = indented(scope, caller.text, reference.indentStart, reference.indentCount)
             inner.calls = calls
             inner.partialDepth += 1
-            try inner.indented(by: reference.indentation.map { Indentation(template: template, range: $0) }) {
-                (inner) throws(TemplateError) in
-                if let parent {
-                    try Link.push(parent, onto: inner.overrides) { (overrides) throws(TemplateError) in
-                        var inner = inner
-                        inner.overrides = overrides
-                        try run(program, index, 0, program.instructions.count, inner)
-                    }
-                } else {
-                    try run(program, index, 0, program.instructions.count, inner)
+            if let parent {
+                try Link.push(parent, onto: inner.overrides) { (overrides) throws(TemplateError) in
+                    inner.overrides = overrides
+                    try run(index, 0, views[index].instructionCount, inner)
                 }
+            } else {
+                try run(index, 0, views[index].instructionCount, inner)
             }
         }
     }
 
     /// The block instruction overriding block `name`, from the outermost parent that gives one.
-    private func override(named name: String, _ scope: Scope) -> ParentCall? {
+    private func override(named name: Int32, _ scope: Scope) -> ParentCall? {
         var found: ParentCall?
         var link = scope.overrides
         while let current = link {
             let parent = current.pointee.element
-            let program = templates[parent.template].program
+            let view = views[parent.template]
             var index = parent.instruction + 1
-            let end = Int(program.instructions[parent.instruction].c)
+            let end = Int(view.instructions[parent.instruction].c)
             while index < end {
-                let instruction = program.instructions[index]
-                if instruction.operation == .block, program.blocks[Int(instruction.a)].name == name {
+                let instruction = view.instructions[index]
+                if instruction.operation == .block, view.blocks[Int(instruction.a)].name == name {
                     found = ParentCall(template: parent.template, instruction: index)
                     break
                 }
@@ -145,17 +198,49 @@ struct Renderer {
         return found
     }
 
+    /// The scope one level deeper, with `count` bytes of `text` from `start` added to the indentation (a
+    /// standalone tag's), or with no indentation at all (`count` -1: an inline tag, whose content continues the
+    /// current line).
+    private mutating func indented(_ scope: Scope, _ text: UnsafePointer<UInt8>, _ start: Int32, _ count: Int32) -> Scope {
+        var inner = scope
+        inner.depth += 1
+        guard count != 0 else { return inner }
+        guard count > 0 else {
+            inner.indentStart = scope.indentTop
+            inner.indentEnd = scope.indentTop
+            return inner
+        }
+        let length = scope.indentEnd - scope.indentStart
+        let needed = scope.indentTop + length + Int(count)
+        if needed > indentationCapacity {
+            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, indentationCapacity * 2))
+            grown.update(from: indentation, count: scope.indentTop)
+            indentation.deallocate()
+            indentation = grown
+            indentationCapacity = max(needed, indentationCapacity * 2)
+        }
+        if scope.indentEnd != scope.indentTop {
+            // Not on top of the stack (an inner scope cleared it): copy it up first.
+            (indentation + scope.indentTop).update(from: indentation + scope.indentStart, count: length)
+            inner.indentStart = scope.indentTop
+            inner.indentEnd = scope.indentTop + length
+        }
+        (indentation + inner.indentEnd).update(from: text + Int(start), count: Int(count))
+        inner.indentEnd += Int(count)
+        inner.indentTop = inner.indentEnd
+        return inner
+    }
+
     /// The value a name resolves to: the first key through the context stack, the others inside it.
     @inline(__always)
-    private func lookup(_ program: Program, _ instruction: Instruction, _ scope: Scope) -> MustacheValue? {
+    private func lookup(_ view: ProgramView, _ instruction: Instruction, _ scope: Scope) -> UnsafePointer<MustacheValue>? {
         let count = Int(instruction.b)
         guard count > 0 else { return scope.context.pointee.element }
         let first = Int(instruction.a)
-        let key = program.keys[first]
-        var link: UnsafePointer<Link<MustacheValue>>? = scope.context
-        var found: MustacheValue?
+        var link: UnsafePointer<Link<UnsafePointer<MustacheValue>>>? = scope.context
+        var found: UnsafePointer<MustacheValue>?
         while let current = link {
-            if case .dictionary(let members) = current.pointee.element, let value = members[key] {
+            if let value = member(current.pointee.element, view, first) {
                 found = value
                 break
             }
@@ -164,18 +249,31 @@ struct Renderer {
         guard var value = found else { return nil }
         var position = first + 1
         while position < first + count {
-            guard case .dictionary(let members) = value, let member = members[program.keys[position]] else {
-                return nil
-            }
+            guard let member = member(value, view, position) else { return nil }
             value = member
             position += 1
         }
         return value
     }
 
-    private mutating func indent(_ link: UnsafePointer<Link<Indentation>>) {
-        if let next = link.pointee.next { indent(next) }
-        let piece = link.pointee.element
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: templates[piece.template].program.textBuffer[piece.range]))
+    /// The member of `value` named by key `key` of `view`, if `value` is a dictionary that has it. Compares
+    /// fingerprints, then the two strings' bits (equal bits are equal strings), then the strings.
+    @inline(__always)
+    private func member(_ value: UnsafePointer<MustacheValue>, _ view: ProgramView, _ key: Int) -> UnsafePointer<MustacheValue>? {
+        guard let members = value.members, let base = members.baseAddress else { return nil }
+        let fingerprint = view.fingerprints[key]
+        let wanted = UnsafeRawPointer(view.keys + key)
+        for position in 0..<members.count {
+            let member = base + position
+            guard Member.mayMatch(member.pointee.fingerprint, fingerprint) else { continue }
+            let raw = UnsafeRawPointer(member)
+            let bits = raw + keyOffset
+            let sameBits = bits.load(as: UInt64.self) == wanted.load(as: UInt64.self)
+                && bits.load(fromByteOffset: 8, as: UInt64.self) == wanted.load(fromByteOffset: 8, as: UInt64.self)
+            if sameBits || member.pointee.key == view.keys[key] {
+                return (raw + valueOffset).assumingMemoryBound(to: MustacheValue.self)
+            }
+        }
+        return nil
     }
 }

@@ -15,12 +15,6 @@ struct Link<Element> {
     }
 }
 
-/// Indentation to put at line starts: a slice of a template's text.
-struct Indentation {
-    let template: Int
-    let range: Range<Int>
-}
-
 /// A parent tag being rendered, whose body holds its block overrides.
 struct ParentCall {
     let template: Int
@@ -30,11 +24,17 @@ struct ParentCall {
 /// The renderer's immutable state at one point of a template, changed only by copy: the context stack, the
 /// indentation to put at each line start, the parents being rendered (for block overrides), and the chain of
 /// templates being expanded (for cycle errors).
+///
+/// The context stack holds pointers into the value tree being rendered, which the caller keeps alive and nobody
+/// mutates for the whole render.
 struct Scope {
     /// The context stack, top first.
-    var context: UnsafePointer<Link<MustacheValue>>
-    /// Indentation pieces, innermost first; nil renders lines without indentation.
-    var indentation: UnsafePointer<Link<Indentation>>?
+    var context: UnsafePointer<Link<UnsafePointer<MustacheValue>>>
+    /// The indentation to put at each line start: bytes `indentStart..<indentEnd` of the renderer's indentation
+    /// stack, whose bytes from `indentTop` on are free for inner scopes.
+    var indentStart: Int
+    var indentEnd: Int
+    var indentTop: Int
     /// Parent tags being rendered, innermost first (the outermost override of a block wins).
     var overrides: UnsafePointer<Link<ParentCall>>?
     /// Indices of the templates being expanded, innermost first.
@@ -45,21 +45,30 @@ struct Scope {
     var depth: Int
 }
 
-extension Scope {
-    /// Runs `body` one level deeper, with `indentation` added (a standalone tag's) or with none (nil: an inline tag,
-    /// whose content continues the current line).
+extension UnsafePointer where Pointee == MustacheValue {
+    /// The members, when this points at a dictionary with some; they live as long as the value tree.
     @inline(__always)
-    func indented(by indentation: Indentation?, _ body: (Scope) throws(TemplateError) -> Void) throws(TemplateError) {
-        var inner = self
-        inner.depth += 1
-        guard let indentation else {
-            inner.indentation = nil
-            return try body(inner)
-        }
-        if indentation.range.isEmpty { return try body(inner) }
-        try Link.push(indentation, onto: self.indentation) { (link) throws(TemplateError) in
-            inner.indentation = link
-            try body(inner)
+    var members: UnsafeBufferPointer<Member>? {
+        guard case .dictionary(let members) = pointee.storage, !members.isEmpty else { return nil }
+        return members.withUnsafeBufferPointer { $0 }
+    }
+
+    /// The elements, when this points at a list; they live as long as the value tree.
+    @inline(__always)
+    var elements: UnsafeBufferPointer<MustacheValue>? {
+        guard case .array(let elements) = pointee.storage else { return nil }
+        return elements.withUnsafeBufferPointer { $0 }
+    }
+
+    /// Whether a section shows for this value.
+    @inline(__always)
+    var isTruthy: Bool {
+        switch pointee.storage {
+        case .bool(let value): return value
+        case .null: return false
+        case .string(let value): return !value.isEmpty
+        case .array(let elements): return !elements.isEmpty
+        case .int, .double, .dictionary: return true
         }
     }
 }

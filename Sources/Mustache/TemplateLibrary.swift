@@ -3,6 +3,8 @@
 public struct TemplateLibrary: Sendable {
     let templates: [Template]
     let indices: [String: Int]
+    /// The linked programs as the renderer reads them.
+    let table: RenderTable
     /// The bounds parsing and rendering respect.
     public let limits: TemplateLimits
 
@@ -41,6 +43,7 @@ public struct TemplateLibrary: Sendable {
         }
         self.templates = linked
         self.indices = indices
+        self.table = RenderTable(programs: linked.map(\.program))
         self.limits = limits
         try checkCycles()
     }
@@ -48,24 +51,59 @@ public struct TemplateLibrary: Sendable {
     /// Renders template `name` with `value` as the root context, as UTF-8 bytes. Missing values render empty.
     /// Throws `TemplateError` for an unknown template name, partials nesting past `limits.maxPartialDepth` (the
     /// error names the chain), or a render past `limits.maxRenderSteps` / `maxRenderDepth`.
+    ///
+    /// The bytes are written straight into the returned array's storage, sized from the previous render's output.
     public func renderBytes(_ name: String, _ value: MustacheValue) throws(TemplateError) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(16 * 1024)
-        try render(name, value, into: &buffer)
-        return buffer
+        let index = try templateIndex(name)
+        let hint = table.lastSize.load(ordering: .relaxed)
+        let capacity = max(hint + hint / 8, 4096)
+        var failure: TemplateError?
+        var spilled: [UInt8]?
+        let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { memory, initialized in
+            guard let start = memory.baseAddress else { return }
+            var renderer = Renderer(templates: templates, table: table, limits: limits,
+                                    output: OutputBuffer(writingInto: start, capacity: memory.count))
+            defer { renderer.finish() }
+            do throws(TemplateError) {
+                try renderer.render(template: index, value: value)
+            } catch {
+                failure = error
+            }
+            table.lastSize.store(renderer.output.count, ordering: .relaxed)
+            if renderer.output.owned {
+                // It outgrew the array: copy it out of the renderer's own memory.
+                spilled = Array(renderer.output.bytes)
+                renderer.output.release()
+            } else {
+                initialized = renderer.output.count
+            }
+        }
+        if let failure { throw failure }
+        return spilled ?? bytes
     }
 
     /// Renders template `name` with `value` as the root context, appending UTF-8 to `buffer` (reuse one buffer across
     /// renders to skip its growth). On a throw, `buffer` holds what was rendered before the error. Throws as
     /// `renderBytes` does.
     public func render(_ name: String, _ value: MustacheValue, into buffer: inout [UInt8]) throws(TemplateError) {
+        let index = try templateIndex(name)
+        let hint = table.lastSize.load(ordering: .relaxed)
+        var renderer = Renderer(templates: templates, table: table, limits: limits,
+                                output: OutputBuffer(capacity: max(hint + hint / 8, 4096)))
+        defer {
+            buffer.append(contentsOf: renderer.output.bytes)
+            table.lastSize.store(renderer.output.count, ordering: .relaxed)
+            renderer.output.release()
+            renderer.finish()
+        }
+        try renderer.render(template: index, value: value)
+    }
+
+    private func templateIndex(_ name: String) throws(TemplateError) -> Int {
         guard let index = indices[name] else {
             throw TemplateError(file: name, line: 0, column: 0, message: "no template named \"\(name)\"")
         }
-        var renderer = Renderer(templates: templates, limits: limits)
-        swap(&renderer.output, &buffer)
-        defer { swap(&renderer.output, &buffer) }
-        try renderer.render(template: index, value: value)
+        return index
     }
 
     /// Renders template `name` with `value` as the root context. Throws as `renderBytes` does.

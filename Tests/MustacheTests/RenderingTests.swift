@@ -1,3 +1,4 @@
+import Foundation
 import Mustache
 import Testing
 
@@ -23,6 +24,29 @@ import Testing
         #expect(try render("{{{v}}}|{{& v}}", ["v": "<&>"]) == "<&>|<&>")
     }
 
+    /// Every length from 0 to 48 (short strings, word loops, tails), with the five characters at every position.
+    @Test(arguments: 0...48)
+    func escapesLikeAPlainReplacementAtEveryLengthAndPosition(_ length: Int) throws {
+        let specials: [Character] = ["&", "<", ">", "\"", "'"]
+        var seed = UInt64(length) &* 0x9E37_79B9_7F4A_7C15 | 1
+        for position in -1..<length {
+            var characters = (0..<length).map { Character(UnicodeScalar(UInt8(97 + ($0 * 7) % 26))) }
+            if position >= 0 {
+                seed ^= seed << 13
+                seed ^= seed >> 7
+                seed ^= seed << 17
+                characters[position] = specials[Int(seed % 5)]
+                if length > 3 { characters[(position * 3 + 1) % length] = "é" }
+            }
+            let text = String(characters)
+            let expected = text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+                .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+                .replacingOccurrences(of: "'", with: "&#39;")
+            #expect(try render("[{{v}}]", ["v": .string(text)]) == "[" + expected + "]", "\(text)")
+            #expect(try render("[{{{v}}}]", ["v": .string(text)]) == "[" + text + "]")
+        }
+    }
+
     @Test(arguments: [
         (MustacheValue.bool(false), false), (.null, false), (.string(""), false), (.array([]), false),
         (.bool(true), true), (.int(0), true), (.string("x"), true), (.dictionary([:]), true), (.array([nil]), true),
@@ -44,6 +68,27 @@ import Testing
             "name": .string("x"), "count": .int(3), "ratio": .double(0.5), "on": .bool(true), "none": .null,
             "apps": .array([.string("a"), .int(1)]),
         ]))
+    }
+
+    /// Keys compare as Swift strings do (canonical equivalence), whatever their bytes: the fingerprint of a
+    /// non-ASCII key never rules a match out.
+    @Test(arguments: [
+        ("caf\u{E9}", "cafe\u{301}"), ("cafe\u{301}", "caf\u{E9}"), ("\u{212A}", "K"), ("K", "\u{212A}"),
+        ("ключ", "ключ"), ("a-much-longer-key-than-fifteen-bytes", "a-much-longer-key-than-fifteen-bytes"),
+    ])
+    func findsKeysEqualAsStrings(_ tagKey: String, _ dataKey: String) throws {
+        let value = MustacheValue.dictionary(["other": "no", dataKey: "yes"])
+        #expect(try render("{{\(tagKey)}}|{{#\(tagKey)}}in{{/\(tagKey)}}", value) == "yes|in")
+        let literal: MustacheValue = ["other": "no", dataKey: "first", dataKey: "yes"]
+        #expect(try render("{{\(tagKey)}}", literal) == "yes")
+        #expect(literal == value)
+    }
+
+    @Test func dictionariesCompareAsMaps() {
+        #expect(MustacheValue.dictionary(["a": 1, "b": 2]) == ["b": 2, "a": 1])
+        #expect(MustacheValue.dictionary(["a": 1, "b": 2]) != ["a": 1, "b": 3])
+        #expect(MustacheValue.dictionary(["a": 1]) != ["a": 1, "b": 2])
+        #expect(MustacheValue.string("1") != .int(1))
     }
 
     @Test func standalonePartialIndentsEveryNonEmptyLineButNotValues() throws {
