@@ -106,6 +106,31 @@ struct IngestAPITests {
         }
     }
 
+    /// Retention deletes exactly the raw verdicts older than 8 days, also inside the hour the cutoff falls in (the
+    /// delete goes through the hour index, then compares exact times), and leaves the rollups alone.
+    @Test func pruneDeletesRawVerdictsPastRetentionOnly() throws {
+        let start = app.clock.now
+        #expect(post([
+            verdict(at: start - 7200 - start % 3600 - 1),  // the hour before the cutoff's hour: deleted
+            verdict(at: start - 7200),  // in the cutoff's hour, one second before the cutoff: deleted
+            verdict(at: start - 7199),  // exactly at the cutoff: kept
+            verdict(at: start - 600),
+        ]).status == 202)
+        app.clock.advance(by: Verdicts.rawRetention - 7199)
+        #expect(try app.application.services.verdicts.prune() == 2)
+        #expect(try rawCount() == 2)
+        let rolled = try app.application.services.store.database.read { db in
+            try db.queryOne("SELECT SUM(count) AS n FROM verdict_rollups WHERE reason = ''")?["n"].int
+        }
+        #expect(rolled == 4)
+        #expect(try app.application.services.verdicts.prune() == 0)
+        // The delete is a search on the hour index, not a scan of every raw verdict.
+        let plan = try app.application.services.store.database.read { db in
+            try db.query("EXPLAIN QUERY PLAN DELETE FROM verdicts WHERE at / 3600 <= ? AND at < ?", [1, 2]).compactMap { $0["detail"].string }
+        }
+        #expect(plan.contains { $0.contains("USING INDEX verdicts_by_hour") })
+    }
+
     @Test func checklistSeesEachNewBatchAndTheHourTurning() throws {
         let path = "/api/management/v1/environments/\(environmentID)/checklist"
         func failing() -> Int? {

@@ -137,7 +137,10 @@ public struct Verdicts: Sendable {
     public func prune() throws -> Int {
         let now = store.clock()
         return try store.database.write { db in
-            try db.execute("DELETE FROM verdicts WHERE at < ?", [.integer(now - Self.rawRetention)])
+            // `at / 3600` picks the rows through the hour index (Migrations/0002); it never excludes a row `at < cutoff`
+            // keeps, as integer division is monotonic.
+            let cutoff = now - Self.rawRetention
+            try db.execute("DELETE FROM verdicts WHERE at / 3600 <= ? AND at < ?", [.integer(cutoff / 3600), .integer(cutoff)])
             let deleted = db.changes
             try db.execute("DELETE FROM verdict_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
             try db.execute("DELETE FROM verdict_observed_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
