@@ -137,11 +137,16 @@ public struct Verdicts: Sendable {
     public func prune() throws -> Int {
         let now = store.clock()
         return try store.database.write { db in
-            // `at / 3600` picks the rows through the hour index (Migrations/0002); it never excludes a row `at < cutoff`
-            // keeps, as integer division is monotonic.
+            // Raw verdicts are indexed by environment and hour only (Migrations/0002): each environment's old hours
+            // are a range of that index. `at / 3600 <= cutoff hour` never drops a row `at < cutoff` selects, as
+            // integer division is monotonic. Every verdict belongs to an existing environment (deleting one cascades).
             let cutoff = now - Self.rawRetention
-            try db.execute("DELETE FROM verdicts WHERE at / 3600 <= ? AND at < ?", [.integer(cutoff / 3600), .integer(cutoff)])
-            let deleted = db.changes
+            var deleted = 0
+            for environment in try db.query("SELECT id FROM environments") {
+                try db.execute("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?",
+                               [environment["id"], .integer(cutoff / 3600), .integer(cutoff)])
+                deleted += db.changes
+            }
             try db.execute("DELETE FROM verdict_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
             try db.execute("DELETE FROM verdict_observed_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
             try db.execute("DELETE FROM ingest_batches WHERE created_at < ?", [.integer(now - 86_400)])
