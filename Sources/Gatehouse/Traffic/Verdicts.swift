@@ -26,11 +26,21 @@ public struct Verdicts: Sendable {
         rows.reserveCapacity(verdicts.count * 7)
         var counts: [RollupKey: Int] = [:]
         var observed: [ObservedKey: Int] = [:]
-        for v in verdicts {
-            rows += [environment, .integer(v.at), .text(v.platform), .text(v.provider), .text(v.status),
-                     .text(JSON.array(v.reasons.map { .string($0) }).text),
-                     .text(JSON.object(v.observed.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) }).text)]
-            let hour = v.at - ((v.at % 3600) + 3600) % 3600
+        // Raw rows go in hour by hour (then in batch order), so that each hour's entries in the environment and hour
+        // index are appended together rather than alternating between that index's pages.
+        let hours = verdicts.map { $0.at - (($0.at % 3600) + 3600) % 3600 }
+        let order = verdicts.indices.sorted { (hours[$0], $0) < (hours[$1], $1) }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(512)
+        for i in order {
+            let v = verdicts[i], hour = hours[i]
+            rows.append(environment)
+            rows.append(.integer(v.at))
+            rows.append(.text(v.platform))
+            rows.append(.text(v.provider))
+            rows.append(.text(v.status))
+            rows.append(.text(Self.reasonsText(v.reasons, buffer: &buffer)))
+            rows.append(.text(Self.observedText(v.observed, buffer: &buffer)))
             counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: ""), default: 0] += 1
             for reason in v.reasons {
                 let key = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason)
@@ -43,6 +53,7 @@ public struct Verdicts: Sendable {
                 }
             }
         }
+        // Upserts go in primary-key order, each next to the one before.
         let rollupRows = counts.flatMap { key, n in
             [environment, .integer(key.hour), .text(key.provider), .text(key.status), .text(key.reason), .integer(Int64(n))] as [SQLValue]
         }
