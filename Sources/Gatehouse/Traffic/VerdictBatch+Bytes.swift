@@ -113,8 +113,8 @@ struct VerdictBatchReader {
     mutating func observedObject() -> [String: String]? {
         if literalNull() { return [:] }
         guard take(UInt8(ascii: "{")) else { return nil }
-        var out: [String: String] = [:]
-        if take(UInt8(ascii: "}")) { return out }
+        if take(UInt8(ascii: "}")) { return [:] }
+        var out = [String: String](minimumCapacity: 7)  // every observed field, without growing
         repeat {
             guard let key = string(), take(UInt8(ascii: ":")) else { return nil }
             let field: String

@@ -32,6 +32,8 @@ public struct Verdicts: Sendable {
         let order = verdicts.indices.sorted { (hours[$0], $0) < (hours[$1], $1) }
         var buffer: [UInt8] = []
         buffer.reserveCapacity(512)
+        // Most verdicts of a batch report the same few things: each distinct set is written once.
+        var observedTexts: [[String: String]: String] = [:]
         for i in order {
             let v = verdicts[i], hour = hours[i]
             rows.append(environment)
@@ -40,7 +42,11 @@ public struct Verdicts: Sendable {
             rows.append(.text(v.provider))
             rows.append(.text(v.status))
             rows.append(.text(Self.reasonsText(v.reasons, buffer: &buffer)))
-            rows.append(.text(Self.observedText(v.observed, buffer: &buffer)))
+            rows.append(.text(observedTexts[v.observed] ?? {
+                let text = Self.observedText(v.observed, buffer: &buffer)
+                observedTexts[v.observed] = text
+                return text
+            }()))
             counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: ""), default: 0] += 1
             for reason in v.reasons {
                 let key = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason)
