@@ -59,11 +59,11 @@ public struct Verdicts: Sendable {
                 }
             }
         }
-        // Upserts go in primary-key order, each next to the one before.
-        let rollupRows = counts.flatMap { key, n in
+        // Upserts go hour by hour, each near the one before in the primary key (the hour follows the environment).
+        let rollupRows = counts.sorted { $0.key.hour < $1.key.hour }.flatMap { key, n in
             [environment, .integer(key.hour), .text(key.provider), .text(key.status), .text(key.reason), .integer(Int64(n))] as [SQLValue]
         }
-        let observedRows = observed.flatMap { key, n in
+        let observedRows = observed.sorted { $0.key.rollup.hour < $1.key.rollup.hour }.flatMap { key, n in
             [environment, .integer(key.rollup.hour), .text(key.rollup.provider), .text(key.rollup.status), .text(key.rollup.reason),
              .text(key.field), .text(key.value), .integer(Int64(n))] as [SQLValue]
         }
