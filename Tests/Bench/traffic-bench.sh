@@ -1,8 +1,8 @@
 #!/bin/sh
 # Traffic bench (make bench-traffic): ingest throughput over HTTP with wrk against a release `gatehouse serve` on a
 # temporary database, then the checklist's latency at 10 thousand, 1 million and 10 million verdicts.
-# It also prints the server's CPU time per batch (utime + stime from /proc/PID/stat around the wrk run): on a shared
-# machine that figure moves much less than verdicts/s.
+# It also prints the server's CPU time per batch (utime + stime from /proc/PID/stat around the wrk run: on a shared
+# machine that figure moves much less than verdicts/s) and where a batch's time goes in-process (TrafficBench phases).
 # Knobs: BENCH_PORT (18193), BENCH_SECONDS (10), BENCH_CONNECTIONS (8), BENCH_THREADS (2), BENCH_CHECKLIST (1; 0 skips
 # the checklist part).
 set -eu
@@ -27,4 +27,5 @@ CPU_AFTER=$(cpu_ticks)
 awk -v ticks=$((CPU_AFTER - CPU_BEFORE)) -v hz="$(getconf CLK_TCK)" \
   '/ requests in / { if ($1 > 0) printf "server CPU: %.1f ms per batch of 1,000 verdicts (%.2f s over %d batches)\n", ticks * 1000 / hz / $1, ticks / hz, $1 }' "$DIR/wrk.txt"
 awk '/^Requests\/sec:/ { printf "ingest: %.0f verdicts/s (%.1f batches/s; goal >= 50,000 verdicts/s)\n", $2 * 1000, $2 }' "$DIR/wrk.txt"
+"$BIN/TrafficBench" phases "$PWD"
 [ "${BENCH_CHECKLIST:-1}" = 0 ] || "$BIN/TrafficBench" checklist "$PWD"
