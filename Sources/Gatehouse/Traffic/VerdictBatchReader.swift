@@ -1,3 +1,5 @@
+import Glibc
+
 /// The byte reader behind `VerdictBatch.parse(body:now:)`; each method returns nil as soon as the input leaves the
 /// shape it handles.
 struct VerdictBatchReader {
@@ -12,7 +14,8 @@ struct VerdictBatchReader {
     /// App ids that were valid.
     var appIDs: [UnsafeBufferPointer<UInt8>] = []
 
-    static let maxInterned = 64
+    /// The most strings of each kind kept per batch (each lookup compares against all of them).
+    static let maxInterned = 32
 
     init(bytes: UnsafeBufferPointer<UInt8>, now: Int64) {
         self.bytes = bytes
@@ -210,10 +213,12 @@ struct VerdictBatchReader {
         }
     }
 
+    /// Byte equality through `memcmp`, so that a batch crafted with many long strings alike but for their last byte
+    /// costs little more to compare against the interned ones.
     func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
         guard a.count == b.count else { return false }
-        for i in 0..<a.count where a[i] != b[i] { return false }
-        return true
+        guard let pa = a.baseAddress, let pb = b.baseAddress else { return true }  // both empty
+        return memcmp(pa, pb, a.count) == 0
     }
 
     func equal(_ a: UnsafeBufferPointer<UInt8>, _ s: String) -> Bool {
