@@ -59,8 +59,9 @@ test-browser: deps $(VENV)/.installed
 
 bench: release bench-http bench-api bench-dashboard bench-traffic bench-crypto bench-mustache
 
-# Ingest throughput over HTTP (wrk against a release server on a temporary database) and the checklist's latency
-# at 10 thousand, 1 million and 10 million verdicts in the window (Tests/Bench/traffic-bench.sh).
+# Ingest throughput over HTTP (wrk against a release server on a temporary database, with the server's CPU time per
+# batch), where a batch's time goes in-process, and the checklist's latency at 10 thousand, 1 million and 10 million
+# verdicts in the window (Tests/Bench/traffic-bench.sh).
 bench-traffic: deps
 	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
 	$(SWIFT) build -c release --product gatehouse

@@ -2,6 +2,7 @@ import Foundation
 import Gatehouse
 import GatehouseTesting
 import HTTP
+import SQLite
 import Testing
 
 /// Verdict ingest and the checklist it feeds.
@@ -104,6 +105,40 @@ struct IngestAPITests {
             #expect(observed.first?["value"].string == Array(repeating: "CD", count: 32).joined(separator: ":"))
             #expect(observed.first?["n"].int == 200)
         }
+    }
+
+    /// Retention deletes exactly the raw verdicts older than 8 days, also inside the hour the cutoff falls in (the
+    /// delete goes through the hour index, then compares exact times), and leaves the rollups alone.
+    @Test func pruneDeletesRawVerdictsPastRetentionOnly() throws {
+        let start = app.clock.now
+        #expect(post([
+            verdict(at: start - 7200 - start % 3600 - 1),  // the hour before the cutoff's hour: deleted
+            verdict(at: start - 7200),  // in the cutoff's hour, one second before the cutoff: deleted
+            verdict(at: start - 7199),  // exactly at the cutoff: kept
+            verdict(at: start - 600),
+        ]).status == 202)
+        let other = app.send("POST", "/api/management/v1/environments", json: ["name": "Q", "kind": "development"], headers: auth).json
+        let otherSecret = try #require(other?["keys"]?.array?.compactMap { $0["secret"]?.string }.first)
+        #expect(post([verdict(at: start - 86_400), verdict(at: start)], headers: ["Authorization": "Bearer " + otherSecret]).status == 202)
+        app.clock.advance(by: Verdicts.rawRetention - 7199)
+        #expect(try app.application.services.verdicts.prune() == 3)
+        #expect(try rawCount() == 3)
+        let rolled = try app.application.services.store.database.read { db in
+            try db.queryOne("SELECT SUM(count) AS n FROM verdict_rollups WHERE reason = ''")?["n"].int
+        }
+        #expect(rolled == 6)
+        #expect(try app.application.services.verdicts.prune() == 0)
+        // Retention's delete, and deleting an environment, search the environment and hour index rather than scan
+        // every raw verdict.
+        let plans = try app.application.services.store.database.write { db in
+            let statements: [(String, [SQLValue])] = [
+                ("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?", ["env", 1, 2]),
+                ("DELETE FROM environments WHERE id = ?", ["env"]),
+            ]
+            return try statements.map { sql, arguments in try db.query("EXPLAIN QUERY PLAN " + sql, arguments).compactMap { $0["detail"].string } }
+        }
+        #expect(plans[0].contains { $0.contains("verdicts USING INDEX verdicts_by_environment_hour (environment_id=? AND <expr><?)") })
+        #expect(plans[1].contains { $0.contains("verdicts USING COVERING INDEX verdicts_by_environment_hour (environment_id=?)") })
     }
 
     @Test func checklistSeesEachNewBatchAndTheHourTurning() throws {

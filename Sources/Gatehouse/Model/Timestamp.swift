@@ -31,7 +31,12 @@ public enum Timestamp {
     /// Unix seconds of an RFC 3339 `date-time` (§5.6: `YYYY-MM-DDTHH:MM:SS`, optional fractional seconds, then `Z`
     /// or `±HH:MM`), rounded down to the second; nil for anything else or an impossible date.
     public static func parse(_ text: String) -> Int64? {
-        let b = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// `parse(_:)` over the UTF-8 bytes of the text, for readers that have bytes and no String (verdict ingest).
+    public static func parse(utf8 b: UnsafeBufferPointer<UInt8>) -> Int64? {
         var i = 0
         func digits(_ count: Int) -> Int64? {
             guard i + count <= b.count else { return nil }

@@ -26,11 +26,27 @@ public struct Verdicts: Sendable {
         rows.reserveCapacity(verdicts.count * 7)
         var counts: [RollupKey: Int] = [:]
         var observed: [ObservedKey: Int] = [:]
-        for v in verdicts {
-            rows += [environment, .integer(v.at), .text(v.platform), .text(v.provider), .text(v.status),
-                     .text(JSON.array(v.reasons.map { .string($0) }).text),
-                     .text(JSON.object(v.observed.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) }).text)]
-            let hour = v.at - ((v.at % 3600) + 3600) % 3600
+        // Raw rows go in hour by hour (then in batch order), so that each hour's entries in the environment and hour
+        // index are appended together rather than alternating between that index's pages.
+        let hours = verdicts.map { $0.at - (($0.at % 3600) + 3600) % 3600 }
+        let order = verdicts.indices.sorted { (hours[$0], $0) < (hours[$1], $1) }
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(512)
+        // Most verdicts of a batch report the same few things: each distinct set is written once.
+        var observedTexts: [[String: String]: String] = [:]
+        for i in order {
+            let v = verdicts[i], hour = hours[i]
+            rows.append(environment)
+            rows.append(.integer(v.at))
+            rows.append(.text(v.platform))
+            rows.append(.text(v.provider))
+            rows.append(.text(v.status))
+            rows.append(.text(Self.reasonsText(v.reasons, buffer: &buffer)))
+            rows.append(.text(observedTexts[v.observed] ?? {
+                let text = Self.observedText(v.observed, buffer: &buffer)
+                observedTexts[v.observed] = text
+                return text
+            }()))
             counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: ""), default: 0] += 1
             for reason in v.reasons {
                 let key = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason)
@@ -43,10 +59,11 @@ public struct Verdicts: Sendable {
                 }
             }
         }
-        let rollupRows = counts.flatMap { key, n in
+        // Upserts go hour by hour, each near the one before in the primary key (the hour follows the environment).
+        let rollupRows = counts.sorted { $0.key.hour < $1.key.hour }.flatMap { key, n in
             [environment, .integer(key.hour), .text(key.provider), .text(key.status), .text(key.reason), .integer(Int64(n))] as [SQLValue]
         }
-        let observedRows = observed.flatMap { key, n in
+        let observedRows = observed.sorted { $0.key.rollup.hour < $1.key.rollup.hour }.flatMap { key, n in
             [environment, .integer(key.rollup.hour), .text(key.rollup.provider), .text(key.rollup.status), .text(key.rollup.reason),
              .text(key.field), .text(key.value), .integer(Int64(n))] as [SQLValue]
         }
@@ -137,8 +154,16 @@ public struct Verdicts: Sendable {
     public func prune() throws -> Int {
         let now = store.clock()
         return try store.database.write { db in
-            try db.execute("DELETE FROM verdicts WHERE at < ?", [.integer(now - Self.rawRetention)])
-            let deleted = db.changes
+            // Raw verdicts are indexed by environment and hour only (Migrations/0002): each environment's old hours
+            // are a range of that index. `at / 3600 <= cutoff hour` never drops a row `at < cutoff` selects, as
+            // integer division is monotonic. Every verdict belongs to an existing environment (deleting one cascades).
+            let cutoff = now - Self.rawRetention
+            var deleted = 0
+            for environment in try db.query("SELECT id FROM environments") {
+                try db.execute("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?",
+                               [environment["id"], .integer(cutoff / 3600), .integer(cutoff)])
+                deleted += db.changes
+            }
             try db.execute("DELETE FROM verdict_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
             try db.execute("DELETE FROM verdict_observed_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
             try db.execute("DELETE FROM ingest_batches WHERE created_at < ?", [.integer(now - 86_400)])

@@ -19,7 +19,13 @@ struct IngestAPI: Sendable {
             }
             idempotencyKey = value
         }
-        let verdicts = try VerdictBatch.parse(try JSONBody.read(request), now: services.store.clock())
+        let now = services.store.clock()
+        let verdicts: [Verdict]
+        if JSONBody.mediaType(request) == "application/json", let read = VerdictBatch.parse(body: request.body, now: now) {
+            verdicts = read  // the common case, read straight from the bytes
+        } else {
+            verdicts = try VerdictBatch.parse(try JSONBody.read(request), now: now)  // anything else, and the errors
+        }
         let accepted = try services.verdicts.ingest(verdicts, environmentID: key.environmentID, idempotencyKey: idempotencyKey)
         return JSONBody.response(["accepted": .int(accepted)], status: 202)
     }

@@ -7,7 +7,7 @@ public enum JSONBody {
     /// The body as JSON. `allowMergePatch` also accepts `application/merge-patch+json` (RFC 7396).
     /// Throws a 415 problem for another content type and a 400 one naming the byte offset for malformed JSON.
     public static func read(_ request: Request, allowMergePatch: Bool = false) throws -> JSON {
-        let type = (request.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let type = mediaType(request)
         let accepted = allowMergePatch ? ["application/json", "application/merge-patch+json"] : ["application/json"]
         guard accepted.contains(type) else {
             var p = Problem(status: 415, slug: "unsupported-media-type", title: "Unsupported media type",
@@ -20,6 +20,11 @@ public enum JSONBody {
         } catch {
             throw Problem.malformedJSON(error)
         }
+    }
+
+    /// The request's media type, lowercased without parameters; empty without a Content-Type.
+    public static func mediaType(_ request: Request) -> String {
+        (request.headers["Content-Type"] ?? "").split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
     }
 
     /// A JSON response.

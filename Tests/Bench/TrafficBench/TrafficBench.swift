@@ -8,7 +8,9 @@ import SQLite
 ///   environment, and `DIR/post.lua` + `DIR/body.json` for wrk: a batch of 1,000 verdicts of a realistic mix,
 ///   posted with the environment's secret key (Tests/Bench/traffic-bench.sh serves and drives it);
 /// - `checklist REPO`: `Verdicts.checklist(for:)` latency, median of 50 runs, with 10 thousand verdicts ingested
-///   end to end, then 1 and 10 million verdicts' worth of rollup rows over the 168 hours of the window.
+///   end to end, then 1 and 10 million verdicts' worth of rollup rows over the 168 hours of the window;
+/// - `phases REPO`: where an ingested batch's time goes in-process, phase by phase (median of 200 batches of the
+///   same 1,000-verdict body wrk posts): JSON parsing, validation, and `Verdicts.ingest`.
 @main
 struct TrafficBench {
     static func main() throws {
@@ -16,8 +18,9 @@ struct TrafficBench {
         switch args.count >= 3 ? args[1] : "" {
         case "setup" where args.count >= 4: try setup(directory: args[2], repository: args[3])
         case "checklist": try checklist(repository: args[2])
+        case "phases": try phases(repository: args[2])
         default:
-            FileHandle.standardError.write(Data("usage: TrafficBench setup DIR REPO | checklist REPO\n".utf8))
+            FileHandle.standardError.write(Data("usage: TrafficBench setup DIR REPO | checklist REPO | phases REPO\n".utf8))
             exit(2)
         }
     }
@@ -42,14 +45,19 @@ struct TrafficBench {
         return (store, patched, keys.compactMap(\.secret).first ?? "")
     }
 
+    /// The bench's batch of 1,000 verdicts as the JSON body wrk posts.
+    static func body() -> [UInt8] {
+        var random = SplitMix(seed: 7)
+        let items = (0..<1000).map { _ in json(verdict(at: now - Int64(random.next() % 86_400), roll: random.next() % 100)) }
+        return Array(("{\"verdicts\": [" + items.joined(separator: ",") + "]}").utf8)
+    }
+
     static func setup(directory: String, repository: String) throws {
         guard let text = ProcessInfo.processInfo.environment["GATEHOUSE_MASTER_KEY"], let key = Base64.decode(text) else {
             throw BenchError("set GATEHOUSE_MASTER_KEY to base64 of 32 bytes")
         }
         let (_, _, secret) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: nil)
-        var random = SplitMix(seed: 7)
-        let items = (0..<1000).map { _ in json(verdict(at: now - Int64(random.next() % 86_400), roll: random.next() % 100)) }
-        try Data(("{\"verdicts\": [" + items.joined(separator: ",") + "]}").utf8).write(to: URL(fileURLWithPath: directory + "/body.json"))
+        try Data(body()).write(to: URL(fileURLWithPath: directory + "/body.json"))
         let lua = """
         wrk.method = "POST"
         wrk.headers["Content-Type"] = "application/json"

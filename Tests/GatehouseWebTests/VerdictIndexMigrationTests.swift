@@ -1,0 +1,43 @@
+import Foundation
+import Gatehouse
+import GatehouseTesting
+import SQLite
+import Testing
+
+/// Migrations/0002 replaces raw verdicts' indexes on a database that already holds verdicts under 0001's.
+@Suite("Raw verdict index migration")
+struct VerdictIndexMigrationTests {
+    @Test func keepsVerdictsAndLeavesOneIndex() throws {
+        let directory = NSTemporaryDirectory() + "gatehouse-migration-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory + "/Migrations", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = TestApp.repositoryRoot + "/Migrations/"
+        try FileManager.default.copyItem(atPath: source + "0001_initial.sql", toPath: directory + "/Migrations/0001_initial.sql")
+        let database = try Database(path: directory + "/db.sqlite")
+        let migrator = Migrator(directory: directory + "/Migrations")
+        #expect(try migrator.migrate(database) == ["0001_initial"])
+
+        let clock = TestClock()
+        let store = try Store(database: database, masterKey: Array(repeating: 7, count: 32), clock: clock.function)
+        let environment = try Environments(store: store).create(name: "Old", kind: .production, actor: .system).environment
+        let verdicts = Verdicts(store: store)
+        let batch = (0..<50).map { i in
+            Verdict(at: clock.now - Int64(i) * 3000, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: [:])
+        }
+        #expect(try verdicts.ingest(batch, environmentID: environment.id) == 50)
+
+        try FileManager.default.copyItem(atPath: source + "0002_verdict_indexes_append_only.sql",
+                                         toPath: directory + "/Migrations/0002_verdict_indexes_append_only.sql")
+        #expect(try migrator.migrate(database) == ["0002_verdict_indexes_append_only"])
+        let (count, indexes) = try database.read { db in
+            (try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?["n"].int,
+             try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'verdicts' ORDER BY name").compactMap { $0["name"].string })
+        }
+        #expect(count == 50)
+        #expect(indexes == ["verdicts_by_environment_hour"])
+
+        clock.advance(by: Verdicts.rawRetention - 100_000)  // the verdicts older than 100,000 s are past retention now
+        #expect(try verdicts.prune() == batch.filter { $0.at < clock.now - Verdicts.rawRetention }.count)
+        #expect(try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?["n"].int } == 34)
+    }
+}
