@@ -4,21 +4,23 @@
 /// calls `invalidate()` once its transaction has ended (committed or not). So a kept value is never older than the
 /// last write this process made, and reads that hit the cache touch no database connection at all. Only this
 /// process may write the cached tables (the CLI creates tokens and admins, which a miss reads from the database).
-/// Bounded: past `limit` values it starts over.
-final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+/// Bounded: past `limit` values it starts over. Values that never change for their key (a response body by entity
+/// tag) need no invalidation at all.
+public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     // Safe to share: `generation` and `values` are only touched under `lock`.
     private let lock = ReadWriteLock()
     private var generation = 0
     private var values: [Key: Value] = [:]
     private let limit: Int
 
-    init(limit: Int) {
+    /// A cache of at most `limit` values.
+    public init(limit: Int) {
         self.limit = max(1, limit)
     }
 
     /// The cached value for `key`, or the one `read` returns (kept when no write ended while it read). Nil when
     /// `read` finds nothing (absence is never cached: a new row must be found at once).
-    func value(_ key: Key, read: () throws -> Value?) rethrows -> Value? {
+    public func value(_ key: Key, read: () throws -> Value?) rethrows -> Value? {
         let (cached, seen) = lock.reading { (values[key], generation) }
         if let cached { return cached }
         guard let value = try read() else { return nil }
@@ -42,7 +44,7 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sen
     }
 
     /// Forgets every value: call after each write to the tables the values come from.
-    func invalidate() {
+    public func invalidate() {
         lock.writing {
             generation += 1
             values.removeAll(keepingCapacity: true)

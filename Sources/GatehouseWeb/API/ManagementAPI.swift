@@ -6,6 +6,8 @@ import HTTP
 /// format), API keys and the audit log. Every handler authenticates a management token first.
 struct ManagementAPI: Sendable {
     let services: Services
+    /// Environment bodies by entity tag: a revision's JSON never changes, so it is serialized once.
+    let environmentBodies = ReadCache<String, [UInt8]>(limit: 1_000)
 
     static let base = "/api/management/v1"
 
@@ -33,7 +35,8 @@ struct ManagementAPI: Sendable {
         if let match = request.headers["If-None-Match"], Self.matches(match, environment.etag) {
             return Response(status: 304, headers: ["ETag": environment.etag])
         }
-        return JSONBody.response(environment.json, headers: ["ETag": environment.etag])
+        let body = environmentBodies.value(environment.etag) { environment.json.serialized() } ?? []
+        return Response(status: 200, headers: ["ETag": environment.etag, "Content-Type": "application/json"], body: body)
     }
 
     func patchEnvironment(_ request: Request) throws -> Response {
