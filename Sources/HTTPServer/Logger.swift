@@ -50,7 +50,7 @@ public struct Logger: Sendable {
     private init(standardErrorAt minimumLevel: Level, accessLog: Bool) {
         self.minimumLevel = minimumLevel
         self.accessLog = accessLog
-        sink = { line in StandardErrorSink.shared.write(CollectionOfOne(line)) }
+        sink = { line in StandardErrorSink.shared.write(CollectionOfOne(Array(line.utf8))) }
         batched = true
     }
 
@@ -64,38 +64,39 @@ public struct Logger: Sendable {
 
     /// Writes one record with `message` and extra fields, if `level` is enabled.
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {
-        guard let sink, let line = line(level, message, fields) else { return }
-        sink(line)
+        guard let line = line(level, message, fields) else { return }
+        write(CollectionOfOne(line))
     }
 
-    /// The JSON line of a record (without its newline), or nil when the level is not enabled or nothing is logged.
-    func line(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue>) -> String? {
+    /// The UTF-8 JSON line of a record (without its newline), or nil when the level is not enabled or nothing is
+    /// logged.
+    func line(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue>) -> [UInt8]? {
         guard sink != nil, level >= minimumLevel else { return nil }
-        var line = ""
+        var line: [UInt8] = []
         line.reserveCapacity(256)
-        line += "{\"ts\":\""
-        line += Self.timestamp()
-        line += "\",\"level\":\""
-        line += level.name
-        line += "\",\"msg\":"
+        line.append(contentsOf: "{\"ts\":\"".utf8)
+        line.append(contentsOf: Self.timestamp().utf8)
+        line.append(contentsOf: "\",\"level\":\"".utf8)
+        line.append(contentsOf: level.name.utf8)
+        line.append(contentsOf: "\",\"msg\":".utf8)
         LogValue.string(message).appendJSON(to: &line)
         for (key, value) in fields {
-            line += ","
+            line.append(UInt8(ascii: ","))
             LogValue.string(key).appendJSON(to: &line)
-            line += ":"
+            line.append(UInt8(ascii: ":"))
             value.appendJSON(to: &line)
         }
-        line += "}"
+        line.append(UInt8(ascii: "}"))
         return line
     }
 
     /// Writes lines made by `line(_:_:_:)` now (the server keeps a worker's access lines and writes them together).
-    func write(_ lines: [String]) {
+    func write<Lines: Collection<[UInt8]>>(_ lines: Lines) {
         guard let sink, !lines.isEmpty else { return }
         if batched {
             StandardErrorSink.shared.write(lines)
         } else {
-            for line in lines { sink(line) }
+            for line in lines { sink(String(decoding: line, as: UTF8.self)) }
         }
     }
 
@@ -150,15 +151,15 @@ final class StandardErrorSink: Sendable {
     static let shared = StandardErrorSink()
     static let atomicSize = Int(PIPE_BUF)
 
-    func write<Lines: Collection<String>>(_ lines: Lines) {
+    func write<Lines: Collection<[UInt8]>>(_ lines: Lines) {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(min(Self.atomicSize, lines.reduce(0) { $0 + $1.utf8.count + 1 }))
+        bytes.reserveCapacity(min(Self.atomicSize, lines.reduce(0) { $0 + $1.count + 1 }))
         for line in lines {
-            if !bytes.isEmpty && bytes.count + line.utf8.count + 1 > Self.atomicSize {
+            if !bytes.isEmpty && bytes.count + line.count + 1 > Self.atomicSize {
                 send(bytes)
                 bytes.removeAll(keepingCapacity: true)
             }
-            bytes.append(contentsOf: line.utf8)
+            bytes.append(contentsOf: line)
             bytes.append(10)
         }
         if !bytes.isEmpty { send(bytes) }

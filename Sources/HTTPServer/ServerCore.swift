@@ -38,11 +38,11 @@ final class ServerCore: Sendable {
 
     /// Writes one access-log line now.
     func logAccess(_ request: Request, status: Int, bytes: Int, started: UInt64) {
-        if let line = accessLine(request, status: status, bytes: bytes, started: started) { logger.write([line]) }
+        if let line = accessLine(request, status: status, bytes: bytes, started: started) { logger.write(CollectionOfOne(line)) }
     }
 
     /// One access-log line: never the query string (it may carry secrets).
-    func accessLine(_ request: Request, status: Int, bytes: Int, started: UInt64) -> String? {
+    func accessLine(_ request: Request, status: Int, bytes: Int, started: UInt64) -> [UInt8]? {
         let elapsed = Double(monotonicNanoseconds() &- started) / 1e6
         return logger.line(.info, "request", [
             "method": .string(request.method), "path": .string(request.path), "status": .int(status),
@@ -77,7 +77,7 @@ struct Outbox {
     static let limit = 16
     let logger: Logger
     private var groups: [(loop: EventLoop, messages: [LoopMessage])] = []
-    var accessLines: [String] = []
+    var accessLines: [[UInt8]] = []
 
     init(logger: Logger) {
         self.logger = logger
