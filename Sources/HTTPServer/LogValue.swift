@@ -20,6 +20,12 @@ public enum LogValue: Sendable, ExpressibleByStringLiteral, ExpressibleByInteger
         case .double(let value): out.append(contentsOf: (value.isFinite ? String(value) : "null").utf8)
         case .string(let value):
             out.append(UInt8(ascii: "\""))
+            // Most values (paths, ids, addresses) need no escaping: append them whole.
+            if !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+                out.append(contentsOf: value.utf8)
+                out.append(UInt8(ascii: "\""))
+                return
+            }
             for byte in value.utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)

@@ -62,7 +62,8 @@ public final class Server: Sendable {
             let core = self.core
             let pool = WorkerPool<WorkItem, Outbox>(
                 threads: configuration.workerThreads, queueLimit: configuration.workerQueueLimit,
-                makeContext: { Outbox(logger: core.logger) }, work: { core.process($0, outbox: &$1) }, idle: { $0.flush() })
+                makeContext: { Outbox(logger: core.logger) }, work: { core.process($0, outbox: &$1) }, idle: { $0.flush() },
+                rest: { $0.writeLog() })
             var loops: [EventLoop] = []
             do {
                 for index in 0..<max(1, configuration.ioThreads) {

@@ -71,8 +71,8 @@ final class WorkItem: Sendable {
 }
 
 /// Responses a worker has made but not yet handed to their loops: posting them in groups costs one lock and at
-/// most one wake-up per loop instead of one per response. Their access-log lines wait with them and go out in one
-/// write.
+/// most one wake-up per loop instead of one per response. Their access-log lines wait longer, until the worker runs
+/// out of work or has `limit` of them, and go out in one write.
 struct Outbox {
     static let limit = 16
     let logger: Logger
@@ -101,6 +101,11 @@ struct Outbox {
             groups[index].messages.removeAll(keepingCapacity: true)
         }
         count = 0
+        if accessLines.count >= Self.limit { writeLog() }
+    }
+
+    /// Writes the access lines kept so far (when the worker runs out of work, or every `limit` lines).
+    mutating func writeLog() {
         logger.write(accessLines)
         accessLines.removeAll(keepingCapacity: true)
     }

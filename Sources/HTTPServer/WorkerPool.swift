@@ -13,7 +13,8 @@ import Synchronization
 /// every `watchdogNanoseconds` while items wait and none was taken since the last look: workers blocked in long
 /// handlers count as awake, and the watchdog is what keeps them from holding back the queue. Each worker owns a
 /// `Context` (the server keeps its not-yet-posted responses there) and `idle` runs on it after every item, before
-/// the worker takes the next one or sleeps: a response is never held back while another handler runs.
+/// the worker takes the next one or sleeps: a response is never held back while another handler runs. `rest` runs
+/// on it when the worker runs out of work, before it sleeps or ends (the server writes its access lines then).
 final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     // Safe to share: the ring, counters and flags are only touched under `lock` (`queued` is an atomic copy of
     // `count`); each Context never leaves its thread.
@@ -40,16 +41,19 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     private let makeContext: @Sendable () -> Context
     private let work: @Sendable (Item, inout Context) -> Void
     private let onIdle: @Sendable (inout Context) -> Void
+    private let onRest: @Sendable (inout Context) -> Void
 
     /// A pool of `threads` workers with room for `queueLimit` waiting items.
     init(threads: Int, queueLimit: Int, makeContext: @escaping @Sendable () -> Context,
-         work: @escaping @Sendable (Item, inout Context) -> Void, idle: @escaping @Sendable (inout Context) -> Void) {
+         work: @escaping @Sendable (Item, inout Context) -> Void, idle: @escaping @Sendable (inout Context) -> Void,
+         rest: @escaping @Sendable (inout Context) -> Void = { _ in }) {
         threadCount = max(1, threads)
         awakeTarget = max(2, 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         ring = Array(repeating: nil, count: max(1, queueLimit))
         self.makeContext = makeContext
         self.work = work
         self.onIdle = idle
+        self.onRest = rest
     }
 
     /// Starts the worker threads; throws `ServerError.system` when a thread cannot be created.
@@ -119,12 +123,22 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
             }
             lock.lock()
             var spun = false
+            var rested = false
             while count == 0 {
-                if stopping {
+                if stopping && rested {
                     alive -= 1
                     lock.unlock()
                     lock.broadcast()
                     return
+                }
+                if !rested && (stopping || spun || spinners > 0) {
+                    // Out of work: `rest` runs before the worker sleeps or ends (outside the lock, which it may not
+                    // need), then the queue is looked at again.
+                    rested = true
+                    lock.unlock()
+                    onRest(&context)
+                    lock.lock()
+                    continue
                 }
                 if !spun && spinners == 0 {
                     spinners += 1
