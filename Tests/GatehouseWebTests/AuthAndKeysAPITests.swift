@@ -8,6 +8,19 @@ import Testing
 struct AuthAndKeysAPITests {
     static let base = "/api/management/v1"
 
+    /// The Bearer scheme in any case, then white space, then the token with white space around it ignored.
+    @Test(arguments: [
+        ("Bearer %", 200), ("bearer %", 200), ("BEARER   %  ", 200), ("Bearer\t%", 200), (" Bearer %", 200),
+        ("Bearer%", 401), ("Basic %", 401), ("Bearer ", 401), ("Bear %", 401), ("Bearerx %", 401), ("%", 401),
+        ("Bearer % extra", 401),
+    ])
+    func bearerHeaderForms(_ form: String, _ status: Int) throws {
+        let app = try TestApp()
+        let token = try app.token(scope: .read)
+        let value = form.replacingOccurrences(of: "%", with: token)
+        #expect(app.send("GET", "\(Self.base)/environments", headers: ["Authorization": value]).status == status, "\(form)")
+    }
+
     @Test func tokenScopes() throws {
         let app = try TestApp()
         let missing = app.send("GET", "\(Self.base)/environments")

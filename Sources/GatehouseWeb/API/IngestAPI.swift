@@ -7,11 +7,10 @@ struct IngestAPI: Sendable {
     let services: Services
 
     func ingest(_ request: Request) throws -> Response {
-        let parts = (request.headers["Authorization"] ?? "").split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let presented = request.bearerCredentials else {
             throw DomainError.unauthenticated("send one of the environment's secret keys as Authorization: Bearer sk_…")
         }
-        let key = try services.keys.authenticateSecret(String(parts[1]))
+        let key = try services.keys.authenticateSecret(presented)
         var idempotencyKey: String?
         if let value = request.headers["Idempotency-Key"] {
             guard !value.isEmpty, value.utf8.count <= 255 else {

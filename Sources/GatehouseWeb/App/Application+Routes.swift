@@ -45,8 +45,7 @@ extension Application {
             let required = configuration.metrics == "open" ? nil : configuration.metrics
             add("GET", "/metrics") { request in
                 if let required {
-                    let presented = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) } ?? ""
-                    guard RandomToken.matches(presented, required) else {
+                    guard RandomToken.matches(request.bearerCredentials ?? "", required) else {
                         throw HTTPError(status: 401, detail: "/metrics needs the configured token as Authorization: Bearer …", headers: ["WWW-Authenticate": "Bearer realm=\"metrics\""])
                     }
                 }

@@ -25,16 +25,12 @@ public struct Services: Sendable {
     /// The actor behind a request's bearer management token, if it has `scope` (write includes read).
     /// Throws 401 (missing/unknown/revoked) or 403 (read token on a write call).
     func authenticate(_ request: Request, scope: ManagementToken.Scope) throws -> Actor {
-        guard let header = request.headers["Authorization"] else {
+        guard request.headers["Authorization"] != nil else {
             throw DomainError.unauthenticated("no Authorization header: send a management token as Authorization: Bearer gtm_…")
         }
-        let parts = header.split(separator: " ", maxSplits: 1)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else {
+        guard let presented = request.bearerCredentials else {
             throw DomainError.unauthenticated("the Authorization header is not a Bearer token: send a management token as Authorization: Bearer gtm_…")
         }
-        // Foundation's trimming costs more than the token lookup itself; only a value with white space at an end needs it.
-        let presented = parts[1].first?.isWhitespace == true || parts[1].last?.isWhitespace == true
-            ? String(parts[1]).trimmingCharacters(in: .whitespaces) : String(parts[1])
         let token = try tokens.authenticate(presented)
         if scope == .write && token.scope == .read {
             throw DomainError.forbidden("token \(token.id) (\(token.name)) is read-only; this call needs a write token")
