@@ -70,8 +70,7 @@ bench-traffic: deps
 
 # The management API (GET and PATCH of an environment) under wrk against nginx serving a static file in the same run.
 bench-api: deps
-	$(SWIFT) build -c release --product gatehouse
-	bash Tests/Bench/api-bench.sh "$$($(SWIFT) build -c release --show-bin-path)/gatehouse"
+	SWIFT=$(SWIFT) bash Tests/Bench/api-bench.sh
 
 # The signed-in /environments page with 50 environments, login cost, and /healthz p99 during 20 concurrent logins.
 bench-dashboard: deps
