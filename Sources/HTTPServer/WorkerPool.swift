@@ -87,7 +87,7 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
         let awake = alive - idle
         let wake = min(idle, max(0, min(count, awakeTarget) - awake))
         lock.unlock()
-        // One signal per item that an idle worker can take: a broadcast would wake workers that find nothing.
+        // One signal per worker to wake: a broadcast would wake workers that find nothing.
         for _ in 0..<wake { lock.signal() }
         return taken
     }
