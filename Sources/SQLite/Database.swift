@@ -26,7 +26,7 @@ public final class Database: @unchecked Sendable {
     public let configuration: DatabaseConfiguration
 
     private let writer: Connection
-    private let writerLock = Lock()
+    private let writerLock = FairLock()
     /// The pthread currently inside `write`, or 0: a nested `write` on the same thread would deadlock.
     private let writerThread = Atomic<UInt>(0)
     private let pendingWriteCount = Atomic<Int>(0)
