@@ -9,7 +9,7 @@ import Darwin
 /// A pthread mutex with a condition variable.
 ///
 /// The reader pool needs to wait for a free connection, which `Synchronization.Mutex` cannot do (it has no
-/// condition variable); the writer uses the same type so that one lock primitive guards both.
+/// condition variable). The writer has a `FairLock`, which serves waiting writes in arrival order.
 final class Lock: @unchecked Sendable {
     // @unchecked Sendable: the pthread objects are made for use from many threads; they are allocated once
     // (so they never move), initialized in init and destroyed in deinit, when no thread can hold them.
