@@ -44,6 +44,31 @@ extension Renderer {
         let count = bytes.count
         output.reserve(count &* 6)
         let start = output.end
+        if count >= 16 {
+            // Store 16 bytes at a time as they are (the last 16 overlapping) while testing them; when none needs
+            // escaping (the usual case) that was the whole copy, else the bytes are written again below.
+            let from = UnsafeRawPointer(source)
+            let to = UnsafeMutableRawPointer(start)
+            var found: UInt64 = 0
+            var offset = 0
+            while offset &+ 16 < count {
+                let first = from.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+                let second = from.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt64.self)
+                found |= Self.escapeMask(first) | Self.escapeMask(second)
+                to.storeBytes(of: first, toByteOffset: offset, as: UInt64.self)
+                to.storeBytes(of: second, toByteOffset: offset &+ 8, as: UInt64.self)
+                offset &+= 16
+            }
+            let first = from.loadUnaligned(fromByteOffset: count &- 16, as: UInt64.self)
+            let second = from.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            found |= Self.escapeMask(first) | Self.escapeMask(second)
+            to.storeBytes(of: first, toByteOffset: count &- 16, as: UInt64.self)
+            to.storeBytes(of: second, toByteOffset: count &- 8, as: UInt64.self)
+            if found == 0 {
+                output.advance(by: count)
+                return
+            }
+        }
         var target = start
         var index = 0
         while index &+ 16 <= count {
