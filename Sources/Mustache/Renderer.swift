@@ -77,12 +77,14 @@ struct Renderer {
                 if let value = lookup(view, instruction, scope) {
                     interpolate(value, escaped: instruction.operation == .variable)
                 }
+                if instruction.suffixCount != 0 { suffix(instruction, view) }
                 index += 1
             case .section:
                 if instruction.prefix != .none { prefix(instruction, view, scope) }
                 if let value = lookup(view, instruction, scope) {
                     try section(template, index, Int(instruction.c), value, scope)
                 }
+                if instruction.suffixCount != 0 { suffix(instruction, view) }
                 index = Int(instruction.c)
             case .inverted:
                 if instruction.prefix != .none { prefix(instruction, view, scope) }
@@ -90,6 +92,7 @@ struct Renderer {
                 if lookup(view, instruction, scope)?.isTruthy != true {
                     try run(template, index + 1, bodyEnd, scope)
                 }
+                if instruction.suffixCount != 0 { suffix(instruction, view) }
                 index = bodyEnd
             case .partial:
                 try expand(template, Int(instruction.a), parent: nil, scope)
@@ -112,6 +115,12 @@ struct Renderer {
         output.reserve(indent &+ count)
         if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
         output.appendReserved(view.text + Int(instruction.prefixStart), count: count)
+    }
+
+    /// Writes the text a variable or section tag has after itself.
+    @inline(__always)
+    private mutating func suffix(_ instruction: Instruction, _ view: ProgramView) {
+        output.append(view.text + Int(instruction.suffixStart), count: Int(instruction.suffixCount))
     }
 
     /// Renders the body of the section at instruction `index` (ending at `bodyEnd`) for `value`: once per element
