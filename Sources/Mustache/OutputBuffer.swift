@@ -79,13 +79,19 @@ struct OutputBuffer {
         count &+= 1
     }
 
-    /// Appends bytes with no capacity check: the caller reserved room. Up to 32 bytes are copied with (possibly
+    /// Appends bytes with no capacity check: the caller reserved room. Up to 64 bytes are copied with (possibly
     /// overlapping) word loads and stores inside both ranges, longer ones by `memmove`.
     @inline(__always)
     mutating func appendReserved(_ bytes: UnsafePointer<UInt8>, count length: Int) {
         let target = UnsafeMutableRawPointer(base + count)
         let source = UnsafeRawPointer(bytes)
-        if length >= 8 && length <= 32 {
+        if length > 32 && length <= 64 {
+            let last = length &- 32
+            let head = source.loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64).self)
+            let tail = source.loadUnaligned(fromByteOffset: last, as: (UInt64, UInt64, UInt64, UInt64).self)
+            target.storeBytes(of: head, as: (UInt64, UInt64, UInt64, UInt64).self)
+            target.storeBytes(of: tail, toByteOffset: last, as: (UInt64, UInt64, UInt64, UInt64).self)
+        } else if length >= 8 && length <= 32 {
             let last = length &- 8
             let head = source.loadUnaligned(as: UInt64.self)
             let tail = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)

@@ -42,7 +42,7 @@ extension Renderer {
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let source = bytes.baseAddress else { return }
         let count = bytes.count
-        output.reserve(count &* 6)
+        output.reserve(count &* 6 &+ 8)
         let start = output.end
         if count >= 16 {
             // Store 16 bytes at a time as they are (the last 16 overlapping) while testing them; when none needs
@@ -71,40 +71,24 @@ extension Renderer {
         }
         var target = start
         var index = 0
-        while index &+ 16 <= count {
-            let first = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-            let second = UnsafeRawPointer(source + index).loadUnaligned(fromByteOffset: 8, as: UInt64.self)
-            if Self.escapeMask(first) | Self.escapeMask(second) == 0 {
-                UnsafeMutableRawPointer(target).storeBytes(of: first, as: UInt64.self)
-                UnsafeMutableRawPointer(target).storeBytes(of: second, toByteOffset: 8, as: UInt64.self)
-                target += 16
-            } else {
-                target = Self.escape(source + index, count: 16, into: target)
-            }
-            index &+= 16
-        }
-        if index &+ 8 <= count {
+        #if _endian(little)
+        // Word by word: store the word as it is, then, at its first byte to escape (the lowest marked byte is
+        // exact), keep the bytes before it, write its entity and go on right after it.
+        while index &+ 8 <= count {
             let word = UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self)
-            if Self.escapeMask(word) == 0 {
-                UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+            UnsafeMutableRawPointer(target).storeBytes(of: word, as: UInt64.self)
+            let mask = Self.escapeMask(word)
+            if mask == 0 {
                 target += 8
-            } else {
-                target = Self.escape(source + index, count: 8, into: target)
+                index &+= 8
+                continue
             }
-            index &+= 8
+            let clean = mask.trailingZeroBitCount &>> 3
+            target = Self.escape(source + (index &+ clean), count: 1, into: target + clean)
+            index &+= clean &+ 1
         }
-        if index < count {
-            if count >= 8, Self.escapeMask(UnsafeRawPointer(source + (count &- 8)).loadUnaligned(as: UInt64.self)) == 0 {
-                // The last word (overlapping bytes already written) is clean: copy the rest as it is.
-                while index < count {
-                    target.pointee = source[index]
-                    target += 1
-                    index &+= 1
-                }
-            } else {
-                target = Self.escape(source + index, count: count &- index, into: target)
-            }
-        }
+        #endif
+        target = Self.escape(source + index, count: count &- index, into: target)
         output.advance(by: target - start)
     }
 
@@ -161,28 +145,24 @@ extension Renderer {
             | zeroBytes((word | (ones &* 0x02)) ^ (ones &* 0x3E))) & highs
     }
 
-    /// Appends an integer in decimal without going through a String.
+    /// Appends an integer in decimal without going through a String: digits are written backwards into a
+    /// scratch buffer, then copied.
     private mutating func append(_ number: Int) {
         var magnitude = number.magnitude
-        var digits = 1
-        var scale: UInt = 10
-        while digits < 20, magnitude >= scale {
-            digits += 1
-            if scale > UInt.max / 10 { break }
-            scale *= 10
-        }
-        output.reserve(digits + 1)
-        if number < 0 { output.appendReserved(UInt8(ascii: "-")) }
-        var place = digits
-        var written: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &written) { scratch in
-            while place > 0 {
-                place -= 1
-                scratch[place] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &scratch) { scratch in
+            var place = scratch.count
+            repeat {
+                place &-= 1
+                scratch[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
                 magnitude /= 10
+            } while magnitude != 0
+            if number < 0 {
+                place &-= 1
+                scratch[place] = UInt8(ascii: "-")
             }
             if let start = scratch.baseAddress {
-                output.appendReserved(start.assumingMemoryBound(to: UInt8.self), count: digits)
+                output.append(start.assumingMemoryBound(to: UInt8.self) + place, count: scratch.count &- place)
             }
         }
     }
