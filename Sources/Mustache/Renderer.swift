@@ -50,7 +50,7 @@ struct Renderer {
         let view = views[template]
         var index = start
         while index < end {
-            let instruction = view.instructions[index]
+            let instruction = InstructionRef(view.instructions + index)
             switch instruction.operation {
             case .text:
                 output.append(view.text + Int(instruction.a), count: Int(instruction.b))
@@ -63,7 +63,7 @@ struct Renderer {
             case .lineText:
                 // Lines of text usually follow each other: copy them all here, without dispatching each.
                 let indent = scope.indentEnd - scope.indentStart
-                var line = instruction
+                var line = instruction.pointee
                 repeat {
                     output.reserve(indent &+ Int(line.b))
                     if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
@@ -109,7 +109,7 @@ struct Renderer {
 
     /// Writes the text a variable or section tag has before it, after the indentation if it starts a line.
     @inline(__always)
-    private mutating func prefix(_ instruction: Instruction, _ view: ProgramView, _ scope: Scope) {
+    private mutating func prefix(_ instruction: InstructionRef, _ view: ProgramView, _ scope: Scope) {
         let indent = instruction.prefix == .line ? scope.indentEnd &- scope.indentStart : 0
         let count = Int(instruction.prefixCount)
         output.reserve(indent &+ count)
@@ -119,7 +119,7 @@ struct Renderer {
 
     /// Writes the text a variable or section tag has after itself.
     @inline(__always)
-    private mutating func suffix(_ instruction: Instruction, _ view: ProgramView) {
+    private mutating func suffix(_ instruction: InstructionRef, _ view: ProgramView) {
         output.append(view.text + Int(instruction.suffixStart), count: Int(instruction.suffixCount))
     }
 
@@ -242,7 +242,7 @@ struct Renderer {
 
     /// The value a name resolves to: the first key through the context stack, the others inside it.
     @inline(__always)
-    private func lookup(_ view: ProgramView, _ instruction: Instruction, _ scope: Scope) -> UnsafePointer<MustacheValue>? {
+    private func lookup(_ view: ProgramView, _ instruction: InstructionRef, _ scope: Scope) -> UnsafePointer<MustacheValue>? {
         let count = Int(instruction.b)
         guard count > 0 else { return scope.context.pointee.element }
         let first = Int(instruction.a)
@@ -285,4 +285,22 @@ struct Renderer {
         }
         return nil
     }
+}
+
+/// An instruction read field by field where it lies, so a dispatch loads only the fields its case uses.
+struct InstructionRef {
+    let pointer: UnsafePointer<Instruction>
+
+    @inline(__always) init(_ pointer: UnsafePointer<Instruction>) { self.pointer = pointer }
+
+    var pointee: Instruction { @inline(__always) get { pointer.pointee } }
+    var operation: Instruction.Operation { @inline(__always) get { pointer.pointee.operation } }
+    var prefix: Instruction.Prefix { @inline(__always) get { pointer.pointee.prefix } }
+    var prefixCount: UInt16 { @inline(__always) get { pointer.pointee.prefixCount } }
+    var suffixCount: UInt16 { @inline(__always) get { pointer.pointee.suffixCount } }
+    var a: Int32 { @inline(__always) get { pointer.pointee.a } }
+    var b: Int32 { @inline(__always) get { pointer.pointee.b } }
+    var c: Int32 { @inline(__always) get { pointer.pointee.c } }
+    var prefixStart: Int32 { @inline(__always) get { pointer.pointee.prefixStart } }
+    var suffixStart: Int32 { @inline(__always) get { pointer.pointee.suffixStart } }
 }
