@@ -2,11 +2,22 @@ extension Renderer {
     /// Appends a value as text: strings (HTML-escaped unless `escaped` is false), numbers and booleans; nothing
     /// for null, lists and dictionaries.
     mutating func interpolate(_ value: UnsafePointer<MustacheValue>, escaped: Bool) {
-        if let text = StringBytes(value) {
-            if let words = text.words, escaped {
+        // Escaped strings, the usual case, first and without touching memory of this frame.
+        if escaped, let text = StringBytes(value) {
+            if let words = text.words {
                 appendEscaped(words, count: text.count)
-                return
+            } else if let bytes = text.stored {
+                appendEscaped(bytes)
             }
+            return
+        }
+        interpolateOther(value, escaped: escaped)
+    }
+
+    /// `interpolate` for all but escaped strings.
+    @inline(never)
+    private mutating func interpolateOther(_ value: UnsafePointer<MustacheValue>, escaped: Bool) {
+        if let text = StringBytes(value) {
             var text = text
             text.withBytes { bytes in
                 if escaped { appendEscaped(bytes) } else { output.append(bytes) }

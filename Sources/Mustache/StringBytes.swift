@@ -11,6 +11,13 @@ struct StringBytes {
     @inline(__always)
     var words: (UInt64, UInt64)? { storage == nil ? inline : nil }
 
+    /// A long string's bytes, in its own storage; nil for a short string.
+    @inline(__always)
+    var stored: UnsafeBufferPointer<UInt8>? {
+        guard let storage else { return nil }
+        return UnsafeBufferPointer(start: storage, count: count)
+    }
+
     /// The bytes of the string `value` points at; nil when it is no string or its bytes are not contiguous in
     /// memory (the caller then copies them).
     ///
