@@ -130,12 +130,20 @@ extension Renderer {
 
     /// Appends a short string's `count` bytes, held in `words` and padded with zeros, escaped as `appendEscaped`
     /// does. When no byte needs escaping (the usual case) both words are stored whole.
+    @inline(__always)
     private mutating func appendEscaped(_ words: (UInt64, UInt64), count: Int) {
-        output.reserve(max(count &* 6, 16))
         if Self.escapeMask(words.0) | Self.escapeMask(words.1) == 0 {
+            output.reserve(16)
             output.appendReserved(words, count: count)
             return
         }
+        appendEscapedSlowly(words, count: count)
+    }
+
+    /// `appendEscaped(_:count:)` when some byte needs escaping.
+    @inline(never)
+    private mutating func appendEscapedSlowly(_ words: (UInt64, UInt64), count: Int) {
+        output.reserve(count &* 6)
         var words = words
         let start = output.end
         let end = withUnsafeBytes(of: &words) { bytes -> UnsafeMutablePointer<UInt8> in
