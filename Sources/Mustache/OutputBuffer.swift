@@ -111,6 +111,28 @@ struct OutputBuffer {
         count &+= length
     }
 
+    /// How many bytes past their end `appendPadded` may read from its source and write to this buffer.
+    static let padding = 64
+
+    /// Appends bytes with no capacity check; the caller reserved `length + padding` bytes and the source is
+    /// readable `padding` bytes past `length`. Up to 64 bytes are copied as 64, so short copies take no branch on
+    /// their length (what lies past `length` is written over by the next append).
+    @inline(__always)
+    mutating func appendPadded(_ bytes: UnsafePointer<UInt8>, count length: Int) {
+        let target = UnsafeMutableRawPointer(base + count)
+        let source = UnsafeRawPointer(bytes)
+        if length <= 64 {
+            typealias Half = (UInt64, UInt64, UInt64, UInt64)
+            let first = source.loadUnaligned(as: Half.self)
+            let second = source.loadUnaligned(fromByteOffset: 32, as: Half.self)
+            target.storeBytes(of: first, as: Half.self)
+            target.storeBytes(of: second, toByteOffset: 32, as: Half.self)
+        } else {
+            target.copyMemory(from: source, byteCount: length)
+        }
+        count &+= length
+    }
+
     /// Appends the first `length` (at most 16) bytes of `words`, storing both words whole; the caller reserved room
     /// for 16 bytes.
     @inline(__always)

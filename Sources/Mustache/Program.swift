@@ -28,7 +28,10 @@ final class Program: @unchecked Sendable {
         self.references = references
         self.blocks = blocks
         instructionBase = Self.copy(instructions, padding: Instruction(operation: .text))
-        textBase = Self.copy(text, padding: 0)
+        // Padded so that the renderer may read `OutputBuffer.padding` bytes past any text.
+        textBase = .allocate(capacity: text.count + OutputBuffer.padding)
+        textBase.initialize(repeating: 0, count: text.count + OutputBuffer.padding)
+        textBase.update(from: text, count: text.count)
         keyBase = Self.copy(keys, padding: "")
         fingerprintBase = Self.copy(keys.map(Member.fingerprint), padding: 0)
     }

@@ -19,7 +19,14 @@ struct Renderer {
         self.views = UnsafePointer(table.views)
         self.limits = limits
         self.output = output
-        indentation = .allocate(capacity: indentationCapacity)
+        indentation = Self.allocateIndentation(indentationCapacity)
+    }
+
+    /// An indentation stack of `capacity` bytes, zeroed and readable `OutputBuffer.padding` bytes further.
+    private static func allocateIndentation(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + OutputBuffer.padding)
+        memory.initialize(repeating: 0, count: capacity + OutputBuffer.padding)
+        return memory
     }
 
     /// Frees the renderer's own memory (not `output`'s).
@@ -53,21 +60,21 @@ struct Renderer {
             let instruction = InstructionRef(view.instructions + index)
             switch instruction.operation {
             case .text:
-                output.append(view.text + Int(instruction.a), count: Int(instruction.b))
+                output.reserve(Int(instruction.b) &+ OutputBuffer.padding)
+                output.appendPadded(view.text + Int(instruction.a), count: Int(instruction.b))
                 index += 1
             case .lineStart:
-                if scope.indentEnd > scope.indentStart {
-                    output.append(indentation + scope.indentStart, count: scope.indentEnd - scope.indentStart)
-                }
+                output.reserve(scope.indentEnd &- scope.indentStart &+ OutputBuffer.padding)
+                output.appendPadded(indentation + scope.indentStart, count: scope.indentEnd &- scope.indentStart)
                 index += 1
             case .lineText:
                 // Lines of text usually follow each other: copy them all here, without dispatching each.
                 let indent = scope.indentEnd - scope.indentStart
                 var line = instruction.pointee
                 repeat {
-                    output.reserve(indent &+ Int(line.b))
-                    if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
-                    output.appendReserved(view.text + Int(line.a), count: Int(line.b))
+                    output.reserve(indent &+ Int(line.b) &+ OutputBuffer.padding)
+                    output.appendPadded(indentation + scope.indentStart, count: indent)
+                    output.appendPadded(view.text + Int(line.a), count: Int(line.b))
                     index += 1
                     guard index < end else { break }
                     line = view.instructions[index]
@@ -112,15 +119,16 @@ struct Renderer {
     private mutating func prefix(_ instruction: InstructionRef, _ view: ProgramView, _ scope: Scope) {
         let indent = instruction.prefix == .line ? scope.indentEnd &- scope.indentStart : 0
         let count = Int(instruction.prefixCount)
-        output.reserve(indent &+ count)
-        if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
-        output.appendReserved(view.text + Int(instruction.prefixStart), count: count)
+        output.reserve(indent &+ count &+ OutputBuffer.padding)
+        output.appendPadded(indentation + scope.indentStart, count: indent)
+        output.appendPadded(view.text + Int(instruction.prefixStart), count: count)
     }
 
     /// Writes the text a variable or section tag has after itself.
     @inline(__always)
     private mutating func suffix(_ instruction: InstructionRef, _ view: ProgramView) {
-        output.append(view.text + Int(instruction.suffixStart), count: Int(instruction.suffixCount))
+        output.reserve(Int(instruction.suffixCount) &+ OutputBuffer.padding)
+        output.appendPadded(view.text + Int(instruction.suffixStart), count: Int(instruction.suffixCount))
     }
 
     /// Renders the body of the section at instruction `index` (ending at `bodyEnd`) for `value`: once per element
@@ -222,7 +230,7 @@ struct Renderer {
         let length = scope.indentEnd - scope.indentStart
         let needed = scope.indentTop + length + Int(count)
         if needed > indentationCapacity {
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, indentationCapacity * 2))
+            let grown = Self.allocateIndentation(max(needed, indentationCapacity * 2))
             grown.update(from: indentation, count: scope.indentTop)
             indentation.deallocate()
             indentation = grown
