@@ -110,6 +110,24 @@ extension Renderer {
     ) -> UnsafeMutablePointer<UInt8> {
         var target = target
         for index in 0..<count {
+            #if _endian(little)
+            // The entity's bytes as one word, stored whole (room for 8 bytes per byte written is reserved).
+            let entity: UInt64
+            let length: Int
+            switch source[index] {
+            case UInt8(ascii: "&"): (entity, length) = (0x3B_70_6D_61_26, 5)  // &amp;
+            case UInt8(ascii: "<"): (entity, length) = (0x3B_74_6C_26, 4)  // &lt;
+            case UInt8(ascii: ">"): (entity, length) = (0x3B_74_67_26, 4)  // &gt;
+            case UInt8(ascii: "\""): (entity, length) = (0x3B_74_6F_75_71_26, 6)  // &quot;
+            case UInt8(ascii: "'"): (entity, length) = (0x3B_39_33_23_26, 5)  // &#39;
+            default:
+                target.pointee = source[index]
+                target += 1
+                continue
+            }
+            UnsafeMutableRawPointer(target).storeBytes(of: entity, as: UInt64.self)
+            target += length
+            #else
             let entity: StaticString
             switch source[index] {
             case UInt8(ascii: "&"): entity = "&amp;"
@@ -124,6 +142,7 @@ extension Renderer {
             }
             target.update(from: entity.utf8Start, count: entity.utf8CodeUnitCount)
             target += entity.utf8CodeUnitCount
+            #endif
         }
         return target
     }
@@ -143,7 +162,7 @@ extension Renderer {
     /// `appendEscaped(_:count:)` when some byte needs escaping.
     @inline(never)
     private mutating func appendEscapedSlowly(_ words: (UInt64, UInt64), count: Int) {
-        output.reserve(count &* 6)
+        output.reserve(count &* 6 &+ 8)
         var words = words
         let start = output.end
         let end = withUnsafeBytes(of: &words) { bytes -> UnsafeMutablePointer<UInt8> in
