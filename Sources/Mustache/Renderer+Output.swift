@@ -172,15 +172,16 @@ extension Renderer {
         output.advance(by: end - start)
     }
 
-    /// The high bit of every byte of `word` that is one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E), and
-    /// perhaps of bytes after such a byte; zero exactly when there is none.
+    /// The high bit of every byte of `word` that is one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E) or `#`
+    /// (0x23, which shares the test of `"` and costs only a slower path), and perhaps of bytes after such a byte;
+    /// zero exactly when there is none. The lowest marked byte is exact.
     @inline(__always)
     private static func escapeMask(_ word: UInt64) -> UInt64 {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value }
-        return (zeroBytes(word ^ (ones &* 0x22)) | zeroBytes((word | ones) ^ (ones &* 0x27))
-            | zeroBytes((word | (ones &* 0x02)) ^ (ones &* 0x3E))) & highs
+        return (zeroBytes((word | (ones &* 0x05)) ^ (ones &* 0x27)) | zeroBytes((word | (ones &* 0x02)) ^ (ones &* 0x3E)))
+            & highs
     }
 
     /// Appends an integer in decimal without going through a String: digits are written backwards into a
