@@ -23,6 +23,8 @@ struct Compiler {
     private var openText: Int?
     /// The line start instruction just emitted, which text right after it joins (as a `lineText`).
     private var openLineStart: Int?
+    /// The variable or section just emitted or closed, whose suffix text right after it joins.
+    private var openSuffix: Int?
     private var lastCopy: (Range<Int>, Range<Int>)?
 
     init(source: [UInt8], lines: LineIndex, file: String, limits: TemplateLimits) {
@@ -54,7 +56,7 @@ struct Compiler {
                 case .variable, .unescaped:
                     guard emits else { break }
                     let (first, count) = key(tag.name)
-                    emitTag(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
+                    openSuffix = emitTag(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
                 case .partial:
                     guard emits else { break }
                     emit(Instruction(operation: .partial, a: reference(tag, indentation)))
@@ -89,6 +91,7 @@ struct Compiler {
                         instructions[frame.instruction].c = Int32(instructions.count)
                         openText = nil
                         openLineStart = nil
+                        openSuffix = frame.tag.kind == .section || frame.tag.kind == .inverted ? frame.instruction : nil
                     }
                 }
             }
@@ -104,6 +107,7 @@ struct Compiler {
         instructions.append(instruction)
         openText = nil
         openLineStart = nil
+        openSuffix = nil
     }
 
     /// Emits a variable or section tag, taking in the text or line start just before it as its prefix (one
@@ -126,6 +130,7 @@ struct Compiler {
         instructions[last] = tag
         openText = nil
         openLineStart = nil
+        openSuffix = nil
         return last
     }
 
@@ -133,6 +138,8 @@ struct Compiler {
         if let index = openText {
             instructions[index].b += Int32(range.count)
             text.append(contentsOf: source[range])
+        } else if let index = openSuffix, appendSuffix(range, to: index) {
+            return
         } else if let index = openLineStart {
             instructions[index] = Instruction(operation: .lineText, a: Int32(text.count), b: Int32(range.count))
             text.append(contentsOf: source[range])
@@ -143,6 +150,19 @@ struct Compiler {
             text.append(contentsOf: source[range])
             openText = instructions.count - 1
         }
+    }
+
+    /// Adds `range` to the suffix of instruction `index` when it fits (and the suffix is the end of the text);
+    /// false when it does not.
+    private mutating func appendSuffix(_ range: Range<Int>, to index: Int) -> Bool {
+        let instruction = instructions[index]
+        let count = Int(instruction.suffixCount) + range.count
+        guard count < Int(UInt16.max), instruction.suffixCount == 0 || Int(instruction.suffixStart) + Int(instruction.suffixCount) == text.count
+        else { return false }
+        if instruction.suffixCount == 0 { instructions[index].suffixStart = Int32(text.count) }
+        instructions[index].suffixCount = UInt16(count)
+        text.append(contentsOf: source[range])
+        return true
     }
 
     /// `range` of the source copied into the program's text; the tags of one line share their indentation's copy.

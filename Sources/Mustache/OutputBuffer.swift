@@ -79,13 +79,19 @@ struct OutputBuffer {
         count &+= 1
     }
 
-    /// Appends bytes with no capacity check: the caller reserved room. Up to 32 bytes are copied with (possibly
+    /// Appends bytes with no capacity check: the caller reserved room. Up to 64 bytes are copied with (possibly
     /// overlapping) word loads and stores inside both ranges, longer ones by `memmove`.
     @inline(__always)
     mutating func appendReserved(_ bytes: UnsafePointer<UInt8>, count length: Int) {
         let target = UnsafeMutableRawPointer(base + count)
         let source = UnsafeRawPointer(bytes)
-        if length >= 8 && length <= 32 {
+        if length > 32 && length <= 64 {
+            let last = length &- 32
+            let head = source.loadUnaligned(as: (UInt64, UInt64, UInt64, UInt64).self)
+            let tail = source.loadUnaligned(fromByteOffset: last, as: (UInt64, UInt64, UInt64, UInt64).self)
+            target.storeBytes(of: head, as: (UInt64, UInt64, UInt64, UInt64).self)
+            target.storeBytes(of: tail, toByteOffset: last, as: (UInt64, UInt64, UInt64, UInt64).self)
+        } else if length >= 8 && length <= 32 {
             let last = length &- 8
             let head = source.loadUnaligned(as: UInt64.self)
             let tail = source.loadUnaligned(fromByteOffset: last, as: UInt64.self)
@@ -99,6 +105,28 @@ struct OutputBuffer {
             target.storeBytes(of: tail, toByteOffset: last, as: UInt64.self)
         } else if length < 8 {
             for offset in 0..<length { target.storeBytes(of: bytes[offset], toByteOffset: offset, as: UInt8.self) }
+        } else {
+            target.copyMemory(from: source, byteCount: length)
+        }
+        count &+= length
+    }
+
+    /// How many bytes past their end `appendPadded` may read from its source and write to this buffer.
+    static let padding = 64
+
+    /// Appends bytes with no capacity check; the caller reserved `length + padding` bytes and the source is
+    /// readable `padding` bytes past `length`. Up to 64 bytes are copied as 64, so short copies take no branch on
+    /// their length (what lies past `length` is written over by the next append).
+    @inline(__always)
+    mutating func appendPadded(_ bytes: UnsafePointer<UInt8>, count length: Int) {
+        let target = UnsafeMutableRawPointer(base + count)
+        let source = UnsafeRawPointer(bytes)
+        if length <= 64 {
+            typealias Half = (UInt64, UInt64, UInt64, UInt64)
+            let first = source.loadUnaligned(as: Half.self)
+            let second = source.loadUnaligned(fromByteOffset: 32, as: Half.self)
+            target.storeBytes(of: first, as: Half.self)
+            target.storeBytes(of: second, toByteOffset: 32, as: Half.self)
         } else {
             target.copyMemory(from: source, byteCount: length)
         }

@@ -28,7 +28,10 @@ final class Program: @unchecked Sendable {
         self.references = references
         self.blocks = blocks
         instructionBase = Self.copy(instructions, padding: Instruction(operation: .text))
-        textBase = Self.copy(text, padding: 0)
+        // Padded so that the renderer may read `OutputBuffer.padding` bytes past any text.
+        textBase = .allocate(capacity: text.count + OutputBuffer.padding)
+        textBase.initialize(repeating: 0, count: text.count + OutputBuffer.padding)
+        textBase.update(from: text, count: text.count)
         keyBase = Self.copy(keys, padding: "")
         fingerprintBase = Self.copy(keys.map(Member.fingerprint), padding: 0)
     }
@@ -58,7 +61,7 @@ final class Program: @unchecked Sendable {
 }
 
 /// One step of a program. Operands by operation:
-/// Variables and sections may have a prefix (text written first). `text` a = offset in `text`, b = length; `lineText` the indentation, then text as `text`; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
+/// Variables and sections may have a prefix (text written first) and a suffix (text written last). `text` a = offset in `text`, b = length; `lineText` the indentation, then text as `text`; `variable`/`rawVariable` a = first key, b = key count (0: `.`);
 /// `section`/`inverted` a, b as variables, c = end of body; `partial` a = reference; `parent` a = reference,
 /// c = end of body (the body holds only its blocks); `block` a = block tag, c = end of body.
 struct Instruction: Sendable {
@@ -75,10 +78,14 @@ struct Instruction: Sendable {
     var operation: Operation
     var prefix = Prefix.none
     var prefixCount: UInt16 = 0
+    /// What a variable, section or inverted section writes after itself (after the section's body):
+    /// `suffixCount` bytes of text from `suffixStart`.
+    var suffixCount: UInt16 = 0
     var a: Int32 = 0
     var b: Int32 = 0
     var c: Int32 = 0
     var prefixStart: Int32 = 0
+    var suffixStart: Int32 = 0
 }
 
 /// A partial or parent tag: the template it names and where it stands.

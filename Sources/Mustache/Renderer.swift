@@ -19,7 +19,14 @@ struct Renderer {
         self.views = UnsafePointer(table.views)
         self.limits = limits
         self.output = output
-        indentation = .allocate(capacity: indentationCapacity)
+        indentation = Self.allocateIndentation(indentationCapacity)
+    }
+
+    /// An indentation stack of `capacity` bytes, zeroed and readable `OutputBuffer.padding` bytes further.
+    private static func allocateIndentation(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + OutputBuffer.padding)
+        memory.initialize(repeating: 0, count: capacity + OutputBuffer.padding)
+        return memory
     }
 
     /// Frees the renderer's own memory (not `output`'s).
@@ -50,24 +57,24 @@ struct Renderer {
         let view = views[template]
         var index = start
         while index < end {
-            let instruction = view.instructions[index]
+            let instruction = InstructionRef(view.instructions + index)
             switch instruction.operation {
             case .text:
-                output.append(view.text + Int(instruction.a), count: Int(instruction.b))
+                output.reserve(Int(instruction.b) &+ OutputBuffer.padding)
+                output.appendPadded(view.text + Int(instruction.a), count: Int(instruction.b))
                 index += 1
             case .lineStart:
-                if scope.indentEnd > scope.indentStart {
-                    output.append(indentation + scope.indentStart, count: scope.indentEnd - scope.indentStart)
-                }
+                output.reserve(scope.indentEnd &- scope.indentStart &+ OutputBuffer.padding)
+                output.appendPadded(indentation + scope.indentStart, count: scope.indentEnd &- scope.indentStart)
                 index += 1
             case .lineText:
                 // Lines of text usually follow each other: copy them all here, without dispatching each.
                 let indent = scope.indentEnd - scope.indentStart
-                var line = instruction
+                var line = instruction.pointee
                 repeat {
-                    output.reserve(indent &+ Int(line.b))
-                    if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
-                    output.appendReserved(view.text + Int(line.a), count: Int(line.b))
+                    output.reserve(indent &+ Int(line.b) &+ OutputBuffer.padding)
+                    output.appendPadded(indentation + scope.indentStart, count: indent)
+                    output.appendPadded(view.text + Int(line.a), count: Int(line.b))
                     index += 1
                     guard index < end else { break }
                     line = view.instructions[index]
@@ -77,12 +84,14 @@ struct Renderer {
                 if let value = lookup(view, instruction, scope) {
                     interpolate(value, escaped: instruction.operation == .variable)
                 }
+                if instruction.suffixCount != 0 { suffix(instruction, view) }
                 index += 1
             case .section:
                 if instruction.prefix != .none { prefix(instruction, view, scope) }
                 if let value = lookup(view, instruction, scope) {
                     try section(template, index, Int(instruction.c), value, scope)
                 }
+                if instruction.suffixCount != 0 { suffix(instruction, view) }
                 index = Int(instruction.c)
             case .inverted:
                 if instruction.prefix != .none { prefix(instruction, view, scope) }
@@ -90,6 +99,7 @@ struct Renderer {
                 if lookup(view, instruction, scope)?.isTruthy != true {
                     try run(template, index + 1, bodyEnd, scope)
                 }
+                if instruction.suffixCount != 0 { suffix(instruction, view) }
                 index = bodyEnd
             case .partial:
                 try expand(template, Int(instruction.a), parent: nil, scope)
@@ -106,12 +116,19 @@ struct Renderer {
 
     /// Writes the text a variable or section tag has before it, after the indentation if it starts a line.
     @inline(__always)
-    private mutating func prefix(_ instruction: Instruction, _ view: ProgramView, _ scope: Scope) {
+    private mutating func prefix(_ instruction: InstructionRef, _ view: ProgramView, _ scope: Scope) {
         let indent = instruction.prefix == .line ? scope.indentEnd &- scope.indentStart : 0
         let count = Int(instruction.prefixCount)
-        output.reserve(indent &+ count)
-        if indent > 0 { output.appendReserved(indentation + scope.indentStart, count: indent) }
-        output.appendReserved(view.text + Int(instruction.prefixStart), count: count)
+        output.reserve(indent &+ count &+ OutputBuffer.padding)
+        output.appendPadded(indentation + scope.indentStart, count: indent)
+        output.appendPadded(view.text + Int(instruction.prefixStart), count: count)
+    }
+
+    /// Writes the text a variable or section tag has after itself.
+    @inline(__always)
+    private mutating func suffix(_ instruction: InstructionRef, _ view: ProgramView) {
+        output.reserve(Int(instruction.suffixCount) &+ OutputBuffer.padding)
+        output.appendPadded(view.text + Int(instruction.suffixStart), count: Int(instruction.suffixCount))
     }
 
     /// Renders the body of the section at instruction `index` (ending at `bodyEnd`) for `value`: once per element
@@ -213,7 +230,7 @@ struct Renderer {
         let length = scope.indentEnd - scope.indentStart
         let needed = scope.indentTop + length + Int(count)
         if needed > indentationCapacity {
-            let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: max(needed, indentationCapacity * 2))
+            let grown = Self.allocateIndentation(max(needed, indentationCapacity * 2))
             grown.update(from: indentation, count: scope.indentTop)
             indentation.deallocate()
             indentation = grown
@@ -233,7 +250,7 @@ struct Renderer {
 
     /// The value a name resolves to: the first key through the context stack, the others inside it.
     @inline(__always)
-    private func lookup(_ view: ProgramView, _ instruction: Instruction, _ scope: Scope) -> UnsafePointer<MustacheValue>? {
+    private func lookup(_ view: ProgramView, _ instruction: InstructionRef, _ scope: Scope) -> UnsafePointer<MustacheValue>? {
         let count = Int(instruction.b)
         guard count > 0 else { return scope.context.pointee.element }
         let first = Int(instruction.a)
@@ -276,4 +293,22 @@ struct Renderer {
         }
         return nil
     }
+}
+
+/// An instruction read field by field where it lies, so a dispatch loads only the fields its case uses.
+struct InstructionRef {
+    let pointer: UnsafePointer<Instruction>
+
+    @inline(__always) init(_ pointer: UnsafePointer<Instruction>) { self.pointer = pointer }
+
+    var pointee: Instruction { @inline(__always) get { pointer.pointee } }
+    var operation: Instruction.Operation { @inline(__always) get { pointer.pointee.operation } }
+    var prefix: Instruction.Prefix { @inline(__always) get { pointer.pointee.prefix } }
+    var prefixCount: UInt16 { @inline(__always) get { pointer.pointee.prefixCount } }
+    var suffixCount: UInt16 { @inline(__always) get { pointer.pointee.suffixCount } }
+    var a: Int32 { @inline(__always) get { pointer.pointee.a } }
+    var b: Int32 { @inline(__always) get { pointer.pointee.b } }
+    var c: Int32 { @inline(__always) get { pointer.pointee.c } }
+    var prefixStart: Int32 { @inline(__always) get { pointer.pointee.prefixStart } }
+    var suffixStart: Int32 { @inline(__always) get { pointer.pointee.suffixStart } }
 }

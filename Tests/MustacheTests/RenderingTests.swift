@@ -24,10 +24,11 @@ import Testing
         #expect(try render("{{{v}}}|{{& v}}", ["v": "<&>"]) == "<&>|<&>")
     }
 
-    /// Every length from 0 to 48 (short strings, word loops, tails), with the five characters at every position.
+    /// Every length from 0 to 48 (short strings, word loops, tails), with the five characters at every position,
+    /// and characters the word test marks but that need no escaping (`#`) or lie next to those it looks for.
     @Test(arguments: 0...48)
     func escapesLikeAPlainReplacementAtEveryLengthAndPosition(_ length: Int) throws {
-        let specials: [Character] = ["&", "<", ">", "\"", "'"]
+        let specials: [Character] = ["&", "<", ">", "\"", "'", "#", "=", "?", "%"]
         var seed = UInt64(length) &* 0x9E37_79B9_7F4A_7C15 | 1
         for position in -1..<length {
             var characters = (0..<length).map { Character(UnicodeScalar(UInt8(97 + ($0 * 7) % 26))) }
@@ -35,7 +36,7 @@ import Testing
                 seed ^= seed << 13
                 seed ^= seed >> 7
                 seed ^= seed << 17
-                characters[position] = specials[Int(seed % 5)]
+                characters[position] = specials[Int(seed % UInt64(specials.count))]
                 if length > 3 { characters[(position * 3 + 1) % length] = "é" }
             }
             let text = String(characters)
