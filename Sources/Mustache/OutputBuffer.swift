@@ -1,24 +1,29 @@
-/// The bytes a render writes: a pointer, a count and a capacity, so an append is a bounds check and a copy.
-/// It writes into memory it was given (a new array's uninitialized storage) until that is full, then into memory it
-/// allocates, doubling; `release()` frees that.
+/// The bytes a render writes: where they start, where the next byte goes and where the room ends, so an append is
+/// one comparison and a copy. It writes into memory it was given (a new array's uninitialized storage) until that is
+/// full, then into memory it allocates, doubling; `release()` frees that.
 struct OutputBuffer {
     private(set) var base: UnsafeMutablePointer<UInt8>
-    private(set) var count = 0
-    private(set) var capacity: Int
+    /// Where the next byte goes.
+    private(set) var end: UnsafeMutablePointer<UInt8>
+    /// The end of the room.
+    private(set) var limit: UnsafeMutablePointer<UInt8>
     /// Whether `base` was allocated here (and must be freed by `release()`).
     private(set) var owned: Bool
 
     /// A buffer writing into `memory` (not owned) until it is full.
     init(writingInto memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
         base = memory
-        self.capacity = capacity
+        end = memory
+        limit = memory + capacity
         owned = false
     }
 
     /// A buffer in memory of its own, `capacity` bytes to start.
     init(capacity: Int) {
-        self.capacity = max(capacity, 64)
-        base = .allocate(capacity: self.capacity)
+        let capacity = max(capacity, 64)
+        base = .allocate(capacity: capacity)
+        end = base
+        limit = base + capacity
         owned = true
     }
 
@@ -26,36 +31,38 @@ struct OutputBuffer {
     mutating func release() {
         if owned { base.deallocate() }
         owned = false
-        capacity = 0
-        count = 0
+        end = base
+        limit = base
     }
+
+    /// How many bytes were written.
+    var count: Int { end - base }
 
     /// The bytes written so far.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-    /// Where the next byte goes.
-    var end: UnsafeMutablePointer<UInt8> { base + count }
-
     /// Counts `length` bytes written at `end` (room for them was reserved).
     @inline(__always)
-    mutating func advance(by length: Int) { count &+= length }
+    mutating func advance(by length: Int) { end += length }
 
     /// Room for `extra` more bytes.
     @inline(__always)
     mutating func reserve(_ extra: Int) {
-        if extra > capacity &- count { grow(extra) }
+        if extra > limit - end { grow(extra) }
     }
 
     @inline(never)
     private mutating func grow(_ extra: Int) {
+        let count = count
         let needed = count + extra
-        var newCapacity = max(capacity * 2, 4096)
+        var newCapacity = max((limit - base) * 2, 4096)
         while newCapacity < needed { newCapacity *= 2 }
         let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         memory.update(from: base, count: count)
         if owned { base.deallocate() }
         base = memory
-        capacity = newCapacity
+        end = memory + count
+        limit = memory + newCapacity
         owned = true
     }
 
@@ -65,25 +72,11 @@ struct OutputBuffer {
         appendReserved(bytes, count: length)
     }
 
-    @inline(__always)
-    mutating func append(_ byte: UInt8) {
-        reserve(1)
-        base[count] = byte
-        count &+= 1
-    }
-
-    /// Appends a byte with no capacity check: the caller reserved room.
-    @inline(__always)
-    mutating func appendReserved(_ byte: UInt8) {
-        base[count] = byte
-        count &+= 1
-    }
-
     /// Appends bytes with no capacity check: the caller reserved room. Up to 64 bytes are copied with (possibly
     /// overlapping) word loads and stores inside both ranges, longer ones by `memmove`.
     @inline(__always)
     mutating func appendReserved(_ bytes: UnsafePointer<UInt8>, count length: Int) {
-        let target = UnsafeMutableRawPointer(base + count)
+        let target = UnsafeMutableRawPointer(end)
         let source = UnsafeRawPointer(bytes)
         if length > 32 && length <= 64 {
             let last = length &- 32
@@ -108,40 +101,36 @@ struct OutputBuffer {
         } else {
             target.copyMemory(from: source, byteCount: length)
         }
-        count &+= length
+        end += length
     }
 
-    /// How many bytes past their end `appendPadded` may read from its source and write to this buffer.
+    /// How many bytes past their end `copyPadded` may read from its source and write to its target.
     static let padding = 64
 
-    /// Appends bytes with no capacity check; the caller reserved `length + padding` bytes and the source is
-    /// readable `padding` bytes past `length`. Up to 64 bytes are copied as 64, so short copies take no branch on
-    /// their length (what lies past `length` is written over by the next append).
+    /// Copies `length` bytes from `source` to `target` and returns `target + length`; `target` has room for
+    /// `length + padding` bytes and `source` is readable `padding` bytes past `length`. Up to 64 bytes are copied as
+    /// 64, so short copies take no branch on their length (what lies past `length` is written over later).
     @inline(__always)
-    mutating func appendPadded(_ bytes: UnsafePointer<UInt8>, count length: Int) {
-        let target = UnsafeMutableRawPointer(base + count)
-        let source = UnsafeRawPointer(bytes)
+    static func copyPadded(
+        _ source: UnsafePointer<UInt8>, count length: Int, to target: UnsafeMutablePointer<UInt8>
+    ) -> UnsafeMutablePointer<UInt8> {
+        let to = UnsafeMutableRawPointer(target)
+        let from = UnsafeRawPointer(source)
         if length <= 64 {
             typealias Half = (UInt64, UInt64, UInt64, UInt64)
-            let first = source.loadUnaligned(as: Half.self)
-            let second = source.loadUnaligned(fromByteOffset: 32, as: Half.self)
-            target.storeBytes(of: first, as: Half.self)
-            target.storeBytes(of: second, toByteOffset: 32, as: Half.self)
+            let first = from.loadUnaligned(as: Half.self)
+            let second = from.loadUnaligned(fromByteOffset: 32, as: Half.self)
+            to.storeBytes(of: first, as: Half.self)
+            to.storeBytes(of: second, toByteOffset: 32, as: Half.self)
         } else {
-            target.copyMemory(from: source, byteCount: length)
+            to.copyMemory(from: from, byteCount: length)
         }
-        count &+= length
+        return target + length
     }
 
-    /// Appends the first `length` (at most 16) bytes of `words`, storing both words whole; the caller reserved room
-    /// for 16 bytes.
+    /// Records that bytes up to `newEnd` were written (by a caller that kept the end in a local of its own).
     @inline(__always)
-    mutating func appendReserved(_ words: (UInt64, UInt64), count length: Int) {
-        let target = UnsafeMutableRawPointer(base + count)
-        target.storeBytes(of: words.0, as: UInt64.self)
-        target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
-        count &+= length
-    }
+    mutating func written(upTo newEnd: UnsafeMutablePointer<UInt8>) { end = newEnd }
 
     mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let start = bytes.baseAddress else { return }

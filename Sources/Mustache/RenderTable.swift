@@ -7,6 +7,8 @@ struct ProgramView {
     let text: UnsafePointer<UInt8>
     let keys: UnsafePointer<String>
     let fingerprints: UnsafePointer<UInt64>
+    /// Where this program's keys start among all the library's (the renderer's position hints are per key).
+    let keyOffset: Int
     let references: UnsafePointer<LinkedReference>
     let blocks: UnsafePointer<LinkedBlock>
 }
@@ -40,6 +42,8 @@ final class RenderTable: @unchecked Sendable {
     private let blocks: UnsafeMutablePointer<LinkedBlock>
     /// The output size of the most recent render, a hint for the next buffer's capacity.
     let lastSize = Atomic<Int>(0)
+    /// How many keys all programs have together.
+    let keyCount: Int
 
     init(programs: [Program]) {
         self.programs = programs
@@ -70,11 +74,18 @@ final class RenderTable: @unchecked Sendable {
         }
         references = Self.copy(linkedReferences)
         blocks = Self.copy(linkedBlocks)
+        var keyOffsets: [Int] = []
+        var keyCount = 0
+        for program in programs {
+            keyOffsets.append(keyCount)
+            keyCount += program.keys.count
+        }
+        self.keyCount = keyCount
         views = .allocate(capacity: max(programs.count, 1))
         for (index, program) in programs.enumerated() {
             (views + index).initialize(to: ProgramView(
                 instructions: program.instructionBase, instructionCount: program.instructions.count,
-                text: program.textBase, keys: program.keyBase, fingerprints: program.fingerprintBase,
+                text: program.textBase, keys: program.keyBase, fingerprints: program.fingerprintBase, keyOffset: keyOffsets[index],
                 references: references + starts[index].references, blocks: blocks + starts[index].blocks))
         }
     }

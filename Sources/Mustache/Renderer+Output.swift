@@ -1,17 +1,28 @@
 extension Renderer {
-    /// Appends a value as text: strings (HTML-escaped unless `escaped` is false), numbers and booleans; nothing
-    /// for null, lists and dictionaries.
-    mutating func interpolate(_ value: UnsafePointer<MustacheValue>, escaped: Bool) {
+    /// Writes a value as text at `out` (room up to `limit`): strings (HTML-escaped unless `escaped` is false),
+    /// numbers and booleans; nothing for null, lists and dictionaries. Returns the new end and limit.
+    mutating func interpolate(
+        _ value: UnsafePointer<MustacheValue>, escaped: Bool, at out: UnsafeMutablePointer<UInt8>,
+        limit: UnsafeMutablePointer<UInt8>
+    ) -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
         // Escaped strings, the usual case, first and without touching memory of this frame.
         if escaped, let text = StringBytes(value) {
             if let words = text.words {
-                appendEscaped(words, count: text.count)
+                if Self.escapeMask(words.0) | Self.escapeMask(words.1) == 0 {
+                    var (out, limit) = (out, limit)
+                    if 16 > limit - out { (out, limit) = makeRoom(16, after: out) }
+                    let target = UnsafeMutableRawPointer(out)
+                    target.storeBytes(of: words.0, as: UInt64.self)
+                    target.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+                    return (out + text.count, limit)
+                }
             } else if let bytes = text.stored {
-                appendEscaped(bytes)
+                return appendEscaped(bytes, at: out, limit: limit)
             }
-            return
         }
+        output.written(upTo: out)
         interpolateOther(value, escaped: escaped)
+        return (output.end, output.limit)
     }
 
     /// `interpolate` for all but escaped strings.
@@ -51,10 +62,17 @@ extension Renderer {
     /// the five characters at once (SWAR) and, when clean (the usual case), stored as two words; room for the worst
     /// case (every byte an entity of six) is reserved first, so writes need no capacity checks.
     private mutating func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard let source = bytes.baseAddress else { return }
+        output.written(upTo: appendEscaped(bytes, at: output.end, limit: output.limit).0)
+    }
+
+    /// `appendEscaped(_:)` at `out` with room up to `limit`; returns the new end and limit.
+    private mutating func appendEscaped(
+        _ bytes: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>, limit: UnsafeMutablePointer<UInt8>
+    ) -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
+        guard let source = bytes.baseAddress else { return (out, limit) }
         let count = bytes.count
-        output.reserve(count &* 6 &+ 8)
-        let start = output.end
+        var (start, limit) = (out, limit)
+        if count &* 6 &+ 8 > limit - start { (start, limit) = makeRoom(count &* 6 &+ 8, after: start) }
         if count >= 16 {
             // Store 16 bytes at a time as they are (the last 16 overlapping) while testing them; when none needs
             // escaping (the usual case) that was the whole copy, else the bytes are written again below.
@@ -75,10 +93,7 @@ extension Renderer {
             found |= Self.escapeMask(first) | Self.escapeMask(second)
             to.storeBytes(of: first, toByteOffset: count &- 16, as: UInt64.self)
             to.storeBytes(of: second, toByteOffset: count &- 8, as: UInt64.self)
-            if found == 0 {
-                output.advance(by: count)
-                return
-            }
+            if found == 0 { return (start + count, limit) }
         }
         var target = start
         var index = 0
@@ -100,7 +115,7 @@ extension Renderer {
         }
         #endif
         target = Self.escape(source + index, count: count &- index, into: target)
-        output.advance(by: target - start)
+        return (target, limit)
     }
 
     /// Writes `count` bytes from `source` to `target`, each byte or its entity; returns the end of what it wrote.
@@ -147,31 +162,6 @@ extension Renderer {
         return target
     }
 
-    /// Appends a short string's `count` bytes, held in `words` and padded with zeros, escaped as `appendEscaped`
-    /// does. When no byte needs escaping (the usual case) both words are stored whole.
-    @inline(__always)
-    private mutating func appendEscaped(_ words: (UInt64, UInt64), count: Int) {
-        if Self.escapeMask(words.0) | Self.escapeMask(words.1) == 0 {
-            output.reserve(16)
-            output.appendReserved(words, count: count)
-            return
-        }
-        appendEscapedSlowly(words, count: count)
-    }
-
-    /// `appendEscaped(_:count:)` when some byte needs escaping.
-    @inline(never)
-    private mutating func appendEscapedSlowly(_ words: (UInt64, UInt64), count: Int) {
-        output.reserve(count &* 6 &+ 8)
-        var words = words
-        let start = output.end
-        let end = withUnsafeBytes(of: &words) { bytes -> UnsafeMutablePointer<UInt8> in
-            guard let base = bytes.baseAddress else { return start }
-            return Self.escape(base.assumingMemoryBound(to: UInt8.self), count: count, into: start)
-        }
-        output.advance(by: end - start)
-    }
-
     /// The high bit of every byte of `word` that is one of `" & ' < >` (0x22, 0x26, 0x27, 0x3C, 0x3E) or `#`
     /// (0x23, which shares the test of `"` and costs only a slower path), and perhaps of bytes after such a byte;
     /// zero exactly when there is none. The lowest marked byte is exact.
@@ -184,25 +174,32 @@ extension Renderer {
             & highs
     }
 
-    /// Appends an integer in decimal without going through a String: digits are written backwards into a
-    /// scratch buffer, then copied.
+    /// Appends an integer in decimal without going through a String: digits are written backwards into the first
+    /// 24 bytes of a scratch buffer, then copied as three words.
     private mutating func append(_ number: Int) {
         var magnitude = number.magnitude
-        var scratch: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var scratch: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &scratch) { scratch in
-            var place = scratch.count
+            guard let base = scratch.baseAddress else { return }
+            var place = 24
             repeat {
                 place &-= 1
-                scratch[place] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10)
+                base.storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), toByteOffset: place,
+                                as: UInt8.self)
                 magnitude /= 10
             } while magnitude != 0
             if number < 0 {
                 place &-= 1
-                scratch[place] = UInt8(ascii: "-")
+                base.storeBytes(of: UInt8(ascii: "-"), toByteOffset: place, as: UInt8.self)
             }
-            if let start = scratch.baseAddress {
-                output.append(start.assumingMemoryBound(to: UInt8.self) + place, count: scratch.count &- place)
-            }
+            // The digits and what follows them in the scratch buffer, 24 bytes: room for those was reserved.
+            output.reserve(24)
+            let target = UnsafeMutableRawPointer(output.end)
+            let source = UnsafeRawPointer(base + place)
+            target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+            output.advance(by: 24 &- place)
         }
     }
 
@@ -223,9 +220,10 @@ extension Renderer {
                 + "(partials and parents nest deeper than \(limits.maxPartialDepth))")
     }
 
-    /// The error for a render that nests or works past its limits.
-    func budgetError(_ scope: Scope) -> TemplateError {
-        TemplateError(
+    /// The error for a render that nests or works past its limits, with the output written up to `out`.
+    mutating func budgetError(_ scope: Scope, at out: UnsafeMutablePointer<UInt8>) -> TemplateError {
+        output.written(upTo: out)
+        return TemplateError(
             file: templates[scope.calls.pointee.element].file, line: 0, column: 0,
             message: "rendering stopped after \(steps) steps, \(output.count) bytes, at nesting depth \(scope.depth) "
                 + "(limits: \(limits.maxRenderSteps) steps, \(limits.maxOutputBytes) bytes, depth \(limits.maxRenderDepth)); "

@@ -9,6 +9,13 @@ struct Renderer {
     /// The indentation stack `Scope`s slice.
     private var indentation: UnsafeMutablePointer<UInt8>
     private var indentationCapacity = 256
+    /// Per key of the library, where in its dictionary the key was last found: dictionaries built alike hold their
+    /// keys in the same order, so a lookup usually finds its key there at once.
+    private let hints: UnsafeMutablePointer<UInt8>
+    /// The sections being rendered, innermost last (`run` renders section bodies in its own loop).
+    private let sections: UnsafeMutablePointer<OpenSection>
+    private let sectionCapacity: Int
+    private var openSections = 0
     /// Where `Member.value` and `Member.key` lie in a member.
     private let valueOffset = MemoryLayout<Member>.offset(of: \Member.value) ?? 0
     private let keyOffset = MemoryLayout<Member>.offset(of: \Member.key) ?? 0
@@ -20,7 +27,15 @@ struct Renderer {
         self.limits = limits
         self.output = output
         indentation = Self.allocateIndentation(indentationCapacity)
+        hints = .allocate(capacity: max(table.keyCount, 1))
+        hints.initialize(repeating: 0, count: max(table.keyCount, 1))
+        // Each open section is one level of render depth, so the depth limit bounds them.
+        sectionCapacity = min(limits.maxRenderDepth, Self.maxOpenSections) + 1
+        sections = .allocate(capacity: sectionCapacity)
     }
+
+    /// The most sections one render may have open at once, whatever the depth limit.
+    static let maxOpenSections = 4096
 
     /// An indentation stack of `capacity` bytes, zeroed and readable `OutputBuffer.padding` bytes further.
     private static func allocateIndentation(_ capacity: Int) -> UnsafeMutablePointer<UInt8> {
@@ -32,6 +47,8 @@ struct Renderer {
     /// Frees the renderer's own memory (not `output`'s).
     func finish() {
         indentation.deallocate()
+        hints.deallocate()
+        sections.deallocate()
     }
 
     /// Renders template `index` against `value` into `output`. Throws `TemplateError` when partials nest deeper than
@@ -48,111 +65,195 @@ struct Renderer {
         }
     }
 
-    /// Runs instructions `start..<end` of template `template`.
-    private mutating func run(_ template: Int, _ start: Int, _ end: Int, _ scope: Scope) throws(TemplateError) {
-        steps &+= end - start + 1
-        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth || output.count > limits.maxOutputBytes {
-            throw budgetError(scope)
-        }
+    /// Runs instructions `start..<end` of template `template`. A section's body renders in this same loop: entering
+    /// it pushes an `OpenSection` and jumps into the body; at the body's end the loop goes round again for a list's
+    /// next element, or pops the section and writes its suffix.
+    private mutating func run(_ template: Int, _ start: Int, _ end: Int, _ outer: Scope) throws(TemplateError) {
         let view = views[template]
-        var index = start
-        while index < end {
-            let instruction = InstructionRef(view.instructions + index)
-            switch instruction.operation {
-            case .text:
-                output.reserve(Int(instruction.b) &+ OutputBuffer.padding)
-                output.appendPadded(view.text + Int(instruction.a), count: Int(instruction.b))
-                index += 1
-            case .lineStart:
-                output.reserve(scope.indentEnd &- scope.indentStart &+ OutputBuffer.padding)
-                output.appendPadded(indentation + scope.indentStart, count: scope.indentEnd &- scope.indentStart)
-                index += 1
-            case .lineText:
-                // Lines of text usually follow each other: copy them all here, without dispatching each.
-                let indent = scope.indentEnd - scope.indentStart
-                var line = instruction.pointee
-                repeat {
-                    output.reserve(indent &+ Int(line.b) &+ OutputBuffer.padding)
-                    output.appendPadded(indentation + scope.indentStart, count: indent)
-                    output.appendPadded(view.text + Int(line.a), count: Int(line.b))
-                    index += 1
-                    guard index < end else { break }
-                    line = view.instructions[index]
-                } while line.operation == .lineText
-            case .variable, .rawVariable:
-                if instruction.prefix != .none { prefix(instruction, view, scope) }
-                if let value = lookup(view, instruction, scope) {
-                    interpolate(value, escaped: instruction.operation == .variable)
+        let instructions = view.instructions
+        let hints = hints + view.keyOffset
+        let layout = (value: valueOffset, key: keyOffset)
+        let bottom = openSections
+        var scope = outer
+        // The output's end and limit live in locals while this loop writes, so they stay in registers (through
+        // `output` they would be reloaded after every store of text, which might have written over them); `output`
+        // is brought up to date before each call that reads or writes it, and read back after.
+        var (out, limit) = (output.end, output.limit)
+        try charge(end - start, scope, at: out)
+        /// Where the innermost open section's body ends, else `end`.
+        var bodyEnd = instructions + end
+        var next = instructions + start
+        while true {
+            while next < bodyEnd {
+                let instruction = InstructionRef(next)
+                switch instruction.operation {
+                case .text:
+                    let needed = Int(instruction.b) &+ OutputBuffer.padding
+                    if needed > limit - out { (out, limit) = makeRoom(needed, after: out) }
+                    out = OutputBuffer.copyPadded(view.text + Int(instruction.a), count: Int(instruction.b), to: out)
+                    next += 1
+                case .lineStart:
+                    let indent = scope.indentEnd &- scope.indentStart
+                    if indent &+ OutputBuffer.padding > limit - out {
+                        (out, limit) = makeRoom(indent &+ OutputBuffer.padding, after: out)
+                    }
+                    out = OutputBuffer.copyPadded(indentation + scope.indentStart, count: indent, to: out)
+                    next += 1
+                case .lineText:
+                    // Lines of text usually follow each other: copy them all here, without dispatching each.
+                    let indent = scope.indentEnd &- scope.indentStart
+                    var line = instruction.pointee
+                    repeat {
+                        let needed = indent &+ Int(line.b) &+ OutputBuffer.padding
+                        if needed > limit - out { (out, limit) = makeRoom(needed, after: out) }
+                        out = OutputBuffer.copyPadded(indentation + scope.indentStart, count: indent, to: out)
+                        out = OutputBuffer.copyPadded(view.text + Int(line.a), count: Int(line.b), to: out)
+                        next += 1
+                        guard next < bodyEnd else { break }
+                        line = next.pointee
+                    } while line.operation == .lineText
+                case .variable, .rawVariable:
+                    if instruction.prefix != .none { prefix(instruction, view, scope, &out, &limit) }
+                    if let value = Self.lookup(view, instruction, scope, hints, layout) {
+                        (out, limit) = interpolate(value, escaped: instruction.operation == .variable, at: out, limit: limit)
+                    }
+                    if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
+                    next += 1
+                case .section:
+                    if instruction.prefix != .none { prefix(instruction, view, scope, &out, &limit) }
+                    if let value = Self.lookup(view, instruction, scope, hints, layout) {
+                        if let elements = value.elements {
+                            if let first = elements.baseAddress, !elements.isEmpty {
+                                try open(next, view, first, elements: elements.count, &scope, &bodyEnd, at: out)
+                                next += 1
+                                continue
+                            }
+                        } else if value.isTruthy {
+                            try open(next, view, value, elements: 1, &scope, &bodyEnd, at: out)
+                            next += 1
+                            continue
+                        }
+                    }
+                    if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
+                    next = instructions + Int(instruction.c)
+                case .inverted:
+                    if instruction.prefix != .none { prefix(instruction, view, scope, &out, &limit) }
+                    if Self.lookup(view, instruction, scope, hints, layout)?.isTruthy != true {
+                        try open(next, view, nil, elements: 1, &scope, &bodyEnd, at: out)
+                        next += 1
+                        continue
+                    }
+                    if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
+                    next = instructions + Int(instruction.c)
+                case .partial:
+                    output.written(upTo: out)
+                    try expand(template, Int(instruction.a), parent: nil, scope)
+                    (out, limit) = (output.end, output.limit)
+                    next += 1
+                case .parent:
+                    let parent = ParentCall(template: template, instruction: next - instructions)
+                    output.written(upTo: out)
+                    try expand(template, Int(instruction.a), parent: parent, scope)
+                    (out, limit) = (output.end, output.limit)
+                    next = instructions + Int(instruction.c)
+                case .block:
+                    output.written(upTo: out)
+                    try block(template, next - instructions, scope)
+                    (out, limit) = (output.end, output.limit)
+                    next = instructions + Int(instruction.c)
                 }
-                if instruction.suffixCount != 0 { suffix(instruction, view) }
-                index += 1
-            case .section:
-                if instruction.prefix != .none { prefix(instruction, view, scope) }
-                if let value = lookup(view, instruction, scope) {
-                    try section(template, index, Int(instruction.c), value, scope)
-                }
-                if instruction.suffixCount != 0 { suffix(instruction, view) }
-                index = Int(instruction.c)
-            case .inverted:
-                if instruction.prefix != .none { prefix(instruction, view, scope) }
-                let bodyEnd = Int(instruction.c)
-                if lookup(view, instruction, scope)?.isTruthy != true {
-                    try run(template, index + 1, bodyEnd, scope)
-                }
-                if instruction.suffixCount != 0 { suffix(instruction, view) }
-                index = bodyEnd
-            case .partial:
-                try expand(template, Int(instruction.a), parent: nil, scope)
-                index += 1
-            case .parent:
-                try expand(template, Int(instruction.a), parent: ParentCall(template: template, instruction: index), scope)
-                index = Int(instruction.c)
-            case .block:
-                try block(template, index, scope)
-                index = Int(instruction.c)
             }
+            // The end of the range, or of the innermost open section's body.
+            guard openSections > bottom else {
+                output.written(upTo: out)
+                return
+            }
+            let section = sections + (openSections - 1)
+            if section.pointee.remaining > 0 {
+                // The body again, for the list's next element.
+                section.pointee.remaining -= 1
+                section.pointee.link = Link(element: section.pointee.link.element + 1, next: section.pointee.outer)
+                next = section.pointee.instruction + 1
+                try charge(bodyEnd - next, scope, at: out)
+                continue
+            }
+            scope.context = section.pointee.outer
+            scope.depth -= 1
+            openSections -= 1
+            bodyEnd = openSections > bottom ? sections[openSections - 1].bodyEnd : instructions + end
+            let instruction = InstructionRef(section.pointee.instruction)
+            if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
         }
     }
 
-    /// Writes the text a variable or section tag has before it, after the indentation if it starts a line.
+    /// Enters the body of the section at `instruction`, one level deeper than `scope`, with `value` on top of the
+    /// context stack: the first of `elements` when a list, nil for an inverted section (the context stays).
     @inline(__always)
-    private mutating func prefix(_ instruction: InstructionRef, _ view: ProgramView, _ scope: Scope) {
+    private mutating func open(
+        _ instruction: UnsafePointer<Instruction>, _ view: ProgramView, _ value: UnsafePointer<MustacheValue>?,
+        elements: Int, _ scope: inout Scope, _ bodyEnd: inout UnsafePointer<Instruction>,
+        at out: UnsafeMutablePointer<UInt8>
+    ) throws(TemplateError) {
+        guard openSections < sectionCapacity else { throw budgetError(scope, at: out) }
+        let end = view.instructions + Int(instruction.pointee.c)
+        let section = sections + openSections
+        section.initialize(to: OpenSection(
+            link: Link(element: value ?? scope.context.pointee.element, next: scope.context), instruction: instruction,
+            bodyEnd: end, remaining: elements - 1, outer: scope.context))
+        openSections += 1
+        if value != nil {
+            scope.context = UnsafeRawPointer(section).assumingMemoryBound(to: Link<UnsafePointer<MustacheValue>>.self)
+        }
+        scope.depth += 1
+        bodyEnd = end
+        try charge(end - instruction - 1, scope, at: out)
+    }
+
+    /// Counts rendering `instructions` more instructions (and one step more) in `scope`, with the output written up
+    /// to `out`; throws past the limits on steps, depth or output.
+    @inline(__always)
+    private mutating func charge(_ instructions: Int, _ scope: Scope, at out: UnsafeMutablePointer<UInt8>)
+        throws(TemplateError) {
+        steps &+= instructions &+ 1
+        if steps > limits.maxRenderSteps || scope.depth > limits.maxRenderDepth
+            || out - output.base > limits.maxOutputBytes {
+            throw budgetError(scope, at: out)
+        }
+    }
+
+    /// Writes the text a variable or section tag has before it at `out`, after the indentation if it starts a line.
+    @inline(__always)
+    private mutating func prefix(
+        _ instruction: InstructionRef, _ view: ProgramView, _ scope: Scope, _ out: inout UnsafeMutablePointer<UInt8>,
+        _ limit: inout UnsafeMutablePointer<UInt8>
+    ) {
         let indent = instruction.prefix == .line ? scope.indentEnd &- scope.indentStart : 0
         let count = Int(instruction.prefixCount)
-        output.reserve(indent &+ count &+ OutputBuffer.padding)
-        output.appendPadded(indentation + scope.indentStart, count: indent)
-        output.appendPadded(view.text + Int(instruction.prefixStart), count: count)
+        let needed = indent &+ count &+ OutputBuffer.padding
+        if needed > limit - out { (out, limit) = makeRoom(needed, after: out) }
+        out = OutputBuffer.copyPadded(indentation + scope.indentStart, count: indent, to: out)
+        out = OutputBuffer.copyPadded(view.text + Int(instruction.prefixStart), count: count, to: out)
     }
 
-    /// Writes the text a variable or section tag has after itself.
+    /// Writes the text a variable or section tag has after itself at `out`.
     @inline(__always)
-    private mutating func suffix(_ instruction: InstructionRef, _ view: ProgramView) {
-        output.reserve(Int(instruction.suffixCount) &+ OutputBuffer.padding)
-        output.appendPadded(view.text + Int(instruction.suffixStart), count: Int(instruction.suffixCount))
+    private mutating func suffix(
+        _ instruction: InstructionRef, _ view: ProgramView, _ out: inout UnsafeMutablePointer<UInt8>,
+        _ limit: inout UnsafeMutablePointer<UInt8>
+    ) {
+        let needed = Int(instruction.suffixCount) &+ OutputBuffer.padding
+        if needed > limit - out { (out, limit) = makeRoom(needed, after: out) }
+        out = OutputBuffer.copyPadded(view.text + Int(instruction.suffixStart), count: Int(instruction.suffixCount), to: out)
     }
 
-    /// Renders the body of the section at instruction `index` (ending at `bodyEnd`) for `value`: once per element
-    /// of a list, once with any other truthy value on top of the context stack.
+    /// Grows the output to hold `needed` more bytes after `end` (where `run` has written up to); returns the output's
+    /// new end and limit.
     @inline(never)
-    private mutating func section(
-        _ template: Int, _ index: Int, _ bodyEnd: Int, _ value: UnsafePointer<MustacheValue>, _ scope: Scope
-    ) throws(TemplateError) {
-        var inner = scope
-        inner.depth += 1
-        if let elements = value.elements {
-            guard let first = elements.baseAddress else { return }
-            for element in elements.indices {
-                try Link.push(first + element, onto: scope.context) { (context) throws(TemplateError) in
-                    inner.context = context
-                    try run(template, index + 1, bodyEnd, inner)
-                }
-            }
-        } else if value.isTruthy {
-            try Link.push(value, onto: scope.context) { (context) throws(TemplateError) in
-                inner.context = context
-                try run(template, index + 1, bodyEnd, inner)
-            }
-        }
+    mutating func makeRoom(_ needed: Int, after end: UnsafeMutablePointer<UInt8>)
+        -> (UnsafeMutablePointer<UInt8>, UnsafeMutablePointer<UInt8>) {
+        output.written(upTo: end)
+        output.reserve(needed)
+        return (output.end, output.limit)
     }
 
     /// Renders the block at instruction `index`: the outermost parent's override of it, or its own content.
@@ -238,26 +339,35 @@ struct Renderer {
         }
         if scope.indentEnd != scope.indentTop {
             // Not on top of the stack (an inner scope cleared it): copy it up first.
-            (indentation + scope.indentTop).update(from: indentation + scope.indentStart, count: length)
+            Self.copy(indentation + scope.indentStart, to: indentation + scope.indentTop, count: length)
             inner.indentStart = scope.indentTop
             inner.indentEnd = scope.indentTop + length
         }
-        (indentation + inner.indentEnd).update(from: text + Int(start), count: Int(count))
+        Self.copy(text + Int(start), to: indentation + inner.indentEnd, count: Int(count))
         inner.indentEnd += Int(count)
         inner.indentTop = inner.indentEnd
         return inner
     }
 
+    /// Copies `count` bytes forwards, byte by byte (indentation is short; `memmove` would cost more than the copy).
+    @inline(__always)
+    private static func copy(_ source: UnsafePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>, count: Int) {
+        for offset in 0..<count { target[offset] = source[offset] }
+    }
+
     /// The value a name resolves to: the first key through the context stack, the others inside it.
     @inline(__always)
-    private func lookup(_ view: ProgramView, _ instruction: InstructionRef, _ scope: Scope) -> UnsafePointer<MustacheValue>? {
+    private static func lookup(
+        _ view: ProgramView, _ instruction: InstructionRef, _ scope: Scope, _ hints: UnsafeMutablePointer<UInt8>,
+        _ layout: (value: Int, key: Int)
+    ) -> UnsafePointer<MustacheValue>? {
         let count = Int(instruction.b)
         guard count > 0 else { return scope.context.pointee.element }
         let first = Int(instruction.a)
         var link: UnsafePointer<Link<UnsafePointer<MustacheValue>>>? = scope.context
         var found: UnsafePointer<MustacheValue>?
         while let current = link {
-            if let value = member(current.pointee.element, view, first) {
+            if let value = member(current.pointee.element, view, first, hints, layout) {
                 found = value
                 break
             }
@@ -266,29 +376,43 @@ struct Renderer {
         guard var value = found else { return nil }
         var position = first + 1
         while position < first + count {
-            guard let member = member(value, view, position) else { return nil }
+            guard let member = member(value, view, position, hints, layout) else { return nil }
             value = member
             position += 1
         }
         return value
     }
 
-    /// The member of `value` named by key `key` of `view`, if `value` is a dictionary that has it. Compares
-    /// fingerprints, then the two strings' bits (equal bits are equal strings), then the strings.
+    /// The member of `value` named by key `key` of `view`, if `value` is a dictionary that has it. Tries where the
+    /// key was last found first, then scans; compares fingerprints, then the two strings' bits (equal bits are equal
+    /// strings), then the strings.
     @inline(__always)
-    private func member(_ value: UnsafePointer<MustacheValue>, _ view: ProgramView, _ key: Int) -> UnsafePointer<MustacheValue>? {
+    private static func member(
+        _ value: UnsafePointer<MustacheValue>, _ view: ProgramView, _ key: Int, _ hints: UnsafeMutablePointer<UInt8>,
+        _ layout: (value: Int, key: Int)
+    ) -> UnsafePointer<MustacheValue>? {
         guard let members = value.members, let base = members.baseAddress else { return nil }
         let fingerprint = view.fingerprints[key]
         let wanted = UnsafeRawPointer(view.keys + key)
+        let guess = Int(hints[key])
+        if guess < members.count, (base + guess).pointee.fingerprint == fingerprint {
+            let raw = UnsafeRawPointer(base + guess)
+            let bits = raw + layout.key
+            if bits.load(as: UInt64.self) == wanted.load(as: UInt64.self)
+                && bits.load(fromByteOffset: 8, as: UInt64.self) == wanted.load(fromByteOffset: 8, as: UInt64.self) {
+                return (raw + layout.value).assumingMemoryBound(to: MustacheValue.self)
+            }
+        }
         for position in 0..<members.count {
             let member = base + position
             guard Member.mayMatch(member.pointee.fingerprint, fingerprint) else { continue }
             let raw = UnsafeRawPointer(member)
-            let bits = raw + keyOffset
+            let bits = raw + layout.key
             let sameBits = bits.load(as: UInt64.self) == wanted.load(as: UInt64.self)
                 && bits.load(fromByteOffset: 8, as: UInt64.self) == wanted.load(fromByteOffset: 8, as: UInt64.self)
             if sameBits || member.pointee.key == view.keys[key] {
-                return (raw + valueOffset).assumingMemoryBound(to: MustacheValue.self)
+                hints[key] = UInt8(truncatingIfNeeded: position)
+                return (raw + layout.value).assumingMemoryBound(to: MustacheValue.self)
             }
         }
         return nil

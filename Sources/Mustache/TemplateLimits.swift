@@ -8,6 +8,7 @@ public struct TemplateLimits: Sendable, Equatable {
     /// work (nested lists calling partials) ends with an error instead of running for hours.
     public var maxRenderSteps: Int
     /// How deep sections, partials and blocks may nest while rendering, all templates together (bounds stack use).
+    /// Whatever it says, at most 4,096 sections may be open at once.
     public var maxRenderDepth: Int
     /// How many bytes one render may produce.
     public var maxOutputBytes: Int

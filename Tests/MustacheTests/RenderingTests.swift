@@ -100,6 +100,18 @@ import Testing
         #expect(try library.render("page", ["v": "a\nb"]) == "<ul>\n  <li>\n  a\nb\n\n  </li>\n</ul>\n")
     }
 
+    @Test func findsKeysWhereverDictionariesOfAListHoldThem() throws {
+        // Lookups try first where the key was found last: keys in other orders, missing keys and a key past the
+        // 256th member must all still be found (or not) by name.
+        var wide: [String: MustacheValue] = [:]
+        for index in 0..<300 { wide["k\(index)"] = .int(index) }
+        let list: MustacheValue = [
+            ["a": 1, "b": 2], ["b": 3, "a": 4], ["a": 5], ["c": 6, "b": 7], .dictionary(wide), ["k299": "last"],
+        ]
+        let library = try TemplateLibrary(templates: ["page": "{{#list}}{{a}}-{{b}}-{{k299}}-{{k44}};{{/list}}"])
+        #expect(try library.render("page", ["list": list]) == "1-2--;4-3--;5---;-7--;--299-44;--last-;")
+    }
+
     @Test func aParsedTemplateRendersManyTimesTheSame() throws {
         let library = try TemplateLibrary(templates: ["t": "{{#list}}{{n}},{{/list}}"])
         let value: MustacheValue = ["list": [["n": 1], ["n": 2]]]

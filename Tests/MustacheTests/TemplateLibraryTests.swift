@@ -123,6 +123,23 @@ struct TemporaryDirectory {
         #expect(output.message.contains("1000 bytes"))
     }
 
+    @Test func sectionsNestingPastTheDepthLimitStopWithAnError() throws {
+        // 90 sections per level, the template including itself inside them: 90 open sections per partial level.
+        let source = String(repeating: "{{#a}}", count: 90) + "{{>node}}" + String(repeating: "{{/a}}", count: 90)
+        let shallow = try TemplateLibrary(templates: ["node": source], limits: TemplateLimits(maxRenderDepth: 500))
+        let error = try #require(throws: TemplateError.self) { try shallow.render("node", ["a": true]) }
+        #expect(error.message.contains("depth 500"))
+        // However high the depth limit, at most `4096` sections are open at once (the partial limit, 60 levels of
+        // 90 sections, would come later): an error, not a crash.
+        let deep = try TemplateLibrary(
+            templates: ["node": source],
+            limits: TemplateLimits(maxPartialDepth: 60, maxRenderSteps: 1 << 40, maxRenderDepth: 1_000_000))
+        let capped = try #require(throws: TemplateError.self) { try deep.render("node", ["a": true]) }
+        #expect(capped.message.contains("at nesting depth 4"))
+        #expect(!capped.message.contains("recurses"))
+        #expect(try deep.render("node", ["a": false]) == "")
+    }
+
     @Test func aFileLinkingOutsideTheDirectoryIsRefused() throws {
         let directory = try TemporaryDirectory()
         let outside = try TemporaryDirectory()
