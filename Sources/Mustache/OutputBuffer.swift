@@ -109,15 +109,21 @@ struct OutputBuffer {
 
     /// Copies `length` bytes from `source` to `target` and returns `target + length`; `target` has room for
     /// `length + padding` bytes and `source` is readable `padding` bytes past `length`. Up to 64 bytes are copied as
-    /// 64, so short copies take no branch on their length (what lies past `length` is written over later).
+    /// 16, 32 or 64 (what lies past `length` is written over later): one to four 16-byte stores, where a copy of
+    /// exactly `length` bytes would take more, or a call. Stores, not instructions, are what a render spends most.
     @inline(__always)
     static func copyPadded(
         _ source: UnsafePointer<UInt8>, count length: Int, to target: UnsafeMutablePointer<UInt8>
     ) -> UnsafeMutablePointer<UInt8> {
         let to = UnsafeMutableRawPointer(target)
         let from = UnsafeRawPointer(source)
-        if length <= 64 {
-            typealias Half = (UInt64, UInt64, UInt64, UInt64)
+        typealias Quarter = (UInt64, UInt64)
+        typealias Half = (UInt64, UInt64, UInt64, UInt64)
+        if length <= 16 {
+            to.storeBytes(of: from.loadUnaligned(as: Quarter.self), as: Quarter.self)
+        } else if length <= 32 {
+            to.storeBytes(of: from.loadUnaligned(as: Half.self), as: Half.self)
+        } else if length <= 64 {
             let first = from.loadUnaligned(as: Half.self)
             let second = from.loadUnaligned(fromByteOffset: 32, as: Half.self)
             to.storeBytes(of: first, as: Half.self)
