@@ -30,7 +30,7 @@ struct Renderer {
         hints = .allocate(capacity: max(table.keyCount, 1))
         hints.initialize(repeating: 0, count: max(table.keyCount, 1))
         // Each open section is one level of render depth, so the depth limit bounds them.
-        sectionCapacity = min(limits.maxRenderDepth, Self.maxOpenSections) + 1
+        sectionCapacity = min(max(limits.maxRenderDepth, 0), Self.maxOpenSections) + 1
         sections = .allocate(capacity: sectionCapacity)
     }
 

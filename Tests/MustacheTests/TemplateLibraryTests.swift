@@ -138,6 +138,9 @@ struct TemporaryDirectory {
         #expect(capped.message.contains("at nesting depth 4"))
         #expect(!capped.message.contains("recurses"))
         #expect(try deep.render("node", ["a": false]) == "")
+        // A limit below zero stops the render at once.
+        let none = try TemplateLibrary(templates: ["node": source], limits: TemplateLimits(maxRenderDepth: -5))
+        #expect(throws: TemplateError.self) { try none.render("node", ["a": true]) }
     }
 
     @Test func aFileLinkingOutsideTheDirectoryIsRefused() throws {
