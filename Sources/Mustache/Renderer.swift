@@ -119,32 +119,28 @@ struct Renderer {
                     }
                     if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
                     next += 1
-                case .section:
+                case .section, .inverted:
                     if instruction.prefix != .none { prefix(instruction, view, scope, &out, &limit) }
-                    if let value = Self.lookup(view, instruction, scope, hints, layout) {
-                        if let elements = value.elements {
-                            if let first = elements.baseAddress, !elements.isEmpty {
-                                try open(next, view, first, elements: elements.count, &scope, &bodyEnd, at: out)
-                                next += 1
-                                continue
-                            }
-                        } else if value.isTruthy {
-                            try open(next, view, value, elements: 1, &scope, &bodyEnd, at: out)
-                            next += 1
-                            continue
-                        }
+                    let value = Self.lookup(view, instruction, scope, hints, layout)
+                    // What the body renders with on top of the context: a list's first element or the value (nil
+                    // for an inverted section, which keeps the context), and how many times; nil when it is skipped.
+                    let body: (top: UnsafePointer<MustacheValue>?, times: Int)?
+                    if instruction.operation == .inverted {
+                        body = value?.isTruthy == true ? nil : (nil, 1)
+                    } else if let value, let list = value.elements {
+                        body = list.isEmpty ? nil : list.baseAddress.map { ($0, list.count) }
+                    } else if let value, value.isTruthy {
+                        body = (value, 1)
+                    } else {
+                        body = nil
                     }
-                    if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
-                    next = instructions + Int(instruction.c)
-                case .inverted:
-                    if instruction.prefix != .none { prefix(instruction, view, scope, &out, &limit) }
-                    if Self.lookup(view, instruction, scope, hints, layout)?.isTruthy != true {
-                        try open(next, view, nil, elements: 1, &scope, &bodyEnd, at: out)
+                    if let body {
+                        try open(next, view, body.top, elements: body.times, &scope, &bodyEnd, at: out)
                         next += 1
-                        continue
+                    } else {
+                        if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
+                        next = instructions + Int(instruction.c)
                     }
-                    if instruction.suffixCount != 0 { suffix(instruction, view, &out, &limit) }
-                    next = instructions + Int(instruction.c)
                 case .partial:
                     output.written(upTo: out)
                     try expand(template, Int(instruction.a), parent: nil, scope)
