@@ -41,10 +41,6 @@ struct OutputBuffer {
     /// The bytes written so far.
     var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
 
-    /// Counts `length` bytes written at `end` (room for them was reserved).
-    @inline(__always)
-    mutating func advance(by length: Int) { end += length }
-
     /// Room for `extra` more bytes.
     @inline(__always)
     mutating func reserve(_ extra: Int) {
@@ -66,16 +62,10 @@ struct OutputBuffer {
         owned = true
     }
 
-    @inline(__always)
+    /// Appends `length` bytes (with no padding to read past: values, not template text). Up to 64 bytes are copied
+    /// with (possibly overlapping) word loads and stores inside both ranges, longer ones by `memmove`.
     mutating func append(_ bytes: UnsafePointer<UInt8>, count length: Int) {
         reserve(length)
-        appendReserved(bytes, count: length)
-    }
-
-    /// Appends bytes with no capacity check: the caller reserved room. Up to 64 bytes are copied with (possibly
-    /// overlapping) word loads and stores inside both ranges, longer ones by `memmove`.
-    @inline(__always)
-    mutating func appendReserved(_ bytes: UnsafePointer<UInt8>, count length: Int) {
         let target = UnsafeMutableRawPointer(end)
         let source = UnsafeRawPointer(bytes)
         if length > 32 && length <= 64 {

@@ -50,9 +50,11 @@ final class RenderTable: @unchecked Sendable {
         var blockNames: [String: Int32] = [:]
         var linkedReferences: [LinkedReference] = []
         var linkedBlocks: [LinkedBlock] = []
-        var starts: [(references: Int, blocks: Int)] = []
+        var starts: [(references: Int, blocks: Int, keys: Int)] = []
+        var keyCount = 0
         for program in programs {
-            starts.append((linkedReferences.count, linkedBlocks.count))
+            starts.append((linkedReferences.count, linkedBlocks.count, keyCount))
+            keyCount += program.keys.count
             for reference in program.references {
                 let indentation = reference.indentation
                 linkedReferences.append(LinkedReference(
@@ -74,18 +76,13 @@ final class RenderTable: @unchecked Sendable {
         }
         references = Self.copy(linkedReferences)
         blocks = Self.copy(linkedBlocks)
-        var keyOffsets: [Int] = []
-        var keyCount = 0
-        for program in programs {
-            keyOffsets.append(keyCount)
-            keyCount += program.keys.count
-        }
         self.keyCount = keyCount
         views = .allocate(capacity: max(programs.count, 1))
         for (index, program) in programs.enumerated() {
             (views + index).initialize(to: ProgramView(
                 instructions: program.instructionBase, instructionCount: program.instructions.count,
-                text: program.textBase, keys: program.keyBase, fingerprints: program.fingerprintBase, keyOffset: keyOffsets[index],
+                text: program.textBase, keys: program.keyBase, fingerprints: program.fingerprintBase,
+                keyOffset: starts[index].keys,
                 references: references + starts[index].references, blocks: blocks + starts[index].blocks))
         }
     }

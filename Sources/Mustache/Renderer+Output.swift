@@ -199,7 +199,7 @@ extension Renderer {
             target.storeBytes(of: source.loadUnaligned(as: UInt64.self), as: UInt64.self)
             target.storeBytes(of: source.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
             target.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
-            output.advance(by: 24 &- place)
+            output.written(upTo: output.end + (24 &- place))
         }
     }
 
