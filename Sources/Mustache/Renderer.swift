@@ -197,8 +197,8 @@ struct Renderer {
             link: Link(element: value ?? scope.context.pointee.element, next: scope.context), instruction: instruction,
             bodyEnd: end, remaining: elements - 1, outer: scope.context))
         openSections += 1
-        if value != nil {
-            scope.context = UnsafeRawPointer(section).assumingMemoryBound(to: Link<UnsafePointer<MustacheValue>>.self)
+        if value != nil, let link = UnsafePointer(section).pointer(to: \.link) {
+            scope.context = link
         }
         scope.depth += 1
         bodyEnd = end

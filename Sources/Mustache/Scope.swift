@@ -17,8 +17,7 @@ struct Link<Element> {
 
 /// A section or inverted section whose body `Renderer.run` is rendering, once per element of a list or once for
 /// any other value. `link` is the context's top while the body renders (a list's current element or the section's
-/// value; unused by an inverted section, which leaves the context as it was); it comes first, as the context stack
-/// points at it.
+/// value; unused by an inverted section, which leaves the context as it was): the context stack points at it.
 struct OpenSection {
     var link: Link<UnsafePointer<MustacheValue>>
     /// The section's instruction: its body follows it; its suffix is written after the body's last rendering.
