@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → GatehouseWeb → {Gatehouse, HTTPServer, Mustache};
-// HTTPServer → HTTP; Gatehouse → {SQLite, Crypto}. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Attestation}; GatehouseWeb → {Gatehouse, HTTPServer,
+// Mustache}; HTTPServer → HTTP; Gatehouse → {SQLite, Crypto}; Attestation → Crypto.
+// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
 import PackageDescription
 
 let package = Package(
@@ -22,12 +23,13 @@ let package = Package(
         .target(name: "Mustache", exclude: ["README.md"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
+        .target(name: "Attestation", dependencies: ["Crypto"]),
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
