@@ -59,6 +59,8 @@ let package = Package(
                           exclude: ["corpus", "http.dict"]),
         .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache"], path: "Tests/Fuzz/MustacheFuzz",
                           exclude: ["corpus", "mustache.dict"]),
+        .executableTarget(name: "AttestationFuzz", dependencies: ["Attestation", "Crypto"], path: "Tests/Fuzz/AttestationFuzz",
+                          exclude: ["corpus"]),
     ],
     swiftLanguageModes: [.v6]
 )
