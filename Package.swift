@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → GatehouseWeb → {Gatehouse, HTTPServer, Mustache, JSON};
-// HTTPServer → HTTP; Gatehouse → {SQLite, Crypto, JSON}. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Attestation}; GatehouseWeb → {Gatehouse, HTTPServer,
+// Mustache, JSON}; HTTPServer → HTTP; Gatehouse → {SQLite, Crypto, JSON}; Attestation → Crypto.
+// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
 import PackageDescription
 
 let package = Package(
@@ -23,12 +24,13 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
+        .target(name: "Attestation", dependencies: ["Crypto"]),
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
@@ -37,11 +39,16 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "AttestationTesting"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
+        // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
+        .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "ChildProcess"],
+                path: "Tests/Support/AttestationTesting"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
 
         // Benchmarks (`make bench`).
@@ -54,6 +61,8 @@ let package = Package(
                           exclude: ["corpus", "http.dict"]),
         .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache"], path: "Tests/Fuzz/MustacheFuzz",
                           exclude: ["corpus", "mustache.dict"]),
+        .executableTarget(name: "AttestationFuzz", dependencies: ["Attestation", "Crypto"], path: "Tests/Fuzz/AttestationFuzz",
+                          exclude: ["corpus"]),
     ],
     swiftLanguageModes: [.v6]
 )
