@@ -47,12 +47,13 @@ final class EventLoop: @unchecked Sendable {
     var dates = DateCache()
     /// Requests for the worker pool, submitted together once per round of events.
     var submissions: [WorkItem] = []
+    /// The actions of the connection being served, reused from event to event.
+    var actions: [HTTP1Connection.Action] = []
     let readBuffer: UnsafeMutableRawBufferPointer
     let headerNanos: UInt64
     let bodyNanos: UInt64
     let idleNanos: UInt64
     let sweepInterval: UInt64
-    static let lingerNanos: UInt64 = 1_000_000_000
 
     static let wakeToken: UInt64 = .max
     static let listenerToken: UInt64 = .max - 1
@@ -192,12 +193,7 @@ final class EventLoop: @unchecked Sendable {
             listenerFD = -1
         }
         peers = []
-        for connection in connections.compactMap({ $0 }) {
-            connection.queue.removeAll()
-            connection.queueHead = 0
-            connection.closeAfterWrite = true
-            if connection.isQuiet { closeConnection(connection) }
-        }
+        for connection in connections.compactMap({ $0 }) { shutDown(connection) }
     }
 
     private func sweep() {
@@ -210,7 +206,7 @@ final class EventLoop: @unchecked Sendable {
             var event = csystem_epoll_event_make(EPOLLIN.rawValue, Self.listenerToken)
             _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, listenerFD, &event)
         }
-        for case let connection? in connections where connection.timer != .none && now >= connection.deadline {
+        for case let connection? in connections where now >= connection.deadline {
             expired(connection)
         }
     }
