@@ -16,7 +16,9 @@ enum LoopMessage: Sendable {
 /// One I/O thread: an epoll instance watching its connections (and, on the first loop, the listening socket), an
 /// eventfd that other threads ring after posting a message, and a periodic sweep for per-connection timers.
 ///
-/// Only non-blocking socket work happens here; requests go to the worker pool and come back as `.response`.
+/// Only non-blocking socket work happens here; requests go to the worker pool and come back as `.response`. What
+/// happens on a connection (keep-alive, pipelining, timeouts, linger, shutdown) is decided by its `HTTP1Connection`:
+/// the loop feeds it socket events and carries out its actions (EventLoop+Connections.swift).
 final class EventLoop: @unchecked Sendable {
     // Safe to share: other threads only call `post`, which touches the lock-protected inbox, the atomic flag and the
     // eventfd. Every other property is read and written only by the loop's own thread inside `run()` (or before
