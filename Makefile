@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-mustache fuzz-attest clean
+.PHONY: deps build release run test test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -86,7 +86,7 @@ bench-crypto: deps
 	$(SWIFT) build -c release --product CryptoBench
 	./.build/release/CryptoBench
 
-fuzz: fuzz-http fuzz-mustache fuzz-attest
+fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest
 
 FUZZ_SECONDS ?= 60
 HTTP_FUZZ_DIR   = .build/fuzz-http
@@ -112,6 +112,29 @@ fuzz-http:
 	$(HTTP_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
 	  -dict=Tests/Fuzz/HTTPParserFuzz/http.dict -artifact_prefix=.build/fuzz-crashes/http/ \
 	  .build/fuzz-corpus/http Tests/Fuzz/HTTPParserFuzz/corpus
+
+CONNECTION_FUZZ_BUILD = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+                        -Xswiftc -DFUZZING --scratch-path $(HTTP_FUZZ_DIR) --product HTTPConnectionFuzz
+CONNECTION_FUZZ_BIN   = SWIFT_BACKTRACE=enable=no $(HTTP_FUZZ_DIR)/release/HTTPConnectionFuzz
+
+# Fuzzes the HTTP/1 connection state machine (HTTP1Connection) for FUZZ_SECONDS: the input is decoded as a sequence
+# of events (bytes read, EOF, responses, write progress, clock ticks, shutdown) and every invariant (one request in
+# flight, order, nothing after close, a timer whenever it waits on the peer, closed after EOF and drain) is checked
+# after every action. Shares the fuzz-http build folder (both need only the HTTP module) and its dictionary; crashing
+# inputs land in .build/fuzz-crashes/connection/ and replay with `swift run HTTPConnectionFuzz FILE`.
+fuzz-connection:
+	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
+	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
+	@mkdir -p .build/fuzz-corpus/connection .build/fuzz-crashes/connection
+	@$(CONNECTION_FUZZ_BUILD) > .build/fuzz-connection-build.log 2>&1 \
+	  || { grep -v "Cannot export local symbol" .build/fuzz-connection-build.log; exit 1; }
+	@$(CONNECTION_FUZZ_BIN) -runs=0 Tests/Fuzz/HTTPConnectionFuzz/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
+	  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(HTTP_FUZZ_DIR) from scratch"; \
+	       rm -rf $(HTTP_FUZZ_DIR) && $(CONNECTION_FUZZ_BUILD) > .build/fuzz-connection-build.log 2>&1 \
+	       || { grep -v "Cannot export local symbol" .build/fuzz-connection-build.log; exit 1; }; }
+	$(CONNECTION_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
+	  -dict=Tests/Fuzz/HTTPParserFuzz/http.dict -artifact_prefix=.build/fuzz-crashes/connection/ \
+	  .build/fuzz-corpus/connection Tests/Fuzz/HTTPConnectionFuzz/corpus
 
 # Renders the dashboard page (layout through inheritance, 3 partials, 100 environments) with a release build and
 # prints parse time, µs per render (median) and MB/s of output.

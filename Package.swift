@@ -59,6 +59,8 @@ let package = Package(
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
         .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPParserFuzz",
                           exclude: ["corpus", "http.dict"]),
+        .executableTarget(name: "HTTPConnectionFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPConnectionFuzz",
+                          exclude: ["corpus"]),
         .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache"], path: "Tests/Fuzz/MustacheFuzz",
                           exclude: ["corpus", "mustache.dict"]),
         .executableTarget(name: "AttestationFuzz", dependencies: ["Attestation", "Crypto"], path: "Tests/Fuzz/AttestationFuzz",

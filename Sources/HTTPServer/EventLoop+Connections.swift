@@ -3,10 +3,6 @@ import Glibc
 import HTTP
 
 extension EventLoop {
-    private static let continueBytes: [UInt8] = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-    /// Parsed requests a client may have waiting before the loop stops reading its socket.
-    private static let maxPipelined = 32
-
     /// Accepts what the listening socket has, spreading connections round-robin over the loops.
     func acceptConnections() {
         let limit = core.configuration.limits.maxConnections
@@ -62,7 +58,7 @@ extension EventLoop {
         let id = nextID
         nextID = nextID >= 0x7FFF_FFFF ? 1 : nextID + 1
         let connection = Connection(fd: fd, id: id, remoteAddress: remoteAddress, limits: core.configuration.limits,
-                                    now: now, registered: EPOLLIN.rawValue)
+                                    now: now)
         var event = csystem_epoll_event_make(EPOLLIN.rawValue, token(connection))
         guard epoll_ctl(epollFD, EPOLL_CTL_ADD, fd, &event) == 0 else {
             close(fd)
@@ -89,7 +85,8 @@ extension EventLoop {
             return
         }
         if mask & EPOLLOUT.rawValue != 0 {
-            writable(connection)
+            connection.machine.writable(now: now, into: &actions)
+            perform(connection)
             if connections[Int(fd)] !== connection { return }
         }
         if mask & EPOLLIN.rawValue != 0 {
@@ -107,80 +104,59 @@ extension EventLoop {
             return
         }
         if count == 0 {
-            connection.peerClosed = true
-            connection.wantRead = false
-            if connection.isQuiet || connection.timer == .linger {
-                closeConnection(connection)
-            } else {
-                updateInterest(connection)
-            }
-            return
+            connection.machine.inputEnded(now: now, into: &actions)
+        } else {
+            connection.machine.receive(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]), now: now, into: &actions)
         }
-        if connection.parserFailed || connection.timer == .linger { return }  // discarding input
-        let events = connection.parser.feed(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
-        for event in events {
-            if case .error = event { connection.parserFailed = true }
-            connection.queue.append(event)
-        }
-        advance(connection)
+        perform(connection)
     }
 
-    /// Answers queued events in order while nothing is in flight or being written; then settles timers, interest
-    /// and closing.
-    func advance(_ connection: Connection) {
-        while !connection.inFlight && !connection.hasOutput && !connection.closeAfterWrite,
-              let event = connection.popEvent() {
-            switch event {
-            case .expectContinue:
-                guard write(connection, Self.continueBytes) else { return }
-            case .request(var request):
+    /// Carries out the connection's actions in order, feeding back what the socket did (which may add actions),
+    /// until none are left or the connection closed.
+    func perform(_ connection: Connection) {
+        defer { actions.removeAll(keepingCapacity: true) }
+        var index = 0
+        while index < actions.count {
+            let action = actions[index]
+            index += 1
+            switch action {
+            case .write(let bytes):
+                var sent = bytes.withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                if sent < 0 {
+                    guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+                        closeConnection(connection)
+                        return
+                    }
+                    sent = 0
+                }
+                connection.machine.written(sent, now: now, into: &actions)
+            case .submit(var request):
                 request.id = ids.next()
                 request.remoteAddress = connection.remoteAddress
-                let item = WorkItem(request: request, loop: self, fd: connection.fd, connectionID: connection.id,
-                                    started: now)
-                connection.served = true
-                connection.inFlight = true
-                submissions.append(item)
-            case .error(let error):
-                connection.closeAfterWrite = true
-                connection.queue.removeAll()
-                connection.queueHead = 0
+                submissions.append(WorkItem(request: request, loop: self, fd: connection.fd, connectionID: connection.id,
+                                            started: now))
+            case .reject(let error):
                 core.logger.info("request rejected", [
                     "status": .int(error.status), "reason": .string(error.reason),
                     "remote": .string(connection.remoteAddress),
                 ])
                 let response = Response.problem(status: error.status, detail: error.reason)
-                guard write(connection, serialize(response, keepAlive: false)) else { return }
+                connection.machine.responded(serialize(response, keepAlive: false), keepAlive: false, now: now,
+                                             into: &actions)
+            case .shutdownOutput:
+                shutdown(connection.fd, Int32(SHUT_WR))
+            case .close:
+                closeConnection(connection)
+                return
+            case .armTimer(let deadline):
+                connection.deadline = deadline
+            case .disarmTimer:
+                connection.deadline = .max
+            case .interest(let read, let write):
+                let wanted = (read ? EPOLLIN.rawValue : 0) | (write ? EPOLLOUT.rawValue : 0)
+                var event = csystem_epoll_event_make(wanted, token(connection))
+                _ = epoll_ctl(epollFD, EPOLL_CTL_MOD, connection.fd, &event)
             }
-        }
-        if connection.isQuiet && (connection.closeAfterWrite || connection.peerClosed || stopping) {
-            finish(connection)
-            return
-        }
-        settleTimer(connection)
-        connection.wantRead = !connection.parserFailed && !connection.peerClosed
-            && connection.pendingCount < Self.maxPipelined
-        updateInterest(connection)
-    }
-
-    /// Picks the timer for the connection's phase; a deadline already running for the same phase is kept, so a
-    /// client trickling bytes cannot push it back.
-    private func settleTimer(_ connection: Connection) {
-        if connection.inFlight {
-            connection.setTimer(.none, 0)
-            return
-        }
-        if connection.hasOutput { return }  // the write timer runs
-        switch connection.parser.phase {
-        case .idle where connection.served:
-            if connection.timer != .idle { connection.setTimer(.idle, now &+ idleNanos) }
-        case .idle, .head:
-            // A new connection gets the header timeout from its first moment.
-            if connection.timer != .header { connection.setTimer(.header, now &+ headerNanos) }
-        case .body:
-            if connection.timer != .body { connection.setTimer(.body, now &+ bodyNanos) }
-        case .failed:
-            break
         }
     }
 
@@ -193,119 +169,40 @@ extension EventLoop {
             for item in batch.dropFirst(taken) {
                 guard Int(item.fd) < connections.count, let connection = connections[Int(item.fd)],
                       connection.id == item.connectionID else { continue }
-                connection.inFlight = false
-                guard overloaded(connection, item.request) else { continue }
-                advance(connection)
+                overloaded(connection, item.request)
             }
         }
     }
 
     /// The worker pool is full: 503 on the I/O thread, without running the handler.
-    private func overloaded(_ connection: Connection, _ request: Request) -> Bool {
+    private func overloaded(_ connection: Connection, _ request: Request) {
         var response = Response.problem(status: 503, detail: "The server is busy; retry shortly.", requestID: request.id)
         response.headers.set("Retry-After", "1")
         let keepAlive = request.keepAlive && !stopping
-        if !keepAlive { connection.closeAfterWrite = true }
         if core.logger.accessLog {
             core.logAccess(request, status: 503, bytes: response.body.count, started: now)
         }
-        return write(connection, serialize(response, version: request.version, keepAlive: keepAlive,
-                                                headOnly: request.method == "HEAD"))
+        let bytes = serialize(response, version: request.version, keepAlive: keepAlive, headOnly: request.method == "HEAD")
+        connection.machine.responded(bytes, keepAlive: keepAlive, now: now, into: &actions)
+        perform(connection)
     }
 
     /// A worker's response arrived.
     func completed(_ connection: Connection, bytes: [UInt8], keepAlive: Bool) {
-        connection.inFlight = false
-        if !keepAlive || stopping {
-            connection.closeAfterWrite = true
-            connection.queue.removeAll()
-            connection.queueHead = 0
-        }
-        guard write(connection, bytes) else { return }
-        advance(connection)
+        connection.machine.responded(bytes, keepAlive: keepAlive, now: now, into: &actions)
+        perform(connection)
     }
 
-    /// Sends bytes now if possible, queueing what the kernel does not take. False when the connection was closed.
-    @discardableResult
-    func write(_ connection: Connection, _ bytes: [UInt8]) -> Bool {
-        guard !connection.hasOutput else {
-            connection.out.append(contentsOf: bytes)
-            return true
-        }
-        var sent = bytes.withUnsafeBytes { send(connection.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        if sent == bytes.count { return true }
-        if sent < 0 {
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
-                closeConnection(connection)
-                return false
-            }
-            sent = 0
-        }
-        connection.out = bytes
-        connection.outOffset = sent
-        connection.wantWrite = true
-        connection.setTimer(.write, now &+ bodyNanos)
-        updateInterest(connection)
-        return true
-    }
-
-    private func writable(_ connection: Connection) {
-        guard connection.hasOutput else {
-            connection.wantWrite = false
-            updateInterest(connection)
-            return
-        }
-        let sent = connection.out.withUnsafeBytes { buffer in
-            send(connection.fd, buffer.baseAddress.map { $0 + connection.outOffset },
-                 buffer.count - connection.outOffset, Int32(MSG_NOSIGNAL))
-        }
-        if sent < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
-            closeConnection(connection)
-            return
-        }
-        connection.outOffset += sent
-        connection.setTimer(.write, now &+ bodyNanos)
-        if !connection.hasOutput {
-            connection.out = []
-            connection.outOffset = 0
-            connection.wantWrite = false
-            connection.setTimer(.none, 0)
-            advance(connection)
-        }
-    }
-
-    /// A connection's timer ran out.
+    /// The connection's deadline passed.
     func expired(_ connection: Connection) {
-        switch connection.timer {
-        case .header where connection.parser.phase == .head && !connection.hasOutput && !connection.inFlight:
-            // RFC 9110 §15.5.9: tell the client why before closing.
-            connection.closeAfterWrite = true
-            connection.parserFailed = true
-            connection.queue.removeAll()
-            connection.queueHead = 0
-            connection.setTimer(.none, 0)
-            let response = Response.problem(status: 408, detail: "The request head took too long to arrive.")
-            guard write(connection, serialize(response, keepAlive: false)) else { return }
-            advance(connection)
-        default:
-            closeConnection(connection)
-        }
+        connection.machine.tick(now: now, into: &actions)
+        perform(connection)
     }
 
-    /// Everything is answered and the connection must end: shut down our side and drain the client's last bytes
-    /// briefly, so that unread input does not turn the close into a reset that destroys the response.
-    private func finish(_ connection: Connection) {
-        if connection.peerClosed || stopping {
-            closeConnection(connection)
-            return
-        }
-        shutdown(connection.fd, Int32(SHUT_WR))
-        connection.parserFailed = true
-        connection.setTimer(.linger, now &+ Self.lingerNanos)
-        connection.wantRead = true
-        connection.wantWrite = false
-        updateInterest(connection)
+    /// Shutdown began: the connection finishes what is in progress, then closes.
+    func shutDown(_ connection: Connection) {
+        connection.machine.shutdown(now: now, into: &actions)
+        perform(connection)
     }
 
     func closeConnection(_ connection: Connection) {
@@ -314,15 +211,5 @@ extension EventLoop {
         connectionCount -= 1
         close(connection.fd)
         core.openConnections.subtract(1, ordering: .relaxed)
-    }
-
-    /// Registers the epoll events the connection wants now, if they changed.
-    func updateInterest(_ connection: Connection) {
-        let wanted = (connection.wantRead ? EPOLLIN.rawValue : 0) | (connection.wantWrite ? EPOLLOUT.rawValue : 0)
-        guard wanted != connection.registered else { return }
-        var event = csystem_epoll_event_make(wanted, token(connection))
-        if epoll_ctl(epollFD, EPOLL_CTL_MOD, connection.fd, &event) == 0 {
-            connection.registered = wanted
-        }
     }
 }

@@ -16,7 +16,9 @@ enum LoopMessage: Sendable {
 /// One I/O thread: an epoll instance watching its connections (and, on the first loop, the listening socket), an
 /// eventfd that other threads ring after posting a message, and a periodic sweep for per-connection timers.
 ///
-/// Only non-blocking socket work happens here; requests go to the worker pool and come back as `.response`.
+/// Only non-blocking socket work happens here; requests go to the worker pool and come back as `.response`. What
+/// happens on a connection (keep-alive, pipelining, timeouts, linger, shutdown) is decided by its `HTTP1Connection`:
+/// the loop feeds it socket events and carries out its actions (EventLoop+Connections.swift).
 final class EventLoop: @unchecked Sendable {
     // Safe to share: other threads only call `post`, which touches the lock-protected inbox, the atomic flag and the
     // eventfd. Every other property is read and written only by the loop's own thread inside `run()` (or before
@@ -47,12 +49,13 @@ final class EventLoop: @unchecked Sendable {
     var dates = DateCache()
     /// Requests for the worker pool, submitted together once per round of events.
     var submissions: [WorkItem] = []
+    /// The actions of the connection being served, reused from event to event.
+    var actions: [HTTP1Connection.Action] = []
     let readBuffer: UnsafeMutableRawBufferPointer
     let headerNanos: UInt64
     let bodyNanos: UInt64
     let idleNanos: UInt64
     let sweepInterval: UInt64
-    static let lingerNanos: UInt64 = 1_000_000_000
 
     static let wakeToken: UInt64 = .max
     static let listenerToken: UInt64 = .max - 1
@@ -192,12 +195,7 @@ final class EventLoop: @unchecked Sendable {
             listenerFD = -1
         }
         peers = []
-        for connection in connections.compactMap({ $0 }) {
-            connection.queue.removeAll()
-            connection.queueHead = 0
-            connection.closeAfterWrite = true
-            if connection.isQuiet { closeConnection(connection) }
-        }
+        for connection in connections.compactMap({ $0 }) { shutDown(connection) }
     }
 
     private func sweep() {
@@ -210,7 +208,7 @@ final class EventLoop: @unchecked Sendable {
             var event = csystem_epoll_event_make(EPOLLIN.rawValue, Self.listenerToken)
             _ = epoll_ctl(epollFD, EPOLL_CTL_ADD, listenerFD, &event)
         }
-        for case let connection? in connections where connection.timer != .none && now >= connection.deadline {
+        for case let connection? in connections where now >= connection.deadline {
             expired(connection)
         }
     }
