@@ -27,7 +27,7 @@ let package = Package(
         // The product.
         .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
-        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb"]),
 
         // Tests: one target per module.

@@ -2,24 +2,22 @@ import Gatehouse
 import HTTP
 import Mustache
 
-/// Adding, editing and removing an environment's Android apps. The whole `androidApps` array (the others as stored,
-/// this one as typed, last) goes through `EnvironmentPatch.parse`, so the form obeys the API's rules to the letter.
+/// Adding, editing and removing an environment's Android apps. The typed app is checked by the API's rules for one
+/// `androidApps[]` element; each change is one domain operation on that app alone.
 extension Dashboard {
     func addAndroidApp(_ request: Request) throws -> Response {
         let form = try Form.read(request)
         let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let id = try request.parameter("environmentId")
         let input = AndroidAppInput(form: form)
-        let action = "/environments/\(environment.id)/apps/android"
-        switch validateAndroidApp(input, in: environment, replacing: nil) {
-        case .failure(let error):
-            let values = input.values(action: action, submit: "Add app", error: error, index: environment.androidApps.count)
+        do {
+            let app = try services.environments.addAndroidApp(try input.app(), to: id, actor: context.actor).androidApps.last
+            let name = app?.packageName ?? input.packageName
+            return try done(context, to: "/environments/\(id)/apps", flash: "Registered \(name) with \(androidDigestCount(app)).")
+        } catch let error as ValidationError {
+            let environment = try services.environments.get(id)
+            let values = input.values(action: "/environments/\(environment.id)/apps/android", submit: "Add app", error: error)
             return environmentAppsView(context, environment, values: ["android": values, "problem": Self.problem("android", "the new Android app")], status: 422)
-        case .success(let app):
-            var patch = EnvironmentPatch()
-            patch.androidApps = .set(environment.androidApps + [app])
-            _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-            return try done(context, to: "/environments/\(environment.id)/apps", flash: "Registered \(app.packageName) with \(androidDigestCount(app)).")
         }
     }
 
@@ -40,7 +38,7 @@ extension Dashboard {
             "outsidePlay": .bool(app.outsidePlay),
             "removeURL": .string(base + "/remove"),
         ]
-        data["android"] = input.values(action: base, submit: "Save changes", error: error, index: environment.androidApps.count - 1)
+        data["android"] = input.values(action: base, submit: "Save changes", error: error)
         return views.page("pages/environment-android-app", title: "\(app.packageName) · \(environment.name)", data, context: context, status: status, section: "environments")
     }
 
@@ -48,17 +46,17 @@ extension Dashboard {
     func updateAndroidApp(_ request: Request) throws -> Response {
         let form = try Form.read(request)
         let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
-        let app = try registeredAndroidApp(try request.parameter("packageName"), in: environment)
+        let id = try request.parameter("environmentId")
+        let packageName = try request.parameter("packageName")
         let input = AndroidAppInput(form: form)
-        switch validateAndroidApp(input, in: environment, replacing: app.packageName) {
-        case .failure(let error):
+        do {
+            let changed = try input.app()
+            _ = try services.environments.updateAndroidApp(packageName, to: changed, in: id, actor: context.actor)
+            return try done(context, to: "/environments/\(id)/apps", flash: "Saved \(changed.packageName) with \(androidDigestCount(changed)).")
+        } catch let error as ValidationError {
+            let environment = try services.environments.get(id)
+            let app = try registeredAndroidApp(packageName, in: environment)
             return editAndroidAppView(context, environment, app: app, input: input, error: error, status: 422)
-        case .success(let changed):
-            var patch = EnvironmentPatch()
-            patch.androidApps = .set(environment.androidApps.map { $0.packageName == app.packageName ? changed : $0 })
-            _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-            return try done(context, to: "/environments/\(environment.id)/apps", flash: "Saved \(changed.packageName) with \(androidDigestCount(changed)).")
         }
     }
 
@@ -86,29 +84,10 @@ extension Dashboard {
     func removeAndroidApp(_ request: Request) throws -> Response {
         let form = try Form.read(request)
         let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
-        let app = try registeredAndroidApp(try request.parameter("packageName"), in: environment)
-        var patch = EnvironmentPatch()
-        patch.androidApps = .set(environment.androidApps.filter { $0.packageName != app.packageName })
-        _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-        return try done(context, to: "/environments/\(environment.id)/apps", flash: "Removed \(app.packageName).")
-    }
-
-    /// Validates the typed app as the last element of `androidApps` (after every other registered app, minus the one
-    /// being replaced), so its errors sit at `/androidApps/{count - 1}` and a duplicate is reported on it.
-    func validateAndroidApp(_ input: AndroidAppInput, in environment: Environment, replacing: String?) -> Result<AndroidApp, ValidationError> {
-        let stored = environment.json["androidApps"]?.array ?? []
-        var list = zip(environment.androidApps, stored).filter { $0.0.packageName != replacing }.map(\.1)
-        list.append(input.json)
-        do {
-            let patch = try EnvironmentPatch.parse(.object([.init("androidApps", .array(list))]))
-            guard case .set(let apps) = patch.androidApps, let app = apps.last else {
-                return .failure(ValidationError("/androidApps", "could not be read"))
-            }
-            return .success(app)
-        } catch {
-            return .failure(error)
-        }
+        let id = try request.parameter("environmentId")
+        let packageName = try request.parameter("packageName")
+        _ = try services.environments.removeAndroidApp(packageName, from: id, actor: context.actor)
+        return try done(context, to: "/environments/\(id)/apps", flash: "Removed \(packageName).")
     }
 
     func registeredAndroidApp(_ packageName: String, in environment: Environment) throws -> AndroidApp {
@@ -118,7 +97,7 @@ extension Dashboard {
         return app
     }
 
-    func androidDigestCount(_ app: AndroidApp) -> String {
-        EnvironmentTime.count(app.certificateDigests.count, "certificate digest", "certificate digests")
+    func androidDigestCount(_ app: AndroidApp?) -> String {
+        EnvironmentTime.count(app?.certificateDigests.count ?? 0, "certificate digest", "certificate digests")
     }
 }

@@ -5,8 +5,8 @@ import JSON
 import Mustache
 
 /// The Apps tab: Android apps, Play Integrity credentials and Apple app ids of one environment, and the Apple forms.
-/// Every change becomes the `androidApps` / `appleAppIds` / `playIntegrity` member of a merge patch, validated by
-/// `EnvironmentPatch.parse` exactly as the Management API does.
+/// Each app change is one domain operation on that app; credentials go through `EnvironmentPatch.parse`, exactly
+/// as the Management API's.
 extension Dashboard {
     func environmentAppsPage(_ request: Request) throws -> Response {
         let context = try self.context(request)
@@ -50,7 +50,7 @@ extension Dashboard {
             "verificationKeySHA256": play.localVerificationKeySHA256.map { .string($0) } ?? .null,
             "noneSet": .bool(!play.serviceAccountSet && !play.localSet),
         ]
-        data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil, index: 0)
+        data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil)
         for (key, value) in values { data[key] = value }
         return views.page("pages/environment-apps", title: "Apps · \(environment.name)", data, context: context, status: status, section: "environments")
     }
@@ -73,22 +73,18 @@ extension Dashboard {
     func addAppleAppID(_ request: Request) throws -> Response {
         let form = try Form.read(request)
         let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let id = try request.parameter("environmentId")
         let appID = (form["appId"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let list: [JSON] = environment.appleAppIDs.map { .string($0) } + [.string(appID)]
-        let patch: EnvironmentPatch
         do {
-            patch = try EnvironmentPatch.parse(.object([.init("appleAppIds", .array(list))]))
-        } catch {
-            let pointer = "/appleAppIds/\(list.count - 1)"
-            let message = error.errors.first { $0.pointer == pointer }?.message ?? error.errors.first?.message ?? "is not valid"
+            _ = try services.environments.addAppleAppID(appID, to: id, actor: context.actor)
+        } catch let error as ValidationError {
+            let message = error.errors.first?.message ?? "is not valid"
             let shown = message.hasPrefix("duplicates") ? "is already registered in this environment" : message
-            return environmentAppsView(context, environment, values: [
+            return environmentAppsView(context, try services.environments.get(id), values: [
                 "apple": ["appId": .string(appID), "error": .string(shown)], "problem": Self.problem("apple", "the app id"),
             ], status: 422)
         }
-        _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-        return try done(context, to: "/environments/\(environment.id)/apps#apple",
+        return try done(context, to: "/environments/\(id)/apps#apple",
                         flash: "Registered \(appID): App Attest keys of this app now verify here (rpId hash \(AppleAppID.rpIDHash(appID).prefix(12))…).")
     }
 
@@ -116,13 +112,10 @@ extension Dashboard {
     func removeAppleAppID(_ request: Request) throws -> Response {
         let form = try Form.read(request)
         let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let id = try request.parameter("environmentId")
         let appID = try request.parameter("appId")
-        guard environment.appleAppIDs.contains(appID) else { throw DomainError.notFound("\(appID) is not registered in \(environment.name)") }
-        var patch = EnvironmentPatch()
-        patch.appleAppIDs = .set(environment.appleAppIDs.filter { $0 != appID })
-        _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-        return try done(context, to: "/environments/\(environment.id)/apps#apple", flash: "Removed \(appID).")
+        _ = try services.environments.removeAppleAppID(appID, from: id, actor: context.actor)
+        return try done(context, to: "/environments/\(id)/apps#apple", flash: "Removed \(appID).")
     }
 }
 

@@ -27,8 +27,8 @@ extension Dashboard {
             return try done(context, to: back, flash: "\(proposal.digest) is already registered for \(proposal.package).")
         }
         do {
-            let patch = try EnvironmentPatch.parse(.object([.init("androidApps", proposal.androidApps)]))
-            _ = try services.environments.patch(environment.id, with: patch, ifMatch: form["etag"], actor: context.actor)
+            _ = try services.environments.addCertificateDigest(proposal.bytes, toAndroidApp: proposal.package, in: environment.id,
+                                                               ifMatch: form["etag"], actor: context.actor)
         } catch let error as ValidationError {
             return addDigestView(context, environment: environment, proposal: proposal,
                                  errors: error.errors.map { "\($0.pointer): \($0.message)" }, status: 422)
@@ -41,10 +41,9 @@ extension Dashboard {
     struct DigestProposal {
         let package: String
         let digest: String
+        let bytes: [UInt8]
         let before: [String]
         let alreadyRegistered: Bool
-        /// The environment's `androidApps` with the digest added: the patch's value.
-        let androidApps: JSON
     }
 
     /// Reads and checks the package and digest; throws a 404 page for an unknown package or a malformed digest.
@@ -55,18 +54,8 @@ extension Dashboard {
         guard let digest, let bytes = CertificateDigest.parse(digest) else {
             throw DomainError.notFound("that is not \(CertificateDigest.expectation)")
         }
-        let formatted = CertificateDigest.format(bytes)
-        let apps: [JSON] = environment.androidApps.map { other in
-            var digests = other.certificateDigests
-            if other.packageName == package && !digests.contains(bytes) { digests.append(bytes) }
-            return .object([
-                .init("packageName", .string(other.packageName)),
-                .init("certificateDigests", .array(digests.map { .string(CertificateDigest.format($0)) })),
-                .init("outsidePlay", .bool(other.outsidePlay)),
-            ])
-        }
-        return DigestProposal(package: package, digest: formatted, before: app.certificateDigests.map(CertificateDigest.format),
-                              alreadyRegistered: app.certificateDigests.contains(bytes), androidApps: .array(apps))
+        return DigestProposal(package: package, digest: CertificateDigest.format(bytes), bytes: bytes,
+                              before: app.certificateDigests.map(CertificateDigest.format), alreadyRegistered: app.certificateDigests.contains(bytes))
     }
 
     func addDigestView(_ context: DashboardContext, environment: Environment, proposal: DigestProposal, errors: [String], status: Int) -> Response {

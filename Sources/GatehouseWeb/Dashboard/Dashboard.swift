@@ -31,6 +31,7 @@ struct Dashboard: Sendable {
                 case .preconditionFailed(let m): return errorPage(412, "Changed meanwhile", m, request: request)
                 case .unauthenticated: return Redirect(to: "/login").response
                 case .throttled(let m, _): return errorPage(429, "Too many attempts", m, request: request)
+                case .unavailable(let m, _): return errorPage(503, "Busy", m, request: request)
                 }
             }
         }
