@@ -18,9 +18,10 @@ let package = Package(
 
         // Foundations, each publishable alone.
         .target(name: "HTTP"),
-        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
+        .target(name: "Locks"),
+        .target(name: "HTTPServer", dependencies: ["HTTP", "Locks", "CSystem"]),
         .target(name: "Mustache", exclude: ["README.md"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "Locks"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
 
