@@ -7,11 +7,11 @@ import Mustache
 /// The checklist's one-click fix: add the certificate digest phones report to a registered Android app, after a
 /// confirmation page that shows exactly what changes and why. It goes through the same patch and validation as
 /// `PATCH /api/management/v1/environments/{id}`.
-extension Dashboard {
+extension TrafficController {
     /// `GET /environments/{environmentId}/traffic/add-digest?package=…&digest=…`: the confirmation page.
     func addDigestPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.context(request)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let proposal = try digestProposal(environment, package: request.queryValue("package"), digest: request.queryValue("digest"))
         return addDigestView(context, environment: environment, proposal: proposal, errors: [], status: 200)
     }
@@ -19,21 +19,21 @@ extension Dashboard {
     /// `POST` of the confirmation: CSRF and the editor role, the patch, then back to the traffic page.
     func addDigestSubmit(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let proposal = try digestProposal(environment, package: form["package"], digest: form["digest"])
         let back = "/environments/\(environment.id)/traffic"
         if proposal.alreadyRegistered {
-            return try done(context, to: back, flash: "\(proposal.digest) is already registered for \(proposal.package).")
+            return try pages.done(context, to: back, flash: "\(proposal.digest) is already registered for \(proposal.package).")
         }
         do {
-            _ = try services.environments.addCertificateDigest(proposal.bytes, toAndroidApp: proposal.package, in: environment.id,
+            _ = try environments.addCertificateDigest(proposal.bytes, toAndroidApp: proposal.package, in: environment.id,
                                                                ifMatch: form["etag"], actor: context.actor)
         } catch let error as ValidationError {
             return addDigestView(context, environment: environment, proposal: proposal,
                                  errors: error.errors.map { "\($0.pointer): \($0.message)" }, status: 422)
         }
-        return try done(context, to: back, flash: "Added \(proposal.digest) to \(proposal.package). Verdicts from phones "
+        return try pages.done(context, to: back, flash: "Added \(proposal.digest) to \(proposal.package). Verdicts from phones "
             + "signed with it verify from now on, and the checklist counts the earlier ones as fixed.")
     }
 
@@ -60,17 +60,17 @@ extension Dashboard {
 
     func addDigestView(_ context: DashboardContext, environment: Environment, proposal: DigestProposal, errors: [String], status: Int) -> Response {
         var reported: MustacheValue = .null
-        if let report = try? services.verdicts.checklist(for: environment),
+        if let report = try? verdicts.checklist(for: environment),
            let item = report.item(SetupItem.certificateNotRegistered.rawValue),
            let seen = item.evidence.observed.first(where: { $0.value == proposal.digest }) {
             reported = [
-                "count": .string(Checklist.number(seen.count)),
-                "verdicts": .string(Checklist.number(item.evidence.verdicts)),
+                "count": .string(Wording.number(seen.count)),
+                "verdicts": .string(Wording.number(item.evidence.verdicts)),
                 "share": .string(ChecklistEvidence(verdicts: item.evidence.verdicts, failing: seen.count).shareText),
             ]
         }
-        return views.page("pages/environment-traffic-add-digest", title: "Add a certificate digest · \(environment.name)", [
-            "environment": environmentValues(environment),
+        return pages.page("pages/environment-traffic-add-digest", title: "Add a certificate digest · \(environment.name)", [
+            "environment": EnvironmentHead.summary(environment),
             "etag": .string(environment.etag),
             "package": .string(proposal.package),
             "digest": .string(proposal.digest),
