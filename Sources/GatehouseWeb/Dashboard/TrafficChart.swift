@@ -64,7 +64,7 @@ struct TrafficChart: Sendable {
                 let h = Double(count) / Double(scale) * plotHeight
                 y -= h
                 out += "<rect class=\"\(status)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(barWidth))\" "
-                    + "height=\"\(Self.n(max(h, 0.5)))\"><title>\(Self.escape(label)): \(Checklist.number(count)) \(status)</title></rect>"
+                    + "height=\"\(Self.n(max(h, 0.5)))\"><title>\(Self.escape(label)): \(Wording.number(count)) \(status)</title></rect>"
             }
             let middle = Self.n(x + barWidth / 2)
             let (weekday, date) = Dates.dayLines(day.start)
@@ -87,7 +87,7 @@ struct TrafficChart: Sendable {
     /// `"12 verified, 30 rejected, 2 forged, 0 unavailable"`.
     static func summary(_ day: Day) -> String {
         zip(statuses, [day.verified, day.rejected, day.forged, day.unavailable])
-            .map { "\(Checklist.number($1)) \($0)" }.joined(separator: ", ")
+            .map { "\(Wording.number($1)) \($0)" }.joined(separator: ", ")
     }
 
     /// The smallest of 1, 2, 5 × 10ⁿ (n ≥ 0) at or above `value`; at least 10, so an empty week has an axis.
