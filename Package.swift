@@ -1,8 +1,12 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Attestation}; GatehouseWeb → {Gatehouse, HTTPServer,
-// Mustache, JSON}; HTTPServer → HTTP; Gatehouse → {SQLite, Crypto, JSON}; Attestation → Crypto.
-// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto};
+// GatehouseWeb → {Gatehouse, HTTPServer, HTTP, Mustache, JSON}; HTTPServer → {HTTP, Locks}; Gatehouse → {SQLite, Crypto, JSON};
+// Attestation → Crypto; SQLite → Locks. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only Gatehouse imports SQLite.
+// Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
+// the server's worker queue, SQLite's reader pool and fair writer lock). HTTPServer and SQLite know nothing of each
+// other, so the lock they share lives below both, in a module of one type; a plain mutex is Synchronization.Mutex.
+// A module imports only what its target declares here.
 import PackageDescription
 
 let package = Package(
@@ -19,22 +23,23 @@ let package = Package(
 
         // Foundations, each publishable alone.
         .target(name: "HTTP"),
-        .target(name: "HTTPServer", dependencies: ["HTTP", "CSystem"]),
+        .target(name: "Locks"),
+        .target(name: "HTTPServer", dependencies: ["HTTP", "Locks", "CSystem"]),
         .target(name: "Mustache", exclude: ["README.md"]),
-        .target(name: "SQLite", dependencies: ["CSQLite"]),
+        .target(name: "SQLite", dependencies: ["CSQLite", "Locks"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
         .target(name: "Attestation", dependencies: ["Crypto"]),
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
-        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "HTTP", "Mustache", "JSON"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
@@ -42,7 +47,8 @@ let package = Package(
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
-        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON"]),
+        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
+                                                                "ChildProcess", "SQLite", "JSON"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),

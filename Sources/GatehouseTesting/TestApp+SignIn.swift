@@ -45,9 +45,7 @@ extension TestApp {
     }
 
     static func formEncode(_ s: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._*")
-        return (s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s).replacingOccurrences(of: "%20", with: "+")
+        URLEncoding.percentEncode(s, spaceAsPlus: true)
     }
 }
 

@@ -1,8 +1,10 @@
+import Locks
+
 /// At most `capacity` connections, opened on demand and reused; a caller waits when all are in use.
 final class ConnectionPool: @unchecked Sendable {
     // @unchecked Sendable: `idle` and `opened` are only touched while holding `lock`, and each Connection is
     // used by exactly one thread between `checkOut` and `checkIn` (it is in `idle` only when nobody uses it).
-    private let lock = Lock()
+    private let lock = ConditionLock()
     private var idle: [Connection] = []
     private var opened = 0
     private let capacity: Int

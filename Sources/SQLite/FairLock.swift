@@ -1,3 +1,5 @@
+import Locks
+
 /// A mutual-exclusion lock taken in arrival order: a release hands it straight to the longest waiter, and nobody
 /// arriving meanwhile can take it first.
 ///
@@ -8,14 +10,14 @@
 final class FairLock: @unchecked Sendable {
     // @unchecked Sendable: `held`, `waiters` and `head` are only touched inside `state.withLock`; a waiter's
     // `granted` only inside its own `gate.withLock`.
-    private let state = Lock()
+    private let state = ConditionLock()
     private var held = false
     private var waiters: [Waiter] = []
     private var head = 0
 
     /// A thread waiting for the lock, woken only when the lock is handed to it.
     private final class Waiter {
-        let gate = Lock()
+        let gate = ConditionLock()
         var granted = false
     }
 

@@ -55,7 +55,7 @@ enum Command {
                 guard let file = positional.first else { throw ConfigurationError("backup needs the file to write: gatehouse backup FILE") }
                 guard !FileManager.default.fileExists(atPath: file) else { throw ConfigurationError("\(file) exists already; name a new file") }
                 let application = try Application(configuration: configuration, logger: .standardError())
-                try application.services.store.database.backup(to: file)
+                try application.services.store.backup(to: file)
                 print("backup written to \(file)")
                 return 0
             default:

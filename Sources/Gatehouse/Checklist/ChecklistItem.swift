@@ -12,11 +12,14 @@ public struct ChecklistItem: Sendable, Equatable {
     public var fix: String
     /// The figures the item was decided on.
     public var evidence: ChecklistEvidence
+    /// Ok because the configuration no longer has the fault the week's failing verdicts show: the item stays in
+    /// view so the admin sees the fix take.
+    public var fixed: Bool
 
     /// Creates an item.
     public init(
         id: String, status: ChecklistStatus, title: String, detail: String, fix: String,
-        evidence: ChecklistEvidence
+        evidence: ChecklistEvidence, fixed: Bool = false
     ) {
         self.id = id
         self.status = status
@@ -24,5 +27,6 @@ public struct ChecklistItem: Sendable, Equatable {
         self.detail = detail
         self.fix = fix
         self.evidence = evidence
+        self.fixed = fixed
     }
 }

@@ -63,14 +63,14 @@ public enum SetupReason: String, Sendable, CaseIterable {
 }
 
 /// Provider names as they appear in verdicts.
-enum Provider {
+public enum Provider {
     /// Google Play Integrity (Android).
-    static let playIntegrity = "play-integrity"
+    public static let playIntegrity = "play-integrity"
     /// Apple App Attest (iOS).
-    static let appAttest = "app-attest"
+    public static let appAttest = "app-attest"
 
-    /// The name an admin reads.
-    static func displayName(_ provider: String) -> String {
+    /// The name an admin reads: "Play Integrity", "App Attest" (an unknown provider as it is).
+    public static func displayName(_ provider: String) -> String {
         switch provider {
         case playIntegrity: "Play Integrity"
         case appAttest: "App Attest"

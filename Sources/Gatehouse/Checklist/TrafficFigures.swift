@@ -51,7 +51,8 @@ struct TrafficFigures {
             + "to some devices."
     }
 
-    /// The item with the given wording; `fix` is dropped when the item is ok.
+    /// The item with the given wording; `fix` is dropped when the item is ok. An ok item over failing figures is
+    /// one whose cause the configuration no longer has: it is `fixed`.
     func item(
         status: ChecklistStatus? = nil, title: String, detail: String, fix: String,
         observed: [ObservedValue] = [], registered: [String] = []
@@ -61,6 +62,7 @@ struct TrafficFigures {
             id: item.rawValue, status: status, title: title, detail: detail, fix: status == .ok ? "" : fix,
             evidence: ChecklistEvidence(
                 provider: item.provider, verdicts: verdicts, failing: failing, share: share, reasons: reasons,
-                observed: Array(observed.prefix(max(0, thresholds.observedLimit))), registered: registered))
+                observed: Array(observed.prefix(max(0, thresholds.observedLimit))), registered: registered),
+            fixed: status == .ok && self.status != .ok)
     }
 }

@@ -1,7 +1,8 @@
-/// How the checklist writes numbers and lists for a person (no Foundation, no locale: English, comma groups).
-enum Wording {
+/// How Gatehouse writes numbers, counts and lists for a person (no Foundation, no locale: English, comma groups):
+/// the checklist's sentences and the dashboard's pages alike.
+public enum Wording {
     /// `1204` → `"1,204"`.
-    static func number(_ value: Int) -> String {
+    public static func number(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var grouped = ""
         for (index, digit) in digits.enumerated() {
@@ -43,9 +44,9 @@ enum Wording {
         }
     }
 
-    /// `"1 verdict"`, `"3 verdicts"`.
-    static func count(_ value: Int, _ singular: String, _ plural: String? = nil) -> String {
-        "\(number(value)) \(value == 1 ? singular : (plural ?? singular + "s"))"
+    /// `"1 verdict"`, `"3 verdicts"`; with `zero`, none is written that way (`"no verdicts"`).
+    public static func count(_ value: Int, _ singular: String, _ plural: String? = nil, zero: String? = nil) -> String {
+        "\(value == 0 ? zero ?? "0" : number(value)) \(value == 1 ? singular : (plural ?? singular + "s"))"
     }
 
     /// Observed values as `"A (12), B (3)"`.

@@ -13,4 +13,6 @@ public enum DomainError: Error, Sendable, Equatable {
     case forbidden(String)
     /// Too many attempts; try again after the given seconds (429).
     case throttled(String, retryAfter: Int)
+    /// The store cannot serve the change this moment (the database is busy); try again after the given seconds (503).
+    case unavailable(String, retryAfter: Int)
 }

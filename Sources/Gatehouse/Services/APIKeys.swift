@@ -14,7 +14,7 @@ public struct APIKeys: Sendable {
     public static let maxGraceHours = 168
 
     public func list(environmentID: String) throws -> [APIKey] {
-        try store.database.read { db in
+        try store.read { db in
             guard try db.queryOne("SELECT 1 FROM environments WHERE id = ?", [.text(environmentID)]) != nil else {
                 throw DomainError.notFound("no environment \(environmentID)")
             }
@@ -25,7 +25,7 @@ public struct APIKeys: Sendable {
     public func create(environmentID: String, type: APIKey.KeyType, name: String, actor: Actor) throws -> IssuedKey {
         let now = store.clock()
         defer { store.secretKeyExpiries.invalidate() }
-        return try store.database.write { db in
+        return try store.write { db in
             guard let row = try db.queryOne("SELECT kind FROM environments WHERE id = ?", [.text(environmentID)]),
                   let kind = EnvironmentKind(rawValue: row["kind"].string ?? "")
             else { throw DomainError.notFound("no environment \(environmentID)") }
@@ -44,7 +44,7 @@ public struct APIKeys: Sendable {
         }
         let now = store.clock()
         defer { store.secretKeyExpiries.invalidate() }
-        return try store.database.write { db in
+        return try store.write { db in
             let old = try Self.activeKey(db, environmentID: environmentID, keyID: keyID, now: now)
             guard let row = try db.queryOne("SELECT kind FROM environments WHERE id = ?", [.text(environmentID)]),
                   let kind = EnvironmentKind(rawValue: row["kind"].string ?? "")
@@ -64,7 +64,7 @@ public struct APIKeys: Sendable {
     public func revoke(environmentID: String, keyID: String, actor: Actor) throws {
         let now = store.clock()
         defer { store.secretKeyExpiries.invalidate() }
-        try store.database.write { db in
+        try store.write { db in
             guard let row = try db.queryOne("SELECT * FROM api_keys WHERE id = ? AND environment_id = ?", [.text(keyID), .text(environmentID)]) else {
                 throw DomainError.notFound("no key \(keyID) in environment \(environmentID)")
             }
@@ -81,7 +81,7 @@ public struct APIKeys: Sendable {
     public func authenticateSecret(_ presented: String) throws -> APIKey {
         let hash = RandomToken.hash(presented)
         let now = store.clock()
-        let row = try store.database.read { db in try db.queryOne("SELECT * FROM api_keys WHERE secret_hash = ?", [.blob(hash)]) }
+        let row = try store.read { db in try db.queryOne("SELECT * FROM api_keys WHERE secret_hash = ?", [.blob(hash)]) }
         guard let row, let stored = row["secret_hash"].bytes, constantTimeEquals(stored, hash) else {
             throw DomainError.unauthenticated("unknown secret key")
         }

@@ -37,7 +37,7 @@ public struct Admins: Sendable {
         let hash = try hasher.hash(password)
         let now = store.clock()
         let admin = Admin(id: try RandomToken.identifier(prefix: "adm_"), email: email, role: role, disabled: false, createdAt: now)
-        try store.database.write { db in
+        try store.write { db in
             if try db.queryOne("SELECT 1 FROM admins WHERE email = ?", [.text(email)]) != nil {
                 throw ValidationError("/email", "is already an admin's e-mail")
             }
@@ -54,11 +54,11 @@ public struct Admins: Sendable {
 
     /// How many admins exist (zero on a fresh install: the setup link is offered).
     public func count() throws -> Int {
-        try store.database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM admins")?["n"].int ?? 0 }
+        try store.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM admins")?["n"].int ?? 0 }
     }
 
     public func list() throws -> [Admin] {
-        try store.database.read { db in try db.query("SELECT * FROM admins ORDER BY created_at, email").map(Self.admin) }
+        try store.read { db in try db.query("SELECT * FROM admins ORDER BY created_at, email").map(Self.admin) }
     }
 
     static func admin(_ row: Row) -> Admin {
@@ -76,14 +76,14 @@ extension Admins {
     /// Forgets login failures older than a day.
     public func pruneLoginFailures() throws {
         let cutoff = store.clock() - 86_400
-        try store.database.write { db in try db.execute("DELETE FROM login_failures WHERE at < ?", [.integer(cutoff)]) }
+        try store.write { db in try db.execute("DELETE FROM login_failures WHERE at < ?", [.integer(cutoff)]) }
     }
 }
 
 extension Admins {
     /// One admin by id; throws `DomainError.notFound` when there is none.
     public func get(_ id: String) throws -> Admin {
-        guard let row = try store.database.read({ db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }) else {
+        guard let row = try store.read({ db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }) else {
             throw DomainError.notFound("no admin \(id)")
         }
         return Self.admin(row)
@@ -95,7 +95,7 @@ extension Admins {
     public func setRole(id: String, role: Admin.Role, actor: Actor) throws -> Admin {
         let now = store.clock()
         defer { store.sessionCache.invalidate() }
-        return try store.database.write { db in
+        return try store.write { db in
             let before = try Self.admin(in: db, id: id)
             guard before.role != role else { return before }
             if before.role == .owner, !before.disabled, try Self.otherActiveOwners(db, besides: id) == 0 {
@@ -117,7 +117,7 @@ extension Admins {
     public func setDisabled(id: String, disabled: Bool, actor: Actor) throws -> Admin {
         let now = store.clock()
         defer { store.sessionCache.invalidate() }
-        return try store.database.write { db in
+        return try store.write { db in
             let before = try Self.admin(in: db, id: id)
             guard before.disabled != disabled else { return before }
             if disabled, before.role == .owner, try Self.otherActiveOwners(db, besides: id) == 0 {
@@ -138,7 +138,7 @@ extension Admins {
     /// the new one against the policy (at `/password`), stores its argon2id hash and ends the admin's other sessions
     /// (all but the one whose cookie token is `keeping`). The audit entry says the password changed, never what to.
     public func changePassword(id: String, current: String, new: String, keeping sessionToken: String? = nil) throws {
-        let stored = try store.database.read { db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }
+        let stored = try store.read { db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }
         guard let stored, let oldHash = stored["password_hash"].string else { throw DomainError.notFound("no admin \(id)") }
         let admin = Self.admin(stored)
         var errors = FieldErrors()
@@ -150,7 +150,7 @@ extension Admins {
         let newHash = try hasher.hash(new)
         let now = store.clock()
         defer { store.sessionCache.invalidate() }
-        try store.database.write { db in
+        try store.write { db in
             // Compare-and-swap: a concurrent change of the same password makes this one fail rather than win silently.
             try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
                            [.text(newHash), .integer(now), .text(id), .text(oldHash)])

@@ -65,6 +65,27 @@ extension Environments {
         return environments
     }
 
+    /// Writes the registered apps that differ between `before` and `after`; returns the audit changes of every field
+    /// the model holds (name, kind, attack mode, apps).
+    static func store(_ db: Connection, id: String, before: Environment, after: Environment) throws -> [AuditChange] {
+        var changes: [AuditChange] = []
+        if after.name != before.name { changes.append(AuditChange(field: "name", before: .string(before.name), after: .string(after.name))) }
+        if after.kind != before.kind { changes.append(AuditChange(field: "kind", before: .string(before.kind.rawValue), after: .string(after.kind.rawValue))) }
+        if after.attackMode != before.attackMode { changes.append(AuditChange(field: "attackMode", before: .bool(before.attackMode), after: .bool(after.attackMode))) }
+        if after.androidApps != before.androidApps {
+            changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
+            try replaceAndroidApps(db, id: id, apps: after.androidApps)
+        }
+        if after.appleAppIDs != before.appleAppIDs {
+            changes.append(AuditChange(field: "appleAppIds", before: .array(before.appleAppIDs.map { .string($0) }), after: .array(after.appleAppIDs.map { .string($0) })))
+            try db.execute("DELETE FROM apple_app_ids WHERE environment_id = ?", [.text(id)])
+            for (i, appID) in after.appleAppIDs.enumerated() {
+                try db.execute("INSERT INTO apple_app_ids (environment_id, app_id, position) VALUES (?, ?, ?)", [.text(id), .text(appID), .integer(Int64(i))])
+            }
+        }
+        return changes
+    }
+
     static func replaceAndroidApps(_ db: Connection, id: String, apps: [AndroidApp]) throws {
         try db.execute("DELETE FROM android_apps WHERE environment_id = ?", [.text(id)])
         for (i, app) in apps.enumerated() {

@@ -19,7 +19,7 @@ public struct Environments: Sendable {
             store.environmentCache.invalidate()
             store.secretKeyExpiries.invalidate()
         }
-        return try store.database.write { db in
+        return try store.write { db in
             try db.execute(
                 "INSERT INTO environments (id, name, kind, attack_mode, revision, created_at, updated_at) VALUES (?, ?, ?, 0, 1, ?, ?)",
                 [.text(id), .text(name), .text(kind.rawValue), .integer(now), .integer(now)]
@@ -39,13 +39,13 @@ public struct Environments: Sendable {
 
     /// Every environment, oldest first.
     public func list() throws -> [Environment] {
-        try store.environmentCache.value(.all) { try store.database.read { db in try Self.loadAll(db) } } ?? []
+        try store.environmentCache.value(.all) { try store.read { db in try Self.loadAll(db) } } ?? []
     }
 
     /// One environment; throws `DomainError.notFound`.
     public func get(_ id: String) throws -> Environment {
         let found = try store.environmentCache.value(.one(id)) {
-            try store.database.read { db in try Self.load(db, id: id) }.map { [$0] }
+            try store.read { db in try Self.load(db, id: id) }.map { [$0] }
         }
         guard let environment = found?.first else { throw DomainError.notFound("no environment \(id)") }
         return environment
@@ -53,42 +53,39 @@ public struct Environments: Sendable {
 
     /// Applies a validated patch atomically. `ifMatch` (an entity tag, or `*`) makes it conditional.
     public func patch(_ id: String, with patch: EnvironmentPatch, ifMatch: String? = nil, actor: Actor) throws -> Environment {
-        let now = store.clock()
         let store = self.store
-        defer { store.environmentCache.invalidate() }
-        return try store.database.write { db in
-            guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
-            try Self.check(ifMatch, against: before)
-            var changes: [AuditChange] = []
-            var after = before
-            if let name = patch.name, name != before.name { after.name = name }
-            if let kind = patch.kind, kind != before.kind { after.kind = kind }
-            if let attackMode = patch.attackMode { after.attackMode = attackMode }
+        return try update(id, ifMatch: ifMatch, actor: actor) { db, environment in
+            if let name = patch.name { environment.name = name }
+            if let kind = patch.kind { environment.kind = kind }
+            if let attackMode = patch.attackMode { environment.attackMode = attackMode }
             switch patch.androidApps {
             case .absent: break
-            case .remove: after.androidApps = []
-            case .set(let apps): after.androidApps = apps
+            case .remove: environment.androidApps = []
+            case .set(let apps): environment.androidApps = apps
             }
             switch patch.appleAppIDs {
             case .absent: break
-            case .remove: after.appleAppIDs = []
-            case .set(let ids): after.appleAppIDs = ids
+            case .remove: environment.appleAppIDs = []
+            case .set(let ids): environment.appleAppIDs = ids
             }
-            if after.name != before.name { changes.append(AuditChange(field: "name", before: .string(before.name), after: .string(after.name))) }
-            if after.kind != before.kind { changes.append(AuditChange(field: "kind", before: .string(before.kind.rawValue), after: .string(after.kind.rawValue))) }
-            if after.attackMode != before.attackMode { changes.append(AuditChange(field: "attackMode", before: .bool(before.attackMode), after: .bool(after.attackMode))) }
-            if after.androidApps != before.androidApps {
-                changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
-                try Self.replaceAndroidApps(db, id: id, apps: after.androidApps)
-            }
-            if after.appleAppIDs != before.appleAppIDs {
-                changes.append(AuditChange(field: "appleAppIds", before: .array(before.appleAppIDs.map { .string($0) }), after: .array(after.appleAppIDs.map { .string($0) })))
-                try db.execute("DELETE FROM apple_app_ids WHERE environment_id = ?", [.text(id)])
-                for (i, appID) in after.appleAppIDs.enumerated() {
-                    try db.execute("INSERT INTO apple_app_ids (environment_id, app_id, position) VALUES (?, ?, ?)", [.text(id), .text(appID), .integer(Int64(i))])
-                }
-            }
-            changes += try Self.applyCredentials(db, store: store, id: id, patch: patch, before: before.playIntegrity)
+            return try Self.applyCredentials(db, store: store, id: id, patch: patch, before: environment.playIntegrity)
+        }
+    }
+
+    /// One change to an environment, in one write transaction: reads it there (so the change applies to what is
+    /// stored, not to a copy read earlier), checks `ifMatch`, lets `change` edit it (and write what the model does
+    /// not hold, returning those audit changes), then writes the difference with one audit entry.
+    func update(_ id: String, ifMatch: String? = nil, actor: Actor,
+                _ change: (Connection, inout Environment) throws -> [AuditChange]) throws -> Environment {
+        let now = store.clock()
+        let store = self.store
+        defer { store.environmentCache.invalidate() }
+        return try store.write { db in
+            guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            try Self.check(ifMatch, against: before)
+            var after = before
+            let written = try change(db, &after)
+            let changes = try Self.store(db, id: id, before: before, after: after) + written
             if !changes.isEmpty {
                 try db.execute(
                     "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
@@ -108,7 +105,7 @@ public struct Environments: Sendable {
             store.environmentCache.invalidate()
             store.secretKeyExpiries.invalidate()
         }
-        try store.database.write { db in
+        try store.write { db in
             guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             try Self.check(ifMatch, against: before)
             try db.execute("DELETE FROM environments WHERE id = ?", [.text(id)])
@@ -121,7 +118,7 @@ public struct Environments: Sendable {
     /// The stored Play Integrity credentials, unsealed (for the verification engine; never for responses).
     public func credentials(_ id: String) throws -> (serviceAccount: JSON?, local: LocalDecodingKeys?) {
         let store = self.store
-        return try store.database.read { db in
+        return try store.read { db in
             guard let row = try db.queryOne("SELECT service_account_sealed, local_sealed FROM play_integrity_credentials WHERE environment_id = ?", [.text(id)]) else {
                 return (nil, nil)
             }

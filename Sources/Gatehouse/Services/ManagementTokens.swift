@@ -20,7 +20,7 @@ public struct ManagementTokens: Sendable {
         let id = try RandomToken.identifier(prefix: "tok_")
         let secret = try RandomToken.secret(prefix: Self.prefix)
         let token = ManagementToken(id: id, name: name, scope: scope, hint: "…" + String(secret.suffix(4)), createdAt: now, lastUsedAt: nil, revokedAt: nil)
-        try store.database.write { db in
+        try store.write { db in
             try db.execute(
                 "INSERT INTO management_tokens (id, name, scope, token_hash, hint, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [.text(id), .text(name), .text(scope.rawValue), .blob(RandomToken.hash(secret)), .text(token.hint), SQLValue(actor.id), .integer(now)]
@@ -33,7 +33,7 @@ public struct ManagementTokens: Sendable {
     }
 
     public func list() throws -> [ManagementToken] {
-        try store.database.read { db in
+        try store.read { db in
             try db.query("SELECT * FROM management_tokens ORDER BY created_at DESC, id").map(Self.token)
         }
     }
@@ -41,7 +41,7 @@ public struct ManagementTokens: Sendable {
     public func revoke(_ id: String, actor: Actor) throws {
         let now = store.clock()
         defer { store.tokenCache.invalidate() }
-        try store.database.write { db in
+        try store.write { db in
             guard let row = try db.queryOne("SELECT * FROM management_tokens WHERE id = ?", [.text(id)]) else {
                 throw DomainError.notFound("no token \(id)")
             }
@@ -60,7 +60,7 @@ public struct ManagementTokens: Sendable {
         guard presented.hasPrefix(Self.prefix) else { throw DomainError.unauthenticated("not a Gatehouse management token") }
         let hash = RandomToken.hash(presented)
         let found = try store.tokenCache.value(hash) {
-            try store.database.read { db in try db.queryOne("SELECT * FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
+            try store.read { db in try db.queryOne("SELECT * FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
                 .flatMap { row in row["token_hash"].bytes.map { (token: Self.token(row), hash: $0) } }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { throw DomainError.unauthenticated("unknown token") }
@@ -73,7 +73,7 @@ public struct ManagementTokens: Sendable {
             cached.token.lastUsedAt = now
             return true
         }) ?? true {
-            try store.database.write { db in
+            try store.write { db in
                 try db.execute("UPDATE management_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(token.id)])
             }
         }

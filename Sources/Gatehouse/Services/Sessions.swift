@@ -29,7 +29,7 @@ public struct Sessions: Sendable {
         // runs: otherwise parallel attempts all pass the check while it runs. A success removes the account's
         // failures.
         var throttle: (seconds: Int64, locked: Bool)?
-        try store.database.write { db in
+        try store.write { db in
             if let wait = try waitTime(db, subjects: subjects, now: now) {
                 throttle = wait
                 return
@@ -45,11 +45,11 @@ public struct Sessions: Sendable {
                 ? "too many failed sign-ins: sign-in is locked for \(Self.minutes(wait.seconds)); try again later or ask an owner to reset your password"
                 : "too many failed sign-ins: wait \(wait.seconds == 1 ? "1 second" : "\(wait.seconds) seconds") before trying again", retryAfter: Int(wait.seconds))
         }
-        let row = try store.database.read { db in try db.queryOne("SELECT * FROM admins WHERE email = ?", [.text(email)]) }
+        let row = try store.read { db in try db.queryOne("SELECT * FROM admins WHERE email = ?", [.text(email)]) }
         let stored = row?["password_hash"].string ?? decoyHash
         let valid = hasher.verify(password, encoded: stored) && row != nil
         guard let row, valid, !(row["disabled"].bool ?? true) else {
-            try store.database.write { db in
+            try store.write { db in
                 try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subjects[1]), .integer(now)])
             }
             try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: row?["id"].string)
@@ -59,7 +59,7 @@ public struct Sessions: Sendable {
         let token = try RandomToken.secret(prefix: "")
         let csrf = try RandomToken.secret(prefix: "")
         let rehash = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
-        try store.database.write { db in
+        try store.write { db in
             try db.execute("DELETE FROM login_failures WHERE subject = ?", [.text(subjects[0])])
             if let rehash {
                 try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ?", [.text(rehash), .integer(now), .text(admin.id)])
@@ -82,7 +82,7 @@ public struct Sessions: Sendable {
         let now = store.clock()
         let hash = RandomToken.hash(token)
         let found = try store.sessionCache.value(hash) {
-            try store.database.read { db in
+            try store.read { db in
                 try db.queryOne("SELECT s.*, a.id AS aid, a.email, a.role, a.disabled, a.created_at AS admin_created FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?", [.blob(hash)])
             }.flatMap { row in row["token_hash"].bytes.map { (session: Self.session(row), disabled: row["disabled"].bool ?? true, hash: $0) } }
         }
@@ -90,12 +90,12 @@ public struct Sessions: Sendable {
         var session = found.session
         guard now - session.lastSeenAt < policy.idleTimeout, now - session.createdAt < policy.absoluteTimeout, !found.disabled else {
             defer { store.sessionCache.invalidate() }
-            try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(hash)]) }
+            try store.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(hash)]) }
             return nil
         }
         if session.flash != nil || now - session.lastSeenAt >= policy.touchResolution {
             defer { store.sessionCache.invalidate() }
-            try store.database.write { db in
+            try store.write { db in
                 try db.execute("UPDATE sessions SET last_seen_at = ?, flash = NULL WHERE token_hash = ?", [.integer(now), .blob(hash)])
             }
         }
@@ -113,7 +113,7 @@ public struct Sessions: Sendable {
     /// Leaves a message for the session's next page.
     public func flash(_ token: String, _ message: String) throws {
         defer { store.sessionCache.invalidate() }
-        try store.database.write { db in
+        try store.write { db in
             try db.execute("UPDATE sessions SET flash = ? WHERE token_hash = ?", [.text(message), .blob(RandomToken.hash(token))])
         }
     }
@@ -121,7 +121,7 @@ public struct Sessions: Sendable {
     /// Ends a session.
     public func logout(_ token: String) throws {
         defer { store.sessionCache.invalidate() }
-        try store.database.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(RandomToken.hash(token))]) }
+        try store.write { db in try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(RandomToken.hash(token))]) }
     }
 
     /// How long the subjects must wait before another attempt, if at all. A subject with `lockAfterFailures`
@@ -158,7 +158,7 @@ public struct Sessions: Sendable {
     /// Records a refused sign-in. The typed e-mail is written only when it names an admin: text typed into the e-mail
     /// field can be a password typed into the wrong field, and must not reach the audit log.
     func audit(now: Int64, action: String, email: String, address: String, adminID: String?) throws {
-        try store.database.write { db in
+        try store.write { db in
             let known = try db.queryOne("SELECT id FROM admins WHERE email = ?", [.text(email)])
             let name = known != nil ? email : "(unknown e-mail)"
             try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: adminID ?? known?["id"].string, name: name), action: action, environmentID: nil,

@@ -53,7 +53,7 @@ public struct AuditLog: Sendable {
         if let cursor { sql += " AND id < ?"; args.append(.integer(cursor)) }
         sql += " ORDER BY id DESC LIMIT ?"
         args.append(.integer(Int64(limit + 1)))
-        let rows = try store.database.read { db in try db.query(sql, args) }
+        let rows = try store.read { db in try db.query(sql, args) }
         let entries = rows.prefix(limit).map(Self.entry)
         let next = rows.count > limit ? entries.last?.id : nil
         return (entries, next)
@@ -79,7 +79,7 @@ extension AuditLog {
         if let environmentID { filter += " AND environment_id = ?"; args.append(.text(environmentID)) }
         if let actorID { filter += " AND actor_id = ?"; args.append(.text(actorID)) }
         let columns = "id, at, actor_type, actor_id, actor_name, action, environment_id, changes"
-        return try store.database.read { db in
+        return try store.read { db in
             var rows: [Row]
             if let after, before == nil {
                 // The page just newer than the cursor: read upwards, then show newest first.
@@ -100,7 +100,7 @@ extension AuditLog {
 
     /// Every admin and token that appears in the log (with its latest name), for an actor filter.
     public func actors() throws -> [Actor] {
-        try store.database.read { db in
+        try store.read { db in
             try db.query("""
                 SELECT actor_type, actor_id, actor_name FROM audit_log
                 WHERE id IN (SELECT MAX(id) FROM audit_log WHERE actor_id IS NOT NULL GROUP BY actor_id)

@@ -39,7 +39,7 @@ public enum Demo {
     /// entry of its creation has a system actor), so an admin's own environment named "Demo" is not taken for it.
     public static func isDemo(_ environment: Environment, store: Store) throws -> Bool {
         guard environment.name == environmentName else { return false }
-        return try store.database.read { db in
+        return try store.read { db in
             try db.queryOne(
                 "SELECT 1 AS yes FROM audit_log WHERE environment_id = ? AND action = 'environment.create' AND actor_type = 'system' LIMIT 1",
                 [.text(environment.id)]) != nil

@@ -28,7 +28,7 @@ extension Verdicts {
     private func activeSecretKeys(now: Int64) throws -> [String: Int] {
         let expiries = try store.secretKeyExpiries.value(0) {
             var expiries: [String: [Int64]] = [:]
-            try store.database.read { db in
+            try store.read { db in
                 try db.forEachRow("SELECT environment_id, expires_at FROM api_keys WHERE type = 'secret' AND revoked_at IS NULL") { row in
                     if let id = row["environment_id"].string { expiries[id, default: []].append(row["expires_at"].int64 ?? .max) }
                 }

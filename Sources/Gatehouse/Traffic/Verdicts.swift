@@ -69,7 +69,7 @@ public struct Verdicts: Sendable {
         }
         // The week's cached rollups are stale once this commits.
         defer { store.rollupCache.invalidate(environmentID) }
-        return try store.database.write { db in
+        return try store.write { db in
             if let idempotencyKey {
                 if let row = try db.queryOne("SELECT accepted FROM ingest_batches WHERE environment_id = ? AND idempotency_key = ?", [environment, .text(idempotencyKey)]) {
                     return row["accepted"].int ?? 0
@@ -108,7 +108,7 @@ public struct Verdicts: Sendable {
     /// in the same hour — so the sums can be cached for that hour.
     public func weekRollups(environmentID: String, now: Int64) throws -> [VerdictRollup] {
         let from = (now - ((now % 3600) + 3600) % 3600) + 3600 - ChecklistThresholds().windowSeconds
-        return try store.database.read { db in
+        return try store.read { db in
             var observed: [String: [ObservedValue]] = [:]
             try db.forEachRow(
                 "SELECT provider, status, reason, field, value, SUM(count) AS n FROM verdict_observed_rollups WHERE environment_id = ? AND hour >= ? AND hour < ? GROUP BY provider, status, reason, field, value",
@@ -135,7 +135,7 @@ public struct Verdicts: Sendable {
         let today = now - ((now % 86_400) + 86_400) % 86_400
         let from = today - 6 * 86_400
         var byDay: [Int64: [String: Int]] = [:]
-        try store.database.read { db in
+        try store.read { db in
             try db.forEachRow(
                 "SELECT (hour - hour % 86400) AS day, status, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND reason = '' GROUP BY day, status",
                 [.text(environmentID), .integer(from)]
@@ -153,7 +153,7 @@ public struct Verdicts: Sendable {
     @discardableResult
     public func prune() throws -> Int {
         let now = store.clock()
-        return try store.database.write { db in
+        return try store.write { db in
             // Raw verdicts are indexed by environment and hour only (Migrations/0002): each environment's old hours
             // are a range of that index. `at / 3600 <= cutoff hour` never drops a row `at < cutoff` selects, as
             // integer division is monotonic. Every verdict belongs to an existing environment (deleting one cascades).

@@ -1,7 +1,6 @@
 import Foundation
 import Gatehouse
 import HTTPServer
-import SQLite
 
 extension Application {
     /// Connects the running server: its open connections become a metrics gauge; background upkeep starts.
@@ -30,7 +29,7 @@ extension Application {
 
     /// Applied and pending migrations.
     public func migrationStatus() throws -> (applied: [String], pending: [String]) {
-        try migrator.status(services.store.database)
+        try services.store.migrationStatus(configuration.migrationsDirectory)
     }
 }
 

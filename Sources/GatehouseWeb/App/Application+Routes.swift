@@ -2,11 +2,10 @@ import Foundation
 import Gatehouse
 import HTTP
 import HTTPServer
-import SQLite
 
 extension Application {
     /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
-    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, migrator: Migrator, dashboard: Dashboard) {
+    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard) {
         router.use(SecurityHeaders.middleware)
         func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
             router.add(method, pattern, { request in
@@ -32,7 +31,7 @@ extension Application {
         add("GET", "/healthz") { _ in Response(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n") }
         add("GET", "/readyz") { _ in
             do {
-                let status = try migrator.status(services.store.database)
+                let status = try services.store.migrationStatus(configuration.migrationsDirectory)
                 guard status.pending.isEmpty else {
                     return Response(status: 503, contentType: "text/plain; charset=utf-8", body: "migrations pending\n")
                 }

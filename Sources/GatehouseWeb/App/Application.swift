@@ -2,7 +2,6 @@ import Foundation
 import Gatehouse
 import HTTP
 import HTTPServer
-import SQLite
 
 /// Gatehouse assembled: the database (migrated), the domain services, and the router with every route of the
 /// management API, the ingest API, the dashboard and the operational endpoints. `respond` serves one request.
@@ -12,7 +11,6 @@ public final class Application: Sendable {
     public let logger: Logger
     public let metrics: Metrics
     let responder: @Sendable (Request) -> Response
-    let migrator: Migrator
     /// The routes registered, for the OpenAPI check.
     public let routes: [Router.Route]
     let upkeep = Upkeep()
@@ -24,21 +22,19 @@ public final class Application: Sendable {
     public init(configuration: Configuration, logger: Logger, clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {
         self.configuration = configuration
         self.logger = logger
-        let database = try Database(path: configuration.database)
-        migrator = Migrator(directory: configuration.migrationsDirectory)
-        let applied = try migrator.migrate(database)
-        for name in applied { logger.info("migration applied", ["file": .string(name)]) }
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)
-        let store = try Store(database: database, masterKey: key, clock: clock)
+        let (store, applied) = try Store.open(path: configuration.database, migrationsDirectory: configuration.migrationsDirectory,
+                                              masterKey: key, clock: clock)
+        for name in applied { logger.info("migration applied", ["file": .string(name)]) }
         services = Services(store: store)
         metrics = Metrics()
-        metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { database.pendingWrites }
+        metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { store.pendingWrites }
         let setup = SetupLink()
         self.setup = setup
         let views = try Views(directory: configuration.templatesDirectory)
         let dashboard = Dashboard(services: services, sessions: try Sessions(store: store), views: views, configuration: configuration, setup: setup)
         var router = Router()
-        Self.register(&router, services: services, configuration: configuration, metrics: metrics, migrator: migrator, dashboard: dashboard)
+        Self.register(&router, services: services, configuration: configuration, metrics: metrics, dashboard: dashboard)
         routes = router.routes
         responder = router.responder(logger: logger)
     }

@@ -50,19 +50,27 @@ struct AndroidAppInput: Sendable {
         ])
     }
 
-    /// The form's values for `partials/environment-android-form`, with `error`'s messages beside their fields when
-    /// this app was element `index` of the validated `androidApps`.
-    func values(action: String, submit: String, error: ValidationError?, index: Int) -> MustacheValue {
+    /// The app as typed, checked by the API's rules for one `androidApps[]` element (errors at `/packageName`,
+    /// `/certificateDigests/{n}`…). Whether it clashes with another registered app is the domain's to say.
+    func app() throws(ValidationError) -> AndroidApp {
+        var errors = FieldErrors()
+        let app = AndroidAppFields.parse(json, at: "", errors: &errors)
+        try errors.throwIfAny()
+        guard let app else { throw ValidationError("", "could not be read") }
+        return app
+    }
+
+    /// The form's values for `partials/environment-android-form`, with `error`'s messages beside their fields.
+    func values(action: String, submit: String, error: ValidationError?) -> MustacheValue {
         var fields: [String: MustacheValue] = [:]
         var digestErrors: [MustacheValue] = []
         var general: [MustacheValue] = []
-        let prefix = "/androidApps/\(index)"
         for e in error?.errors ?? [] {
-            guard e.pointer.hasPrefix(prefix + "/") else {
+            guard e.pointer.hasPrefix("/") else {
                 general.append(.string(e.message))
                 continue
             }
-            let rest = e.pointer.dropFirst(prefix.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+            let rest = e.pointer.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
             switch (rest.first.map(String.init), rest.count) {
             case ("packageName", 1):
                 fields["packageName"] = .string(e.message.hasPrefix("duplicates")

@@ -64,10 +64,10 @@ struct TrafficChart: Sendable {
                 let h = Double(count) / Double(scale) * plotHeight
                 y -= h
                 out += "<rect class=\"\(status)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(barWidth))\" "
-                    + "height=\"\(Self.n(max(h, 0.5)))\"><title>\(Self.escape(label)): \(Checklist.number(count)) \(status)</title></rect>"
+                    + "height=\"\(Self.n(max(h, 0.5)))\"><title>\(Self.escape(label)): \(Wording.number(count)) \(status)</title></rect>"
             }
             let middle = Self.n(x + barWidth / 2)
-            let (weekday, date) = Self.dayLabelLines(day.start)
+            let (weekday, date) = Dates.dayLines(day.start)
             out += "<text class=\"label\" x=\"\(middle)\" y=\"\(Self.n(baseline + 2))\" text-anchor=\"middle\">"
                 + "<tspan x=\"\(middle)\" dy=\"1.1em\">\(weekday)</tspan><tspan x=\"\(middle)\" dy=\"1.15em\">\(date)</tspan></text></g>"
         }
@@ -87,7 +87,7 @@ struct TrafficChart: Sendable {
     /// `"12 verified, 30 rejected, 2 forged, 0 unavailable"`.
     static func summary(_ day: Day) -> String {
         zip(statuses, [day.verified, day.rejected, day.forged, day.unavailable])
-            .map { "\(Checklist.number($1)) \($0)" }.joined(separator: ", ")
+            .map { "\(Wording.number($1)) \($0)" }.joined(separator: ", ")
     }
 
     /// The smallest of 1, 2, 5 × 10ⁿ (n ≥ 0) at or above `value`; at least 10, so an empty week has an axis.
@@ -112,30 +112,10 @@ struct TrafficChart: Sendable {
         return String(value)
     }
 
-    static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-    static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-
     /// `"Tue 24 Nov"` for the UTC day starting at `start`.
     static func dayLabel(_ start: Int64) -> String {
-        let (weekday, date) = dayLabelLines(start)
+        let (weekday, date) = Dates.dayLines(start)
         return "\(weekday) \(date)"
-    }
-
-    /// `("Tue", "24 Nov")` for the UTC day starting at `start`: the axis label's two lines.
-    static func dayLabelLines(_ start: Int64) -> (weekday: String, date: String) {
-        let days = Int(start.dividingFloor(by: 86_400))
-        let weekday = weekdays[((days % 7) + 11) % 7]  // 1970-01-01 was a Thursday
-        let (_, month, day) = civil(days)
-        return (weekday, "\(day) \(months[month - 1])")
-    }
-
-    /// `"2026-11-24 14:05 UTC"`.
-    static func time(_ at: Int64) -> String {
-        let days = Int(at.dividingFloor(by: 86_400))
-        let seconds = Int(at - Int64(days) * 86_400)
-        let (year, month, day) = civil(days)
-        func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
-        return "\(year)-\(two(month))-\(two(day)) \(two(seconds / 3600)):\(two(seconds % 3600 / 60)) UTC"
     }
 
     /// A coordinate with at most one decimal.
@@ -159,21 +139,5 @@ struct TrafficChart: Sendable {
             }
         }
         return out
-    }
-}
-
-extension Int64 {
-    /// Division rounding toward negative infinity.
-    func dividingFloor(by divisor: Int64) -> Int64 {
-        let (quotient, remainder) = quotientAndRemainder(dividingBy: divisor)
-        return remainder < 0 ? quotient - 1 : quotient
-    }
-}
-
-extension TrafficChart {
-    /// Year, month (1…12) and day of a count of days since 1970-01-01.
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let (year, month, day) = Timestamp.civil(fromDays: Int64(days))
-        return (Int(year), Int(month), Int(day))
     }
 }

@@ -70,6 +70,10 @@ extension Problem {
             var p = Problem(status: 429, slug: "throttled", title: "Too many requests", detail: sentence(m))
             p.headers.set("Retry-After", String(retryAfter))
             return p
+        case .unavailable(let m, let retryAfter):
+            var p = Problem(status: 503, slug: "busy", title: "Busy", detail: sentence(m))
+            p.headers.set("Retry-After", String(retryAfter))
+            return p
         }
     }
 

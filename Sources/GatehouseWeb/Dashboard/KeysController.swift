@@ -1,25 +1,40 @@
 import Gatehouse
 import HTTP
+import HTTPServer
 import Mustache
 
 /// The Keys tab: an environment's API keys, creating, rolling with a grace period, and revoking them.
 /// Same operations and rules as the Management API's `/keys` endpoints.
-extension Dashboard {
+struct KeysController: Sendable {
+    let pages: Pages
+    let environments: Environments
+    let keys: APIKeys
+    let clock: @Sendable () -> Int64
+
+    /// Registers this controller's pages (`add` wraps each handler with metrics).
+    func register(_ add: Dashboard.AddRoute) {
+        add("GET", "/environments/{environmentId}/keys", pages.html(environmentKeysPage))
+        add("POST", "/environments/{environmentId}/keys", pages.html(createEnvironmentKey))
+        add("POST", "/environments/{environmentId}/keys/{keyId}/roll", pages.html(rollEnvironmentKey))
+        add("GET", "/environments/{environmentId}/keys/{keyId}/revoke", pages.html(revokeEnvironmentKeyPage))
+        add("POST", "/environments/{environmentId}/keys/{keyId}/revoke", pages.html(revokeEnvironmentKey))
+    }
+
     /// Grace periods offered when rolling a key, in hours, with their labels.
     static let keyGraceChoices: [(hours: Int, label: String)] = [(0, "Grace: none"), (1, "Grace: 1 hour"), (24, "Grace: 24 hours"), (72, "Grace: 3 days"), (168, "Grace: 7 days")]
 
     func environmentKeysPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.context(request)
+        let environment = try environments.get(try request.parameter("environmentId"))
         return try environmentKeysView(context, environment, values: [:], status: 200)
     }
 
     func environmentKeysView(_ context: DashboardContext, _ environment: Environment, values: [String: MustacheValue], rollErrors: [String: String] = [:],
                              status: Int) throws -> Response {
-        let now = services.store.clock()
-        let keys = try services.keys.list(environmentID: environment.id)
+        let now = clock()
+        let keys = try keys.list(environmentID: environment.id)
         let base = "/environments/\(environment.id)/keys"
-        var data = environmentHead(environment, tab: "keys")
+        var data = EnvironmentHead.values(environment, tab: "keys")
         data["keys"] = .array(keys.map { key in
             let state = key.state(at: now)
             return [
@@ -27,13 +42,13 @@ extension Dashboard {
                 "name": .string(key.name),
                 "public": .bool(key.type == .public),
                 "value": .string(key.publicValue ?? key.hint),
-                "createdAt": .string(EnvironmentTime.display(key.createdAt)),
+                "createdAt": .string(Dates.display(key.createdAt)),
                 "active": .bool(state == "active"),
                 "expiring": .bool(state == "expiring"),
                 "expired": .bool(state == "expired"),
                 "revoked": .bool(state == "revoked"),
-                "until": key.expiresAt.map { .string(EnvironmentTime.display($0)) } ?? .null,
-                "revokedAt": key.revokedAt.map { .string(EnvironmentTime.display($0)) } ?? .null,
+                "until": key.expiresAt.map { .string(Dates.display($0)) } ?? .null,
+                "revokedAt": key.revokedAt.map { .string(Dates.display($0)) } ?? .null,
                 "rollable": .bool(state == "active"),
                 "revocable": .bool(state == "active" || state == "expiring"),
                 "rollURL": .string("\(base)/\(key.id)/roll"),
@@ -44,13 +59,13 @@ extension Dashboard {
         })
         data["typeSecret"] = false
         for (key, value) in values { data[key] = value }
-        return views.page("pages/environment-keys", title: "Keys · \(environment.name)", data, context: context, status: status, section: "environments")
+        return pages.page("pages/environment-keys", title: "Keys · \(environment.name)", data, context: context, status: status, section: "environments")
     }
 
     func createEnvironmentKey(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         var errors = FieldErrors()
         let type = form["type"].flatMap(APIKey.KeyType.init(rawValue:))
         if type == nil { errors.add("/type", "must be \"public\" or \"secret\"") }
@@ -60,9 +75,9 @@ extension Dashboard {
                 "errors": fieldErrors(ValidationError(errors.errors)), "name": .string(form["name"] ?? ""), "typeSecret": .bool(form["type"] == "secret"),
             ], status: 422)
         }
-        let issued = try services.keys.create(environmentID: environment.id, type: type, name: name, actor: context.actor)
+        let issued = try keys.create(environmentID: environment.id, type: type, name: name, actor: context.actor)
         guard let secret = issued.secret else {
-            return try done(context, to: "/environments/\(environment.id)/keys", flash: "Created public key \(name): \(issued.key.publicValue ?? issued.key.hint).")
+            return try pages.done(context, to: "/environments/\(environment.id)/keys", flash: "Created public key \(name): \(issued.key.publicValue ?? issued.key.hint).")
         }
         return shownOnceKey(context, environment, secret: secret, title: "Secret key created",
                          intro: "\(name) is ready for your servers (verdict ingest, checking receipts). It works from now until you roll or revoke it.")
@@ -70,17 +85,17 @@ extension Dashboard {
 
     func rollEnvironmentKey(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let keyID = try request.parameter("keyId")
         guard let hours = form["graceHours"].flatMap({ Int($0) }), (0...APIKeys.maxGraceHours).contains(hours) else {
             let message = "Grace period must be a whole number of hours from 0 to \(APIKeys.maxGraceHours)"
             return try environmentKeysView(context, environment, values: [:], rollErrors: [keyID: message], status: 422)
         }
-        let issued = try services.keys.roll(environmentID: environment.id, keyID: keyID, graceHours: hours, actor: context.actor)
-        let until = hours == 0 ? "The old key stopped working now." : "The old key keeps working until \(EnvironmentTime.display(services.store.clock() + Int64(hours) * 3600)): deploy this one before then."
+        let issued = try keys.roll(environmentID: environment.id, keyID: keyID, graceHours: hours, actor: context.actor)
+        let until = hours == 0 ? "The old key stopped working now." : "The old key keeps working until \(Dates.display(clock() + Int64(hours) * 3600)): deploy this one before then."
         guard let secret = issued.secret else {
-            return try done(context, to: "/environments/\(environment.id)/keys", flash: "Rolled \(issued.key.name): the new public key is \(issued.key.publicValue ?? issued.key.hint). \(until)")
+            return try pages.done(context, to: "/environments/\(environment.id)/keys", flash: "Rolled \(issued.key.name): the new public key is \(issued.key.publicValue ?? issued.key.hint). \(until)")
         }
         return shownOnceKey(context, environment, secret: secret, title: "Secret key rolled", intro: "This replaces \(issued.key.name). \(until)")
     }
@@ -89,7 +104,7 @@ extension Dashboard {
     /// redirecting would mean storing the plaintext (in the session or a flash) until the next page; answering
     /// directly with `Cache-Control: no-store` keeps it only in this one response.
     func shownOnceKey(_ context: DashboardContext, _ environment: Environment, secret: String, title: String, intro: String) -> Response {
-        var response = views.page("pages/secret", title: title, [
+        var response = pages.page("pages/secret", title: title, [
             "environment": ["id": .string(environment.id), "name": .string(environment.name)],
             "secret": .string(secret),
             "what": "secret key",
@@ -102,11 +117,11 @@ extension Dashboard {
     }
 
     func revokeEnvironmentKeyPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        try requireEditorForConfirmation(context)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.context(request)
+        try pages.requireEditor(context)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let key = try environmentKey(try request.parameter("keyId"), in: environment)
-        var data = environmentHead(environment, tab: "keys")
+        var data = EnvironmentHead.values(environment, tab: "keys")
         let who = key.type == .public ? "Apps that ship this public key" : "Servers using this secret key"
         data["confirm"] = [
             "heading": .string("Revoke \(key.name)?"),
@@ -119,20 +134,20 @@ extension Dashboard {
             "button": "Revoke key",
             "cancel": .string("/environments/\(environment.id)/keys"),
         ]
-        return views.page("pages/environment-confirm", title: "Revoke \(key.name)", data, context: context, section: "environments")
+        return pages.page("pages/environment-confirm", title: "Revoke \(key.name)", data, context: context, section: "environments")
     }
 
     func revokeEnvironmentKey(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let key = try environmentKey(try request.parameter("keyId"), in: environment)
-        try services.keys.revoke(environmentID: environment.id, keyID: key.id, actor: context.actor)
-        return try done(context, to: "/environments/\(environment.id)/keys", flash: "Revoked \(key.name) (\(key.publicValue ?? key.hint)).")
+        try keys.revoke(environmentID: environment.id, keyID: key.id, actor: context.actor)
+        return try pages.done(context, to: "/environments/\(environment.id)/keys", flash: "Revoked \(key.name) (\(key.publicValue ?? key.hint)).")
     }
 
     func environmentKey(_ keyID: String, in environment: Environment) throws -> APIKey {
-        guard let key = try services.keys.list(environmentID: environment.id).first(where: { $0.id == keyID }) else {
+        guard let key = try keys.list(environmentID: environment.id).first(where: { $0.id == keyID }) else {
             throw DomainError.notFound("no key \(keyID) in \(environment.name)")
         }
         return key

@@ -1,17 +1,34 @@
 import Gatehouse
 import HTTP
+import HTTPServer
 import Mustache
 
 /// The environments list and creation.
-extension Dashboard {
+struct EnvironmentsController: Sendable {
+    let pages: Pages
+    let environments: Environments
+    let keys: APIKeys
+    let verdicts: Verdicts
+    let clock: @Sendable () -> Int64
+
+    /// Registers this controller's pages (`add` wraps each handler with metrics).
+    func register(_ add: Dashboard.AddRoute) {
+        add("GET", "/environments", pages.html(environmentsPage))
+        add("POST", "/environments", pages.html(createEnvironment))
+        add("GET", "/environments/{environmentId}", pages.html(environmentOverviewPage))
+        add("POST", "/environments/{environmentId}", pages.html(updateEnvironment))
+        add("GET", "/environments/{environmentId}/delete", pages.html(deleteEnvironmentPage))
+        add("POST", "/environments/{environmentId}/delete", pages.html(deleteEnvironment))
+    }
+
     func environmentsPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
+        let context = try pages.context(request)
         return try environmentsView(context, values: [:], status: 200)
     }
 
     func environmentsView(_ context: DashboardContext, values: [String: MustacheValue], status: Int) throws -> Response {
-        let environments = try services.environments.list()
-        let counts = try services.verdicts.checklistCounts(for: environments)
+        let environments = try environments.list()
+        let counts = try verdicts.checklistCounts(for: environments)
         var rows: [MustacheValue] = []
         rows.reserveCapacity(environments.count)
         for environment in environments {
@@ -34,12 +51,12 @@ extension Dashboard {
         var data = values
         data["environments"] = .array(rows)
         data["empty"] = .bool(rows.isEmpty)
-        return views.page("pages/environments", title: "Environments", data, context: context, status: status, section: "environments")
+        return pages.page("pages/environments", title: "Environments", data, context: context, status: status, section: "environments")
     }
 
     func createEnvironment(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
+        let context = try pages.editor(request, form: form)
         var errors = FieldErrors()
         let name = EnvironmentFields.name(form["name"] ?? "", at: "/name", errors: &errors)
         let kind = EnvironmentFields.kind(.string(form["kind"] ?? ""), at: "/kind", errors: &errors)
@@ -47,9 +64,9 @@ extension Dashboard {
             return try environmentsView(context, values: ["errors": fieldErrors(ValidationError(errors.errors)), "name": .string(form["name"] ?? ""),
                                                           "kindDevelopment": .bool(form["kind"] == "development")], status: 422)
         }
-        let (environment, keys) = try services.environments.create(name: name, kind: kind, actor: context.actor)
+        let (environment, keys) = try environments.create(name: name, kind: kind, actor: context.actor)
         let secret = keys.compactMap(\.secret).first ?? ""
-        return views.page("pages/secret", title: "Environment created", [
+        return pages.page("pages/secret", title: "Environment created", [
             "environment": ["id": .string(environment.id), "name": .string(environment.name)],
             "secret": .string(secret),
             "what": "secret key",

@@ -7,27 +7,36 @@ import Mustache
 
 /// The audit log: who changed what and when, newest first, filtered by environment and actor, 50 a page.
 /// Values are as the domain recorded them (secrets already written as "[sealed]").
-extension Dashboard {
+struct AuditController: Sendable {
+    let pages: Pages
+    let audit: AuditLog
+    let environments: Environments
+
+    /// Registers this controller's pages (`add` wraps each handler with metrics).
+    func register(_ add: Dashboard.AddRoute) {
+        add("GET", "/audit", pages.html(auditPage))
+    }
+
     static let auditPageSize = 50
 
     func auditPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
+        let context = try pages.context(request)
         let environmentID = request.queryValue("environment").flatMap { $0.isEmpty ? nil : $0 }
         let actorID = request.queryValue("actor").flatMap { $0.isEmpty ? nil : $0 }
         let before = request.queryValue("before").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
         let after = request.queryValue("after").flatMap { Int64($0) }.flatMap { $0 > 0 ? $0 : nil }
-        let page = try services.audit.page(environmentID: environmentID, actorID: actorID, limit: Self.auditPageSize, before: before, after: after)
-        let environments = try services.environments.list()
+        let page = try audit.page(environmentID: environmentID, actorID: actorID, limit: Self.auditPageSize, before: before, after: after)
+        let environments = try environments.list()
         let names = Dictionary(environments.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
-        var actors = try services.audit.actors()
+        var actors = try audit.actors()
         if let actorID, !actors.contains(where: { $0.id == actorID }) { actors.append(Actor(kind: .admin, id: actorID, name: nil)) }
 
         var filter: [String] = []
-        if let environmentID { filter.append("environment=" + Self.queryEncode(environmentID)) }
-        if let actorID { filter.append("actor=" + Self.queryEncode(actorID)) }
+        if let environmentID { filter.append("environment=" + URLEncoding.percentEncode(environmentID)) }
+        if let actorID { filter.append("actor=" + URLEncoding.percentEncode(actorID)) }
         func link(_ cursor: String) -> MustacheValue { .string("/audit?" + (filter + [cursor]).joined(separator: "&")) }
 
-        return views.page("pages/audit", title: "Audit log", [
+        return pages.page("pages/audit", title: "Audit log", [
             "entries": .array(page.entries.map { auditRow($0, names: names) }),
             "empty": .bool(page.entries.isEmpty),
             "filtered": .bool(environmentID != nil || actorID != nil),
@@ -45,7 +54,7 @@ extension Dashboard {
 
     func auditRow(_ entry: AuditEntry, names: [String: String]) -> MustacheValue {
         var row: [String: MustacheValue] = [
-            "at": Self.time(entry.at),
+            "at": Dates.value(entry.at),
             "actorKind": .string(entry.actor.kind.rawValue),
             "actorName": .string(entry.actor.name ?? entry.actor.id ?? "—"),
             "actorID": entry.actor.id.map { .string($0) } ?? .null,

@@ -1,16 +1,37 @@
 import Foundation
 import Gatehouse
 import HTTP
+import HTTPServer
 import JSON
 import Mustache
 
 /// The Apps tab: Android apps, Play Integrity credentials and Apple app ids of one environment, and the Apple forms.
-/// Every change becomes the `androidApps` / `appleAppIds` / `playIntegrity` member of a merge patch, validated by
-/// `EnvironmentPatch.parse` exactly as the Management API does.
-extension Dashboard {
+/// Each app change is one domain operation on that app; credentials go through `EnvironmentPatch.parse`, exactly
+/// as the Management API's.
+struct AppsController: Sendable {
+    let pages: Pages
+    let environments: Environments
+
+    /// Registers this controller's pages (`add` wraps each handler with metrics).
+    func register(_ add: Dashboard.AddRoute) {
+        add("GET", "/environments/{environmentId}/apps", pages.html(environmentAppsPage))
+        add("POST", "/environments/{environmentId}/apps/android", pages.html(addAndroidApp))
+        add("GET", "/environments/{environmentId}/apps/android/{packageName}", pages.html(editAndroidAppPage))
+        add("POST", "/environments/{environmentId}/apps/android/{packageName}", pages.html(updateAndroidApp))
+        add("GET", "/environments/{environmentId}/apps/android/{packageName}/remove", pages.html(removeAndroidAppPage))
+        add("POST", "/environments/{environmentId}/apps/android/{packageName}/remove", pages.html(removeAndroidApp))
+        add("POST", "/environments/{environmentId}/apps/apple", pages.html(addAppleAppID))
+        add("GET", "/environments/{environmentId}/apps/apple/{appId}/remove", pages.html(removeAppleAppIDPage))
+        add("POST", "/environments/{environmentId}/apps/apple/{appId}/remove", pages.html(removeAppleAppID))
+        add("POST", "/environments/{environmentId}/play-integrity/service-account", pages.html(setServiceAccount))
+        add("POST", "/environments/{environmentId}/play-integrity/local", pages.html(setLocalKeys))
+        add("GET", "/environments/{environmentId}/play-integrity/{credential}/remove", pages.html(removeCredentialPage))
+        add("POST", "/environments/{environmentId}/play-integrity/{credential}/remove", pages.html(removeCredential))
+    }
+
     func environmentAppsPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.context(request)
+        let environment = try environments.get(try request.parameter("environmentId"))
         return environmentAppsView(context, environment, values: [:], status: 200)
     }
 
@@ -18,9 +39,9 @@ extension Dashboard {
     /// `local`); the other forms start empty.
     func environmentAppsView(_ context: DashboardContext, _ environment: Environment, values: [String: MustacheValue], status: Int) -> Response {
         let base = "/environments/\(environment.id)"
-        var data = environmentHead(environment, tab: "apps")
+        var data = EnvironmentHead.values(environment, tab: "apps")
         data["androidApps"] = .array(environment.androidApps.map { app in
-            let encoded = EnvironmentURL.segment(app.packageName)
+            let encoded = URLEncoding.percentEncode(app.packageName)
             return [
                 "packageName": .string(app.packageName),
                 "digests": .array(app.certificateDigests.map { ["halves": Self.halves(CertificateDigest.format($0))] }),
@@ -36,7 +57,7 @@ extension Dashboard {
                 "teamId": .string(AppleAppID.teamID(id)),
                 "bundleId": .string(AppleAppID.bundleID(id)),
                 "rpIdHash": Self.halves(AppleAppID.rpIDHash(id)),
-                "removeURL": .string("\(base)/apps/apple/\(EnvironmentURL.segment(id))/remove"),
+                "removeURL": .string("\(base)/apps/apple/\(URLEncoding.percentEncode(id))/remove"),
             ]
         })
         data["hasAndroidApps"] = .bool(!environment.androidApps.isEmpty)
@@ -50,9 +71,9 @@ extension Dashboard {
             "verificationKeySHA256": play.localVerificationKeySHA256.map { .string($0) } ?? .null,
             "noneSet": .bool(!play.serviceAccountSet && !play.localSet),
         ]
-        data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil, index: 0)
+        data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil)
         for (key, value) in values { data[key] = value }
-        return views.page("pages/environment-apps", title: "Apps · \(environment.name)", data, context: context, status: status, section: "environments")
+        return pages.page("pages/environment-apps", title: "Apps · \(environment.name)", data, context: context, status: status, section: "environments")
     }
 
     /// The notice at the top of a re-rendered Apps tab, linking to the section whose form needs a fix.
@@ -72,33 +93,29 @@ extension Dashboard {
 
     func addAppleAppID(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let id = try request.parameter("environmentId")
         let appID = (form["appId"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        let list: [JSON] = environment.appleAppIDs.map { .string($0) } + [.string(appID)]
-        let patch: EnvironmentPatch
         do {
-            patch = try EnvironmentPatch.parse(.object([.init("appleAppIds", .array(list))]))
-        } catch {
-            let pointer = "/appleAppIds/\(list.count - 1)"
-            let message = error.errors.first { $0.pointer == pointer }?.message ?? error.errors.first?.message ?? "is not valid"
+            _ = try environments.addAppleAppID(appID, to: id, actor: context.actor)
+        } catch let error as ValidationError {
+            let message = error.errors.first?.message ?? "is not valid"
             let shown = message.hasPrefix("duplicates") ? "is already registered in this environment" : message
-            return environmentAppsView(context, environment, values: [
+            return environmentAppsView(context, try environments.get(id), values: [
                 "apple": ["appId": .string(appID), "error": .string(shown)], "problem": Self.problem("apple", "the app id"),
             ], status: 422)
         }
-        _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-        return try done(context, to: "/environments/\(environment.id)/apps#apple",
+        return try pages.done(context, to: "/environments/\(id)/apps#apple",
                         flash: "Registered \(appID): App Attest keys of this app now verify here (rpId hash \(AppleAppID.rpIDHash(appID).prefix(12))…).")
     }
 
     func removeAppleAppIDPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        try requireEditorForConfirmation(context)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.context(request)
+        try pages.requireEditor(context)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let appID = try request.parameter("appId")
         guard environment.appleAppIDs.contains(appID) else { throw DomainError.notFound("\(appID) is not registered in \(environment.name)") }
-        var data = environmentHead(environment, tab: "apps")
+        var data = EnvironmentHead.values(environment, tab: "apps")
         data["confirm"] = [
             "heading": .string("Remove \(appID)?"),
             "lead": .string("\(environment.name) stops recognizing this app id:"),
@@ -106,31 +123,19 @@ extension Dashboard {
                 "new App Attest registrations of the app are refused, and assertions by keys it registered no longer verify;",
                 "under attack mode, its installs are no longer asked for an attestation.",
             ],
-            "action": .string("/environments/\(environment.id)/apps/apple/\(EnvironmentURL.segment(appID))/remove"),
+            "action": .string("/environments/\(environment.id)/apps/apple/\(URLEncoding.percentEncode(appID))/remove"),
             "button": "Remove app id",
             "cancel": .string("/environments/\(environment.id)/apps#apple"),
         ]
-        return views.page("pages/environment-confirm", title: "Remove \(appID)", data, context: context, section: "environments")
+        return pages.page("pages/environment-confirm", title: "Remove \(appID)", data, context: context, section: "environments")
     }
 
     func removeAppleAppID(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let id = try request.parameter("environmentId")
         let appID = try request.parameter("appId")
-        guard environment.appleAppIDs.contains(appID) else { throw DomainError.notFound("\(appID) is not registered in \(environment.name)") }
-        var patch = EnvironmentPatch()
-        patch.appleAppIDs = .set(environment.appleAppIDs.filter { $0 != appID })
-        _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-        return try done(context, to: "/environments/\(environment.id)/apps#apple", flash: "Removed \(appID).")
-    }
-}
-
-/// Percent-encoding of one path segment for links (package names and app ids are plain, but stay safe).
-enum EnvironmentURL {
-    static func segment(_ s: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
-        return s.addingPercentEncoding(withAllowedCharacters: allowed) ?? s
+        _ = try environments.removeAppleAppID(appID, from: id, actor: context.actor)
+        return try pages.done(context, to: "/environments/\(id)/apps#apple", flash: "Removed \(appID).")
     }
 }

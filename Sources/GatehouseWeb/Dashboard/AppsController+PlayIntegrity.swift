@@ -1,16 +1,17 @@
 import Foundation
 import Gatehouse
 import HTTP
+import HTTPServer
 import JSON
 import Mustache
 
 /// Setting and removing an environment's Play Integrity credentials: the service account's JSON key (uploaded or
 /// pasted) and Play Console's local response keys. Secrets are never echoed back, not even on errors.
-extension Dashboard {
+extension AppsController {
     func setServiceAccount(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let bytes = form.files["serviceAccountFile"] ?? Array((form["serviceAccountJSON"] ?? "").utf8)
         func failed(_ message: String, _ advice: String) -> Response {
             let error = "\(message) (not shown again). \(advice)"
@@ -38,15 +39,15 @@ extension Dashboard {
             }
             return failed(sentences.joined(separator: ". "), "Download a new JSON key for the service account and upload it unedited.")
         }
-        let updated = try services.environments.patch(environment.id, with: patch, actor: context.actor)
+        let updated = try environments.patch(environment.id, with: patch, actor: context.actor)
         let email = updated.playIntegrity.serviceAccountEmail ?? "unknown"
-        return try done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Service account set (client e-mail \(email)).")
+        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Service account set (client e-mail \(email)).")
     }
 
     func setLocalKeys(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let decryption = (form["decryptionKey"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let verification = (form["verificationKey"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         let local = JSON.object([.init("decryptionKey", .string(decryption)), .init("verificationKey", .string(verification))])
@@ -66,20 +67,20 @@ extension Dashboard {
                 "local": ["verificationKey": .string(verification), "errors": .dictionary(errors)], "problem": Self.problem("play-integrity", "the local keys"),
             ], status: 422)
         }
-        let updated = try services.environments.patch(environment.id, with: patch, actor: context.actor)
+        let updated = try environments.patch(environment.id, with: patch, actor: context.actor)
         let fingerprint = updated.playIntegrity.localVerificationKeySHA256.map { " (verification key SHA-256 \($0.prefix(16))…)" } ?? ""
-        return try done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).")
+        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).")
     }
 
     /// GET /environments/{id}/play-integrity/{which}/remove, `which` = service-account | local.
     func removeCredentialPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        try requireEditorForConfirmation(context)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.context(request)
+        try pages.requireEditor(context)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let which = try playIntegrityCredential(request)
         let otherSet = which == "service-account" ? environment.playIntegrity.localSet : environment.playIntegrity.serviceAccountSet
         let what = which == "service-account" ? "the service account" : "the local keys"
-        var data = environmentHead(environment, tab: "apps")
+        var data = EnvironmentHead.values(environment, tab: "apps")
         data["confirm"] = [
             "heading": .string("Remove \(what)?"),
             "lead": .string("Gatehouse erases \(what) of \(environment.name). They cannot be shown or restored: to set them again, upload them again."),
@@ -93,18 +94,18 @@ extension Dashboard {
             "button": .string(which == "service-account" ? "Remove service account" : "Remove local keys"),
             "cancel": .string("/environments/\(environment.id)/apps#play-integrity"),
         ]
-        return views.page("pages/environment-confirm", title: "Remove \(what)", data, context: context, section: "environments")
+        return pages.page("pages/environment-confirm", title: "Remove \(what)", data, context: context, section: "environments")
     }
 
     func removeCredential(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let which = try playIntegrityCredential(request)
         var patch = EnvironmentPatch()
         if which == "service-account" { patch.serviceAccount = .remove } else { patch.localKeys = .remove }
-        _ = try services.environments.patch(environment.id, with: patch, actor: context.actor)
-        return try done(context, to: "/environments/\(environment.id)/apps#play-integrity",
+        _ = try environments.patch(environment.id, with: patch, actor: context.actor)
+        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity",
                         flash: which == "service-account" ? "Service account removed." : "Local keys removed.")
     }
 

@@ -7,11 +7,11 @@ import Mustache
 /// The checklist's one-click fix: add the certificate digest phones report to a registered Android app, after a
 /// confirmation page that shows exactly what changes and why. It goes through the same patch and validation as
 /// `PATCH /api/management/v1/environments/{id}`.
-extension Dashboard {
+extension TrafficController {
     /// `GET /environments/{environmentId}/traffic/add-digest?package=…&digest=…`: the confirmation page.
     func addDigestPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.context(request)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let proposal = try digestProposal(environment, package: request.queryValue("package"), digest: request.queryValue("digest"))
         return addDigestView(context, environment: environment, proposal: proposal, errors: [], status: 200)
     }
@@ -19,21 +19,21 @@ extension Dashboard {
     /// `POST` of the confirmation: CSRF and the editor role, the patch, then back to the traffic page.
     func addDigestSubmit(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try editor(request, form: form)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
         let proposal = try digestProposal(environment, package: form["package"], digest: form["digest"])
         let back = "/environments/\(environment.id)/traffic"
         if proposal.alreadyRegistered {
-            return try done(context, to: back, flash: "\(proposal.digest) is already registered for \(proposal.package).")
+            return try pages.done(context, to: back, flash: "\(proposal.digest) is already registered for \(proposal.package).")
         }
         do {
-            let patch = try EnvironmentPatch.parse(.object([.init("androidApps", proposal.androidApps)]))
-            _ = try services.environments.patch(environment.id, with: patch, ifMatch: form["etag"], actor: context.actor)
+            _ = try environments.addCertificateDigest(proposal.bytes, toAndroidApp: proposal.package, in: environment.id,
+                                                               ifMatch: form["etag"], actor: context.actor)
         } catch let error as ValidationError {
             return addDigestView(context, environment: environment, proposal: proposal,
                                  errors: error.errors.map { "\($0.pointer): \($0.message)" }, status: 422)
         }
-        return try done(context, to: back, flash: "Added \(proposal.digest) to \(proposal.package). Verdicts from phones "
+        return try pages.done(context, to: back, flash: "Added \(proposal.digest) to \(proposal.package). Verdicts from phones "
             + "signed with it verify from now on, and the checklist counts the earlier ones as fixed.")
     }
 
@@ -41,10 +41,9 @@ extension Dashboard {
     struct DigestProposal {
         let package: String
         let digest: String
+        let bytes: [UInt8]
         let before: [String]
         let alreadyRegistered: Bool
-        /// The environment's `androidApps` with the digest added: the patch's value.
-        let androidApps: JSON
     }
 
     /// Reads and checks the package and digest; throws a 404 page for an unknown package or a malformed digest.
@@ -55,33 +54,23 @@ extension Dashboard {
         guard let digest, let bytes = CertificateDigest.parse(digest) else {
             throw DomainError.notFound("that is not \(CertificateDigest.expectation)")
         }
-        let formatted = CertificateDigest.format(bytes)
-        let apps: [JSON] = environment.androidApps.map { other in
-            var digests = other.certificateDigests
-            if other.packageName == package && !digests.contains(bytes) { digests.append(bytes) }
-            return .object([
-                .init("packageName", .string(other.packageName)),
-                .init("certificateDigests", .array(digests.map { .string(CertificateDigest.format($0)) })),
-                .init("outsidePlay", .bool(other.outsidePlay)),
-            ])
-        }
-        return DigestProposal(package: package, digest: formatted, before: app.certificateDigests.map(CertificateDigest.format),
-                              alreadyRegistered: app.certificateDigests.contains(bytes), androidApps: .array(apps))
+        return DigestProposal(package: package, digest: CertificateDigest.format(bytes), bytes: bytes,
+                              before: app.certificateDigests.map(CertificateDigest.format), alreadyRegistered: app.certificateDigests.contains(bytes))
     }
 
     func addDigestView(_ context: DashboardContext, environment: Environment, proposal: DigestProposal, errors: [String], status: Int) -> Response {
         var reported: MustacheValue = .null
-        if let report = try? services.verdicts.checklist(for: environment),
+        if let report = try? verdicts.checklist(for: environment),
            let item = report.item(SetupItem.certificateNotRegistered.rawValue),
            let seen = item.evidence.observed.first(where: { $0.value == proposal.digest }) {
             reported = [
-                "count": .string(Checklist.number(seen.count)),
-                "verdicts": .string(Checklist.number(item.evidence.verdicts)),
+                "count": .string(Wording.number(seen.count)),
+                "verdicts": .string(Wording.number(item.evidence.verdicts)),
                 "share": .string(ChecklistEvidence(verdicts: item.evidence.verdicts, failing: seen.count).shareText),
             ]
         }
-        return views.page("pages/environment-traffic-add-digest", title: "Add a certificate digest · \(environment.name)", [
-            "environment": environmentValues(environment),
+        return pages.page("pages/environment-traffic-add-digest", title: "Add a certificate digest · \(environment.name)", [
+            "environment": EnvironmentHead.summary(environment),
             "etag": .string(environment.etag),
             "package": .string(proposal.package),
             "digest": .string(proposal.digest),

@@ -1,18 +1,33 @@
 import Gatehouse
 import HTTP
+import HTTPServer
 import Mustache
 
 /// The environment's Traffic tab: the setup checklist (failures first), the week's verdicts per day and status with
 /// the configuration changes marked, and the reasons seen most.
-extension Dashboard {
+struct TrafficController: Sendable {
+    let pages: Pages
+    let environments: Environments
+    let verdicts: Verdicts
+    let audit: AuditLog
+    let store: Store
+    let clock: @Sendable () -> Int64
+
+    /// Registers this controller's pages (`add` wraps each handler with metrics).
+    func register(_ add: Dashboard.AddRoute) {
+        add("GET", "/environments/{environmentId}/traffic", pages.html(trafficPage))
+        add("GET", "/environments/{environmentId}/traffic/add-digest", pages.html(addDigestPage))
+        add("POST", "/environments/{environmentId}/traffic/add-digest", pages.html(addDigestSubmit))
+    }
+
     func trafficPage(_ request: Request) throws -> Response {
-        let context = try self.context(request)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
-        let now = services.store.clock()
-        let report = try services.verdicts.checklist(for: environment)
-        let rollups = try services.verdicts.weekRollups(environmentID: environment.id, now: now)
+        let context = try pages.context(request)
+        let environment = try environments.get(try request.parameter("environmentId"))
+        let now = clock()
+        let report = try verdicts.checklist(for: environment)
+        let rollups = try verdicts.weekRollups(environmentID: environment.id, now: now)
         let summary = Checklist.summarize(rollups: rollups, now: now)
-        let daily = try services.verdicts.dailyCounts(environmentID: environment.id, now: now)
+        let daily = try verdicts.dailyCounts(environmentID: environment.id, now: now)
         let days = daily.map { day in
             TrafficChart.Day(start: day.day, verified: day.counts["verified"] ?? 0, rejected: day.counts["rejected"] ?? 0,
                              forged: day.counts["forged"] ?? 0, unavailable: day.counts["unavailable"] ?? 0)
@@ -23,55 +38,46 @@ extension Dashboard {
 
         let items = report.items.map { item($0, environment: environment, rollups: rollups, canEdit: canEdit) }
         // Failures and warnings stay open, and so does an item just fixed, so the admin sees the fix take.
-        let shown = report.items.map { $0.status != .ok || $0.title.hasPrefix("Fixed: ") }
+        let shown = report.items.map { $0.status != .ok || $0.fixed }
         let open = items.enumerated().filter { shown[$0.offset] }.map(\.element)
         let passing = items.enumerated().filter { !shown[$0.offset] }.map(\.element)
         let failCount = report.items.filter { $0.status == .fail }.count
         let warnCount = report.items.filter { $0.status == .warn }.count
         var values: [String: MustacheValue] = [
-            "environment": environmentValues(environment),
-            "demo": .bool(try Demo.isDemo(environment, store: services.store)),
+            "environment": EnvironmentHead.summary(environment),
+            "demo": .bool(try Demo.isDemo(environment, store: store)),
             "openItems": .array(open),
             "passingItems": .array(passing),
-            "passingCount": passing.isEmpty ? .null : .string(Checklist.number(passing.count)),
+            "passingCount": passing.isEmpty ? .null : .string(Wording.number(passing.count)),
             "passingPlural": .bool(passing.count != 1),
             "allPass": .bool(failCount == 0 && warnCount == 0),
             "hasOpen": .bool(!open.isEmpty),
-            "failCount": failCount > 0 ? .string(Checklist.number(failCount)) : .null,
-            "warnCount": warnCount > 0 ? .string(Checklist.number(warnCount)) : .null,
+            "failCount": failCount > 0 ? .string(Wording.number(failCount)) : .null,
+            "warnCount": warnCount > 0 ? .string(Wording.number(warnCount)) : .null,
             "chart": .string(chart.svg()),
             "days": .array(days.map { day in
                 [
                     "label": .string(TrafficChart.dayLabel(day.start)),
-                    "verified": .string(Checklist.number(day.verified)), "rejected": .string(Checklist.number(day.rejected)),
-                    "forged": .string(Checklist.number(day.forged)), "unavailable": .string(Checklist.number(day.unavailable)),
-                    "total": .string(Checklist.number(day.total)),
+                    "verified": .string(Wording.number(day.verified)), "rejected": .string(Wording.number(day.rejected)),
+                    "forged": .string(Wording.number(day.forged)), "unavailable": .string(Wording.number(day.unavailable)),
+                    "total": .string(Wording.number(day.total)),
                 ]
             }),
-            "weekTotal": .string(Checklist.number(days.reduce(0) { $0 + $1.total })),
+            "weekTotal": .string(Wording.number(days.reduce(0) { $0 + $1.total })),
             "changes": .array(changes.map { ["label": .string($0.label)] }),
             "hasChanges": .bool(!changes.isEmpty),
             "reasons": .array(summary.topReasons.map { reason in
                 [
                     "reason": .string(reason.reason),
-                    "provider": .string(Self.providerName(reason.provider)),
-                    "count": .string(Checklist.number(reason.count)),
+                    "provider": .string(Provider.displayName(reason.provider)),
+                    "count": .string(Wording.number(reason.count)),
                     "setup": .bool(reason.setup),
                 ]
             }),
         ]
         values["noReasons"] = .bool(summary.topReasons.isEmpty)
-        return views.page("pages/environment-traffic", title: "Traffic · \(environment.name)", values, context: context,
+        return pages.page("pages/environment-traffic", title: "Traffic · \(environment.name)", values, context: context,
                           section: "environments")
-    }
-
-    /// What the page header and tabs need of an environment.
-    func environmentValues(_ environment: Environment) -> MustacheValue {
-        [
-            "id": .string(environment.id),
-            "name": .string(environment.name),
-            "production": .bool(environment.kind == .production),
-        ]
     }
 
     /// One checklist item for the template.
@@ -82,7 +88,7 @@ extension Dashboard {
             let known = registered.contains(value.value)
             return [
                 "value": .string(value.value),
-                "count": .string(Checklist.number(value.count)),
+                "count": .string(Wording.number(value.count)),
                 "mark": registered.isEmpty ? .null : .string(known ? "registered" : "not registered"),
                 "markClass": .string(known ? "ok" : "fail"),
             ]
@@ -94,10 +100,10 @@ extension Dashboard {
             "title": .string(item.title),
             "detail": .string(item.detail),
             "fix": item.fix.isEmpty ? .null : .string(item.fix),
-            "provider": evidence.provider.map { .string(Self.providerName($0)) } ?? .null,
+            "provider": evidence.provider.map { .string(Provider.displayName($0)) } ?? .null,
             "hasCounts": .bool(evidence.verdicts > 0),
-            "verdicts": .string(Checklist.number(evidence.verdicts)),
-            "failing": evidence.failing > 0 ? .string(Checklist.number(evidence.failing)) : .null,
+            "verdicts": .string(Wording.number(evidence.verdicts)),
+            "failing": evidence.failing > 0 ? .string(Wording.number(evidence.failing)) : .null,
             "share": .string(evidence.shareText),
             "reasons": .array(evidence.reasons.map { .string($0) }),
             "hasReasons": .bool(!evidence.reasons.isEmpty),
@@ -107,54 +113,27 @@ extension Dashboard {
             "hasRegistered": .bool(!evidence.registered.isEmpty),
             "hasEvidence": .bool(evidence.verdicts > 0 || !observed.isEmpty || !evidence.registered.isEmpty),
         ]
-        if canEdit, let add = addDigestOffer(item, environment: environment, rollups: rollups) {
+        if canEdit, let offer = DigestOffer(item, environment: environment, rollups: rollups) {
+            let digest = CertificateDigest.format(offer.digest)
             values["addDigest"] = [
-                "package": .string(add.package), "digest": .string(add.digest),
-                "href": .string("/environments/\(environment.id)/traffic/add-digest?package=\(Self.queryEncode(add.package))&digest=\(Self.queryEncode(add.digest))"),
+                "package": .string(offer.packageName), "digest": .string(digest),
+                "href": .string("/environments/\(environment.id)/traffic/add-digest?package=\(URLEncoding.percentEncode(offer.packageName))&digest=\(URLEncoding.percentEncode(digest))"),
             ]
         }
         return .dictionary(values)
     }
 
-    /// For a failing `android.certificateNotRegistered`: the top observed digest and the registered package it
-    /// should be added to, when it is not registered there yet. The package is the one phones ran most with the
-    /// mismatch, or the only app.
-    func addDigestOffer(_ item: ChecklistItem, environment: Environment, rollups: [VerdictRollup]) -> (package: String, digest: String)? {
-        guard item.id == SetupItem.certificateNotRegistered.rawValue, item.status != .ok,
-              let top = item.evidence.observed.first, let bytes = CertificateDigest.parse(top.value) else { return nil }
-        var packages: [String: Int] = [:]
-        for row in rollups where row.provider == "play-integrity" && row.reason == "certificateMismatch" {
-            for value in row.observed where value.field == "packageName" { packages[value.value, default: 0] += value.count }
-        }
-        let topPackage = packages.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
-        let apps = environment.androidApps
-        guard let app = apps.first(where: { $0.packageName == topPackage }) ?? (apps.count == 1 ? apps.first : nil),
-              !app.certificateDigests.contains(bytes) else { return nil }
-        return (app.packageName, CertificateDigest.format(bytes))
-    }
-
     /// The environment's configuration changes since `from` (updates and key changes), oldest first, for the chart.
     func configurationChanges(_ environmentID: String, from: Int64) throws -> [TrafficChart.Change] {
-        let entries = try services.audit.list(environmentID: environmentID, limit: 200).entries
-        return entries.reversed().filter { entry in
-            entry.at >= from && (entry.action == "environment.update" || entry.action.hasPrefix("key."))
-        }.map { entry in
-            let fields = entry.changes.array?.compactMap { $0["field"]?.string } ?? []
+        try audit.configurationChanges(environmentID: environmentID, since: from).map { entry in
+            let fields = entry.changedFields
             let who = entry.actor.name ?? entry.actor.kind.rawValue
             let what = entry.action == "environment.update"
                 ? "changed " + (fields.isEmpty ? "the environment" : fields.joined(separator: ", "))
                 : Self.keyActions[entry.action] ?? entry.action
-            return TrafficChart.Change(at: entry.at, label: "\(TrafficChart.time(entry.at)): \(who) \(what)")
+            return TrafficChart.Change(at: entry.at, label: "\(Dates.minute(entry.at)): \(who) \(what)")
         }
     }
 
     static let keyActions = ["key.create": "created a key", "key.roll": "rolled a key", "key.revoke": "revoked a key"]
-
-    static func providerName(_ provider: String) -> String {
-        switch provider {
-        case "play-integrity": "Play Integrity"
-        case "app-attest": "App Attest"
-        default: provider
-        }
-    }
 }

@@ -1,11 +1,21 @@
 import Gatehouse
 import HTTP
+import HTTPServer
 import Mustache
 
 /// The signed-in admin's own account: who they are, and changing their password (which ends their other sessions).
-extension Dashboard {
+struct AccountController: Sendable {
+    let pages: Pages
+    let admins: Admins
+
+    /// Registers this controller's pages (`add` wraps each handler with metrics).
+    func register(_ add: Dashboard.AddRoute) {
+        add("GET", "/account", pages.html(accountPage))
+        add("POST", "/account/password", pages.html(changePassword))
+    }
+
     func accountPage(_ request: Request) throws -> Response {
-        try accountView(try context(request), values: [:], status: 200)
+        try accountView(try pages.context(request), values: [:], status: 200)
     }
 
     func accountView(_ context: DashboardContext, values: [String: MustacheValue], status: Int) throws -> Response {
@@ -15,9 +25,9 @@ extension Dashboard {
             "email": .string(admin.email),
             "role": .string(admin.role.rawValue),
             "roleText": .string(Self.roleText(admin.role)),
-            "signedIn": Self.time(context.session.createdAt),
+            "signedIn": Dates.value(context.session.createdAt),
         ]
-        return views.page("pages/account", title: "Your account", data, context: context, status: status, section: "account")
+        return pages.page("pages/account", title: "Your account", data, context: context, status: status, section: "account")
     }
 
     static func roleText(_ role: Admin.Role) -> String {
@@ -31,8 +41,8 @@ extension Dashboard {
     /// Changing one's own password is open to every role (viewers included): it changes only the account itself.
     func changePassword(_ request: Request) throws -> Response {
         let form = try Form.read(request)
-        let context = try self.context(request)
-        try checkCSRF(form, context)
+        let context = try pages.context(request)
+        try pages.checkCSRF(form, context)
         let new = form["password"] ?? ""
         do {
             if new != (form["confirm"] ?? "") {
@@ -44,10 +54,10 @@ extension Dashboard {
                 errors.add("/confirm", "does not match the new password")
                 throw ValidationError(errors.errors)
             }
-            try services.admins.changePassword(id: context.session.admin.id, current: form["current"] ?? "", new: new, keeping: context.token)
+            try admins.changePassword(id: context.session.admin.id, current: form["current"] ?? "", new: new, keeping: context.token)
         } catch let error as ValidationError {
             return try accountView(context, values: ["errors": fieldErrors(error)], status: 422)
         }
-        return try done(context, to: "/account", flash: "Your password is changed. Your other sessions are signed out; this one stays.")
+        return try pages.done(context, to: "/account", flash: "Your password is changed. Your other sessions are signed out; this one stays.")
     }
 }

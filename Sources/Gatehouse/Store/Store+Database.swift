@@ -1,0 +1,28 @@
+import SQLite
+
+/// Opening a store's database file and asking about its migrations and its backup, so that the layers above use a
+/// store without SQLite's types.
+extension Store {
+    /// Opens (creating) the database at `path`, applies the pending migrations of `migrationsDirectory`
+    /// (`NNNN_*.sql`) and opens the store over it. Returns the store and the migrations applied. Throws when a
+    /// migration fails or an applied one changed, and `StoreError.wrongMasterKey`.
+    public static func open(path: String, migrationsDirectory: String, masterKey: [UInt8],
+                            clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws -> (store: Store, applied: [String]) {
+        let database = try Database(path: path)
+        let applied = try Migrator(directory: migrationsDirectory).migrate(database)
+        return (try Store(database: database, masterKey: masterKey, clock: clock), applied)
+    }
+
+    /// The migrations of `directory` applied to this store's database and those still pending.
+    public func migrationStatus(_ directory: String) throws -> (applied: [String], pending: [String]) {
+        try Migrator(directory: directory).status(database)
+    }
+
+    /// Database writes waiting or running (for a metrics gauge).
+    public var pendingWrites: Int { database.pendingWrites }
+
+    /// Writes a consistent snapshot of the database to `path` while the store is in use.
+    public func backup(to path: String) throws {
+        try database.backup(to: path)
+    }
+}
