@@ -44,12 +44,15 @@ public struct MustacheValue: Sendable {
 
     /// Named values, looked up by the names in tags.
     public static func dictionary(_ members: [String: MustacheValue]) -> MustacheValue {
-        var list: [Member] = []
-        list.reserveCapacity(members.count)
-        for (key, value) in members {
-            list.append(Member(value: value, fingerprint: Member.fingerprint(key), key: key))
+        let list = SharedElements<Member>(capacity: members.count) { base in
+            var count = 0
+            for (key, value) in members where count < members.count {
+                (base + count).initialize(to: Member(value: value, fingerprint: Member.fingerprint(key), key: key))
+                count += 1
+            }
+            return count
         }
-        return MustacheValue(storage: .dictionary(SharedElements(list)))
+        return MustacheValue(storage: .dictionary(list))
     }
 }
 
@@ -138,17 +141,23 @@ extension MustacheValue: ExpressibleByArrayLiteral {
 extension MustacheValue: ExpressibleByDictionaryLiteral {
     /// A `.dictionary` from a literal; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, MustacheValue)...) {
-        var list: [Member] = []
-        list.reserveCapacity(elements.count)
-        for (key, value) in elements {
-            let member = Member(value: value, fingerprint: Member.fingerprint(key), key: key)
-            if let index = list.firstIndex(where: { Member.mayMatch($0.fingerprint, member.fingerprint) && $0.key == key }) {
-                list[index] = member
-            } else {
-                list.append(member)
+        // Built in place, in the dictionary's own memory.
+        let list = SharedElements<Member>(capacity: elements.count) { base in
+            var count = 0
+            for (key, value) in elements {
+                let member = Member(value: value, fingerprint: Member.fingerprint(key), key: key)
+                if let index = (0..<count).first(where: {
+                    Member.mayMatch(base[$0].fingerprint, member.fingerprint) && base[$0].key == key
+                }) {
+                    base[index] = member
+                } else {
+                    (base + count).initialize(to: member)
+                    count += 1
+                }
             }
+            return count
         }
-        self.init(storage: .dictionary(SharedElements(list)))
+        self.init(storage: .dictionary(list))
     }
 }
 

@@ -33,6 +33,15 @@ struct OwnedBuffer<Element>: ~Copyable {
         self.count = filled
     }
 
+    /// Room for `capacity` elements, of which `initialize` initializes the first ones, given where they start, and
+    /// returns how many (at most `capacity`).
+    init(capacity: Int, initializingWith initialize: (UnsafeMutablePointer<Element>) -> Int) {
+        base = .allocate(capacity: max(capacity, 1))
+        let count = initialize(base)
+        precondition(count >= 0 && count <= capacity, "initialized more elements than there is room for")
+        self.count = count
+    }
+
     deinit {
         base.deinitialize(count: count)
         base.deallocate()
@@ -45,33 +54,5 @@ extension OwnedBuffer where Element: BitwiseCopyable {
     init(uninitializedCapacity capacity: Int) {
         base = .allocate(capacity: max(capacity, 1))
         count = 0
-    }
-}
-
-/// Shared, immutable elements in memory of their own: the lists and dictionaries of a value tree. The renderer
-/// reaches elements through `base`, valid as long as this object is, that is as long as the tree holding it.
-///
-/// `@unchecked Sendable`: the elements are written once, in `init`, and only read after.
-final class SharedElements<Element: Sendable>: @unchecked Sendable {
-    let storage: OwnedBuffer<Element>
-
-    init(_ elements: some Collection<Element>) {
-        storage = OwnedBuffer(copying: elements)
-    }
-
-    /// Where the elements start (valid while this object lives).
-    var base: UnsafePointer<Element> { @inline(__always) get { UnsafePointer(storage.base) } }
-
-    /// How many elements there are.
-    var count: Int { @inline(__always) get { storage.count } }
-}
-
-extension SharedElements: RandomAccessCollection {
-    var startIndex: Int { 0 }
-    var endIndex: Int { storage.count }
-
-    subscript(position: Int) -> Element {
-        precondition(position >= 0 && position < storage.count, "index out of range")
-        return storage.base[position]
     }
 }
