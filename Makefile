@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest clean
+.PHONY: deps build release run test test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -29,8 +29,20 @@ run: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
+	$(MAKE) test-asan
 	$(MAKE) test-api-schema
 	$(MAKE) test-browser
+
+# The code that reads memory through pointers under AddressSanitizer (a debug build of its own in .build/asan): the
+# Mustache tests (the spec suite among them) and the committed fuzz corpora of the Mustache and HTTP parsers replayed
+# through their fuzz targets' replay tools (a plain build of a fuzz target replays the files it is given).
+ASAN = --sanitize=address --scratch-path .build/asan
+test-asan: deps
+	$(SWIFT) build $(ASAN) --product MustacheFuzz
+	$(SWIFT) build $(ASAN) --product HTTPParserFuzz
+	SWIFT_BACKTRACE=enable=no .build/asan/debug/MustacheFuzz Tests/Fuzz/MustacheFuzz/corpus/* > /dev/null
+	SWIFT_BACKTRACE=enable=no .build/asan/debug/HTTPParserFuzz Tests/Fuzz/HTTPParserFuzz/corpus/* > /dev/null
+	$(SWIFT) test $(ASAN) --disable-xctest --filter MustacheTests
 
 VENV = .venv
 BROWSER_PACKAGES = chromium chromium-driver

@@ -46,7 +46,7 @@ struct Compiler {
                 if emits, !range.isEmpty { appendText(range) }
             case .lineStart:
                 if emits {
-                    emit(Instruction(operation: .lineStart))
+                    emit(Instruction(.lineStart))
                     openLineStart = instructions.count - 1
                 }
             case .tag(let tag, let indentation):
@@ -56,10 +56,10 @@ struct Compiler {
                 case .variable, .unescaped:
                     guard emits else { break }
                     let (first, count) = key(tag.name)
-                    openSuffix = emitTag(Instruction(operation: tag.kind == .variable ? .variable : .rawVariable, a: first, b: count))
+                    openSuffix = emitTag(Instruction(tag.kind == .variable ? .variable : .rawVariable, firstKey: first, keyCount: count))
                 case .partial:
                     guard emits else { break }
-                    emit(Instruction(operation: .partial, a: reference(tag, indentation)))
+                    emit(Instruction(.partial, reference: reference(tag, indentation)))
                 case .section, .inverted, .parent, .block:
                     guard stack.count < limits.maxNesting else {
                         throw error(at: tag.start, "\(noun(tag.kind)) \"\(tag.name)\" nests deeper than \(limits.maxNesting) levels")
@@ -69,14 +69,14 @@ struct Compiler {
                     guard opens else { break }
                     switch tag.kind {
                     case .parent:
-                        emit(Instruction(operation: .parent, a: reference(tag, indentation)))
+                        emit(Instruction(.parent, reference: reference(tag, indentation)))
                     case .block:
                         let copied = indentation.map { copyText($0) }
                         blocks.append(BlockTag(name: tag.name, indentation: copied))
-                        emit(Instruction(operation: .block, a: Int32(blocks.count - 1)))
+                        emit(Instruction(blockTag: Int32(blocks.count - 1)))
                     default:
                         let (first, count) = key(tag.name)
-                        let index = emitTag(Instruction(operation: tag.kind == .section ? .section : .inverted, a: first, b: count))
+                        let index = emitTag(Instruction(tag.kind == .section ? .section : .inverted, firstKey: first, keyCount: count))
                         stack[stack.count - 1] = Frame(tag: tag, instruction: index, emits: opens)
                     }
                 case .close:
@@ -88,7 +88,7 @@ struct Compiler {
                         throw error(at: tag.start, "closing tag \"\(tag.name)\" does not match \(noun(frame.tag.kind)) \"\(frame.tag.name)\" opened at \(line):\(column)")
                     }
                     if frame.emits {
-                        instructions[frame.instruction].c = Int32(instructions.count)
+                        instructions[frame.instruction].bodyEnd = Int32(instructions.count)
                         openText = nil
                         openLineStart = nil
                         openSuffix = frame.tag.kind == .section || frame.tag.kind == .inverted ? frame.instruction : nil
@@ -116,11 +116,11 @@ struct Compiler {
     private mutating func emitTag(_ tag: Instruction) -> Int {
         var tag = tag
         let last = instructions.count - 1
-        if let open = openText, open == last, instructions[open].b < Int32(UInt16.max) {
+        if let open = openText, open == last, instructions[open].textCount < Int32(UInt16.max) {
             let text = instructions[open]
             tag.prefix = text.operation == .lineText ? .line : .text
-            tag.prefixStart = text.a
-            tag.prefixCount = UInt16(text.b)
+            tag.prefixStart = text.textStart
+            tag.prefixCount = UInt16(text.textCount)
         } else if let open = openLineStart, open == last {
             tag.prefix = .line
         } else {
@@ -136,17 +136,17 @@ struct Compiler {
 
     private mutating func appendText(_ range: Range<Int>) {
         if let index = openText {
-            instructions[index].b += Int32(range.count)
+            instructions[index].textCount += Int32(range.count)
             text.append(contentsOf: source[range])
         } else if let index = openSuffix, appendSuffix(range, to: index) {
             return
         } else if let index = openLineStart {
-            instructions[index] = Instruction(operation: .lineText, a: Int32(text.count), b: Int32(range.count))
+            instructions[index] = Instruction(.lineText, textStart: Int32(text.count), textCount: Int32(range.count))
             text.append(contentsOf: source[range])
             openLineStart = nil
             openText = index
         } else {
-            emit(Instruction(operation: .text, a: Int32(text.count), b: Int32(range.count)))
+            emit(Instruction(.text, textStart: Int32(text.count), textCount: Int32(range.count)))
             text.append(contentsOf: source[range])
             openText = instructions.count - 1
         }

@@ -6,15 +6,16 @@
 /// A dictionary is stored as a small list of members, each with a fingerprint of its key, so the renderer finds a
 /// tag's name by comparing integers (no hashing, no reference counting while it renders).
 public struct MustacheValue: Sendable {
-    /// The kinds of value; dictionaries hold `Member`s.
+    /// The kinds of value; dictionaries hold `Member`s. Lists and dictionaries keep their elements in memory of
+    /// their own (`SharedElements`), which the renderer walks by pointer for as long as the tree lives.
     enum Storage: Sendable {
         case string(String)
         case int(Int)
         case double(Double)
         case bool(Bool)
         case null
-        case array([MustacheValue])
-        case dictionary([Member])
+        case array(SharedElements<MustacheValue>)
+        case dictionary(SharedElements<Member>)
     }
 
     let storage: Storage
@@ -37,14 +38,19 @@ public struct MustacheValue: Sendable {
     public static var null: MustacheValue { MustacheValue(storage: .null) }
 
     /// A list: a section renders once per element, with the element on top of the context stack.
-    public static func array(_ elements: [MustacheValue]) -> MustacheValue { MustacheValue(storage: .array(elements)) }
+    public static func array(_ elements: [MustacheValue]) -> MustacheValue {
+        MustacheValue(storage: .array(SharedElements(elements)))
+    }
 
     /// Named values, looked up by the names in tags.
     public static func dictionary(_ members: [String: MustacheValue]) -> MustacheValue {
-        var list: [Member] = []
-        list.reserveCapacity(members.count)
-        for (key, value) in members {
-            list.append(Member(value: value, fingerprint: Member.fingerprint(key), key: key))
+        let list = SharedElements<Member>(capacity: members.count) { base in
+            var count = 0
+            for (key, value) in members where count < members.count {
+                (base + count).initialize(to: Member(value: value, fingerprint: Member.fingerprint(key), key: key))
+                count += 1
+            }
+            return count
         }
         return MustacheValue(storage: .dictionary(list))
     }
@@ -90,7 +96,7 @@ extension MustacheValue: Equatable {
         case (.double(let a), .double(let b)): return a == b
         case (.bool(let a), .bool(let b)): return a == b
         case (.null, .null): return true
-        case (.array(let a), .array(let b)): return a == b
+        case (.array(let a), .array(let b)): return a.elementsEqual(b)
         case (.dictionary(let a), .dictionary(let b)):
             guard a.count == b.count else { return false }
             let map = Dictionary(b.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })
@@ -135,15 +141,21 @@ extension MustacheValue: ExpressibleByArrayLiteral {
 extension MustacheValue: ExpressibleByDictionaryLiteral {
     /// A `.dictionary` from a literal; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, MustacheValue)...) {
-        var list: [Member] = []
-        list.reserveCapacity(elements.count)
-        for (key, value) in elements {
-            let member = Member(value: value, fingerprint: Member.fingerprint(key), key: key)
-            if let index = list.firstIndex(where: { Member.mayMatch($0.fingerprint, member.fingerprint) && $0.key == key }) {
-                list[index] = member
-            } else {
-                list.append(member)
+        // Built in place, in the dictionary's own memory.
+        let list = SharedElements<Member>(capacity: elements.count) { base in
+            var count = 0
+            for (key, value) in elements {
+                let member = Member(value: value, fingerprint: Member.fingerprint(key), key: key)
+                if let index = (0..<count).first(where: {
+                    Member.mayMatch(base[$0].fingerprint, member.fingerprint) && base[$0].key == key
+                }) {
+                    base[index] = member
+                } else {
+                    (base + count).initialize(to: member)
+                    count += 1
+                }
             }
+            return count
         }
         self.init(storage: .dictionary(list))
     }

@@ -1,21 +1,22 @@
 /// The bytes a render writes: where they start, where the next byte goes and where the room ends, so an append is
-/// one comparison and a copy. It writes into memory it was given (a new array's uninitialized storage) until that is
-/// full, then into memory it allocates, doubling; `release()` frees that.
-struct OutputBuffer {
+/// one comparison and a copy. It writes into memory it was lent (a new array's uninitialized storage, by a closure
+/// that this buffer must not outlive) until that is full, then into memory it allocates, doubling, and frees when it
+/// goes away.
+struct OutputBuffer: ~Copyable {
     private(set) var base: UnsafeMutablePointer<UInt8>
     /// Where the next byte goes.
     private(set) var end: UnsafeMutablePointer<UInt8>
     /// The end of the room.
     private(set) var limit: UnsafeMutablePointer<UInt8>
-    /// Whether `base` was allocated here (and must be freed by `release()`).
-    private(set) var owned: Bool
+    /// Whether `base` was allocated here (and is freed with this buffer): the output outgrew the memory it was lent.
+    private(set) var spilled: Bool
 
-    /// A buffer writing into `memory` (not owned) until it is full.
+    /// A buffer writing into `memory` until it is full; `memory` must outlive it.
     init(writingInto memory: UnsafeMutablePointer<UInt8>, capacity: Int) {
         base = memory
         end = memory
         limit = memory + capacity
-        owned = false
+        spilled = false
     }
 
     /// A buffer in memory of its own, `capacity` bytes to start.
@@ -24,22 +25,25 @@ struct OutputBuffer {
         base = .allocate(capacity: capacity)
         end = base
         limit = base + capacity
-        owned = true
+        spilled = true
     }
 
-    /// Frees the memory allocated here, if any.
-    mutating func release() {
-        if owned { base.deallocate() }
-        owned = false
-        end = base
-        limit = base
+    deinit {
+        if spilled { base.deallocate() }
     }
 
     /// How many bytes were written.
     var count: Int { end - base }
 
-    /// The bytes written so far.
-    var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+    /// The bytes written so far, as a new array.
+    func copyBytes() -> [UInt8] {
+        Array(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    /// Appends the bytes written so far to `buffer`.
+    func appendBytes(to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeBufferPointer(start: base, count: count))
+    }
 
     /// Room for `extra` more bytes.
     @inline(__always)
@@ -55,11 +59,11 @@ struct OutputBuffer {
         while newCapacity < needed { newCapacity *= 2 }
         let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
         memory.update(from: base, count: count)
-        if owned { base.deallocate() }
+        if spilled { base.deallocate() }
         base = memory
         end = memory + count
         limit = memory + newCapacity
-        owned = true
+        spilled = true
     }
 
     /// Appends `length` bytes (with no padding to read past: values, not template text). Up to 64 bytes are copied

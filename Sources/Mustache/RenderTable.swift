@@ -30,16 +30,16 @@ struct LinkedBlock {
 }
 
 /// The linked templates of a library as `ProgramView`s, and the size of the last render (to size the next one's
-/// buffer).
+/// buffer). The views point into `programs`' memory and this table's own, so they are valid while the table is.
 ///
-/// `@unchecked Sendable`: the buffers are allocated and filled in `init`, never written again, and freed in
-/// `deinit`; `programs` keeps alive the memory the views point into; `lastSize` is atomic.
+/// `@unchecked Sendable`: the owned buffers are filled in `init` and never written again; `programs` keeps alive
+/// the memory the views point into; `lastSize` is atomic.
 final class RenderTable: @unchecked Sendable {
     let programs: [Program]
     /// One view per program, in the same order.
-    let views: UnsafeMutablePointer<ProgramView>
-    private let references: UnsafeMutablePointer<LinkedReference>
-    private let blocks: UnsafeMutablePointer<LinkedBlock>
+    private let viewMemory: OwnedBuffer<ProgramView>
+    private let references: OwnedBuffer<LinkedReference>
+    private let blocks: OwnedBuffer<LinkedBlock>
     /// The output size of the most recent render, a hint for the next buffer's capacity.
     let lastSize = Atomic<Int>(0)
     /// How many keys all programs have together.
@@ -74,29 +74,22 @@ final class RenderTable: @unchecked Sendable {
                     indentCount: Int32(block.indentation?.count ?? -1)))
             }
         }
-        references = Self.copy(linkedReferences)
-        blocks = Self.copy(linkedBlocks)
-        self.keyCount = keyCount
-        views = .allocate(capacity: max(programs.count, 1))
+        let references = OwnedBuffer(linkedReferences, padding: LinkedReference(template: -1, indentStart: 0, indentCount: -1))
+        let blocks = OwnedBuffer(linkedBlocks, padding: LinkedBlock(name: -1, indentStart: 0, indentCount: -1))
+        var views: [ProgramView] = []
         for (index, program) in programs.enumerated() {
-            (views + index).initialize(to: ProgramView(
-                instructions: program.instructionBase, instructionCount: program.instructions.count,
-                text: program.textBase, keys: program.keyBase, fingerprints: program.fingerprintBase,
-                keyOffset: starts[index].keys,
-                references: references + starts[index].references, blocks: blocks + starts[index].blocks))
+            views.append(ProgramView(
+                instructions: program.instructionMemory.base, instructionCount: program.instructions.count,
+                text: program.textMemory.base, keys: program.keyMemory.base,
+                fingerprints: program.fingerprintMemory.base, keyOffset: starts[index].keys,
+                references: references.base + starts[index].references, blocks: blocks.base + starts[index].blocks))
         }
+        self.references = references
+        self.blocks = blocks
+        self.keyCount = keyCount
+        viewMemory = OwnedBuffer(copying: views)
     }
 
-    /// `elements` in newly allocated memory (room for one at least).
-    private static func copy<Element>(_ elements: [Element]) -> UnsafeMutablePointer<Element> {
-        let base = UnsafeMutablePointer<Element>.allocate(capacity: max(elements.count, 1))
-        for (index, element) in elements.enumerated() { (base + index).initialize(to: element) }
-        return base
-    }
-
-    deinit {
-        references.deallocate()
-        blocks.deallocate()
-        views.deallocate()
-    }
+    /// The views, one per program in the same order; valid while this table lives.
+    var views: UnsafePointer<ProgramView> { UnsafePointer(viewMemory.base) }
 }

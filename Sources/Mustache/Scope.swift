@@ -1,7 +1,7 @@
 /// One link of an immutable linked stack whose links live in the renderer's own call frames (no heap allocation).
 /// A link is only ever reached through a pointer handed to a non-escaping closure by `Link.push`, and the renderer
 /// never keeps such a pointer beyond that closure, so every pointer it follows is to a live value.
-struct Link<Element> {
+struct Link<Element: BitwiseCopyable>: BitwiseCopyable {
     let element: Element
     let next: UnsafePointer<Link<Element>>?
 
@@ -18,7 +18,7 @@ struct Link<Element> {
 /// A section or inverted section whose body `Renderer.run` is rendering, once per element of a list or once for
 /// any other value. `link` is the context's top while the body renders (a list's current element or the section's
 /// value; unused by an inverted section, which leaves the context as it was): the context stack points at it.
-struct OpenSection {
+struct OpenSection: BitwiseCopyable {
     var link: Link<UnsafePointer<MustacheValue>>
     /// The section's instruction: its body follows it; its suffix is written after the body's last rendering.
     let instruction: UnsafePointer<Instruction>
@@ -30,7 +30,7 @@ struct OpenSection {
 }
 
 /// A parent tag being rendered, whose body holds its block overrides.
-struct ParentCall {
+struct ParentCall: BitwiseCopyable {
     let template: Int
     let instruction: Int
 }
@@ -60,18 +60,19 @@ struct Scope {
 }
 
 extension UnsafePointer where Pointee == MustacheValue {
-    /// The members, when this points at a dictionary with some; they live as long as the value tree.
+    /// The members, when this points at a dictionary with some: in the dictionary's own memory (`SharedElements`),
+    /// which lives as long as the value tree.
     @inline(__always)
     var members: UnsafeBufferPointer<Member>? {
-        guard case .dictionary(let members) = pointee.storage, !members.isEmpty else { return nil }
-        return members.withUnsafeBufferPointer { $0 }
+        guard case .dictionary(let members) = pointee.storage, members.count > 0 else { return nil }
+        return UnsafeBufferPointer(start: members.base, count: members.count)
     }
 
-    /// The elements, when this points at a list; they live as long as the value tree.
+    /// The elements, when this points at a list: in the list's own memory, which lives as long as the value tree.
     @inline(__always)
     var elements: UnsafeBufferPointer<MustacheValue>? {
         guard case .array(let elements) = pointee.storage else { return nil }
-        return elements.withUnsafeBufferPointer { $0 }
+        return UnsafeBufferPointer(start: elements.base, count: elements.count)
     }
 
     /// Whether a section shows for this value.
@@ -81,7 +82,7 @@ extension UnsafePointer where Pointee == MustacheValue {
         case .bool(let value): return value
         case .null: return false
         case .string(let value): return !value.isEmpty
-        case .array(let elements): return !elements.isEmpty
+        case .array(let elements): return elements.count > 0
         case .int, .double, .dictionary: return true
         }
     }

@@ -42,13 +42,13 @@ extension TemplateLibrary {
             let instruction = program.instructions[index]
             switch instruction.operation {
             case .partial:
-                calls.append(program.references[Int(instruction.a)])
+                calls.append(program.references[Int(instruction.reference)])
                 index += 1
             case .parent:
-                calls.append(program.references[Int(instruction.a)])
-                index = Int(instruction.c)
+                calls.append(program.references[Int(instruction.reference)])
+                index = Int(instruction.bodyEnd)
             case .section, .inverted, .block:
-                index = Int(instruction.c)
+                index = Int(instruction.bodyEnd)
             default:
                 index += 1
             }

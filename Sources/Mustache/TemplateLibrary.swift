@@ -61,19 +61,18 @@ public struct TemplateLibrary: Sendable {
         var spilled: [UInt8]?
         let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { memory, initialized in
             guard let start = memory.baseAddress else { return }
+            // The renderer writes into memory this closure lends, so it lives and dies inside it.
             var renderer = Renderer(templates: templates, table: table, limits: limits,
                                     output: OutputBuffer(writingInto: start, capacity: memory.count))
-            defer { renderer.finish() }
             do throws(TemplateError) {
                 try renderer.render(template: index, value: value)
             } catch {
                 failure = error
             }
             table.lastSize.store(renderer.output.count, ordering: .relaxed)
-            if renderer.output.owned {
-                // It outgrew the array: copy it out of the renderer's own memory.
-                spilled = Array(renderer.output.bytes)
-                renderer.output.release()
+            if renderer.output.spilled {
+                // It outgrew the array: copy it out of the renderer's own memory (freed with the renderer).
+                spilled = renderer.output.copyBytes()
             } else {
                 initialized = renderer.output.count
             }
@@ -91,10 +90,8 @@ public struct TemplateLibrary: Sendable {
         var renderer = Renderer(templates: templates, table: table, limits: limits,
                                 output: OutputBuffer(capacity: max(hint + hint / 8, 4096)))
         defer {
-            buffer.append(contentsOf: renderer.output.bytes)
+            renderer.output.appendBytes(to: &buffer)
             table.lastSize.store(renderer.output.count, ordering: .relaxed)
-            renderer.output.release()
-            renderer.finish()
         }
         try renderer.render(template: index, value: value)
     }
@@ -117,7 +114,7 @@ public struct TemplateLibrary: Sendable {
         let program = template.program
         var isParent = [Bool](repeating: false, count: program.references.count)
         for instruction in program.instructions where instruction.operation == .parent {
-            isParent[Int(instruction.a)] = true
+            isParent[Int(instruction.reference)] = true
         }
         var references: [Reference] = []
         for (position, reference) in program.references.enumerated() {

@@ -112,6 +112,25 @@ import Testing
         #expect(try library.render("page", ["list": list]) == "1-2--;4-3--;5---;-7--;--299-44;--last-;")
     }
 
+    /// A tree built in a function renders after its builder's locals are gone, and output far past the first
+    /// buffer (sized 4 KiB before any render) comes out whole from `renderBytes` and from `render(into:)`.
+    @Test func rendersLargeOutputFromATreeThatOutlivedItsBuilder() throws {
+        func build() -> MustacheValue {
+            var rows: [MustacheValue] = []
+            for index in 0..<2000 {
+                rows.append(["name": .string("row \(index) <long enough to live apart>"), "tags": ["x", .string("t\(index)")]])
+            }
+            return ["rows": .array(rows)]
+        }
+        let library = try TemplateLibrary(templates: ["t": "{{#rows}}{{name}}:{{#tags}}{{.}},{{/tags}}\n{{/rows}}"])
+        let value = build()
+        let expected = (0..<2000).map { "row \($0) &lt;long enough to live apart&gt;:x,t\($0),\n" }.joined()
+        #expect(try library.render("t", value) == expected)
+        var buffer = Array("head:".utf8)
+        try library.render("t", value, into: &buffer)
+        #expect(buffer == Array(("head:" + expected).utf8))
+    }
+
     @Test func aParsedTemplateRendersManyTimesTheSame() throws {
         let library = try TemplateLibrary(templates: ["t": "{{#list}}{{n}},{{/list}}"])
         let value: MustacheValue = ["list": [["n": 1], ["n": 2]]]

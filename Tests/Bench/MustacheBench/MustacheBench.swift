@@ -26,6 +26,13 @@ struct MustacheBench {
         }
 
         let environments = Int(ProcessInfo.processInfo.environment["BENCH_ENVIRONMENTS"] ?? "") ?? 100
+        var buildTimes: [Double] = []
+        for _ in 0..<200 {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let built = DashboardData.make(environments: environments)
+            buildTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
+            withExtendedLifetime(built) {}
+        }
         let value = DashboardData.make(environments: environments)
         let page = "pages/environments"
         var size = 0
@@ -60,6 +67,7 @@ struct MustacheBench {
         print("templates: \(library.names.count), environments: \(environments), output: \(size) bytes, renders: \(renders), load average: \(loadAverage())")
         print(String(format: "load from directory (read + parse + link, once): %.1f µs", loadMicros))
         print(String(format: "parse + link 5 templates (median of 200): %.1f µs", Self.median(parseTimes)))
+        print(String(format: "build the value tree (median of 200): %.1f µs", Self.median(buildTimes)))
         print(String(format: "renderBytes: median %.1f µs, p90 %.1f µs, %.0f MB/s", median,
                      percentile(byteTimes, 0.9), Double(size) / median))
         print(String(format: "renderBytes, this thread's CPU time: median %.1f µs, %.0f MB/s (wall time includes "
