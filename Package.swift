@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
 // Module arrows (see shared DESIGN.md): gatehouse → GatehouseWeb → {Gatehouse, HTTPServer, Mustache, JSON};
-// HTTPServer → HTTP; Gatehouse → {SQLite, Crypto, JSON}. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
+// HTTPServer → HTTP; Gatehouse → {HTTPClient, SQLite, Crypto, JSON}; HTTPClient → CCurl. Only SQLite imports CSQLite;
+// only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl.
 import PackageDescription
 
 let package = Package(
@@ -14,6 +15,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystem"),
 
         // Foundations, each publishable alone.
@@ -23,9 +25,10 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["HTTPClient", "SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb"]),
@@ -37,11 +40,14 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
+        // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
+        .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
 
         // Benchmarks (`make bench`).
