@@ -1,6 +1,6 @@
 import COpenSSL
 
-/// Private-key plumbing shared by ``ECPrivateKey`` and ``RSAPrivateKey``: parsing, PKCS#8 encoding, SHA-256 signing.
+/// Private-key plumbing for ``RSAPrivateKey``: parsing, PKCS#8 encoding, SHA-256 signing.
 /// Each function returns an `EVP_PKEY` the caller frees with `EVP_PKEY_free`, or bytes.
 extension OpenSSL {
     /// Parses a DER private key (PKCS#8 PrivateKeyInfo, or the algorithm's traditional form) with no trailing bytes.

@@ -18,7 +18,7 @@ import Testing
     @Test func importsWhatItExportsAndWhatOpenSSLWrites() throws {
         let key = try ECPrivateKey.generate()
         #expect(try ECPrivateKey(pem: key.pkcs8PEM).publicKey.x962 == key.publicKey.x962)
-        #expect(try ECPrivateKey(der: key.pkcs8DER).pkcs8DER == key.pkcs8DER)
+        #expect(try ECPrivateKey(pkcs8DER: key.pkcs8DER).pkcs8DER == key.pkcs8DER)
 
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
@@ -26,7 +26,7 @@ import Testing
         try openssl(["pkey", "-in", "sec1.pem", "-pubout", "-outform", "DER", "-out", "public.der"], in: directory.path)
         try openssl(["pkcs8", "-topk8", "-nocrypt", "-in", "sec1.pem", "-outform", "DER", "-out", "key.der"], in: directory.path)
         let fromSEC1 = try ECPrivateKey(pem: try readText(directory.file("sec1.pem")))
-        let fromDER = try ECPrivateKey(der: try readBytes(directory.file("key.der")))
+        let fromDER = try ECPrivateKey(pkcs8DER: try readBytes(directory.file("key.der")))
         #expect(fromSEC1.publicKey.derSubjectPublicKeyInfo == (try readBytes(directory.file("public.der"))))
         #expect(fromDER.pkcs8DER == fromSEC1.pkcs8DER)
 
@@ -45,8 +45,8 @@ import Testing
         try openssl(["ecparam", "-name", "secp384r1", "-genkey", "-noout", "-out", "p384.pem"], in: directory.path)
         #expect(throws: CryptoError.self) { try ECPrivateKey(pem: try readText(directory.file("p384.pem"))) }
         #expect(throws: CryptoError.self) { try ECPrivateKey(pem: try RSAPrivateKey.generate().pkcs8PEM) }
-        #expect(throws: CryptoError.self) { try ECPrivateKey(der: []) }
-        #expect(throws: CryptoError.self) { try ECPrivateKey(der: try ECPrivateKey.generate().pkcs8DER + [0]) }
+        #expect(throws: CryptoError.self) { try ECPrivateKey(pkcs8DER: []) }
+        #expect(throws: CryptoError.self) { try ECPrivateKey(pkcs8DER: try ECPrivateKey.generate().pkcs8DER + [0]) }
         #expect(throws: CryptoError.self) { try ECPrivateKey(pem: "not a key") }
     }
 
