@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → GatehouseWeb → {Gatehouse, HTTPServer, Mustache, JSON};
-// HTTPServer → HTTP; Gatehouse → {HTTPClient, SQLite, Crypto, JSON}; HTTPClient → CCurl. Only SQLite imports CSQLite;
-// only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl.
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Attestation}; GatehouseWeb → {Gatehouse, HTTPServer,
+// Mustache, JSON}; HTTPServer → HTTP; Gatehouse → {HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON};
+// HTTPClient → CCurl. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl.
 import PackageDescription
 
 let package = Package(
@@ -26,12 +26,13 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["HTTPClient", "SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation", "JSON"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
@@ -42,12 +43,17 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle"]),
+        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),
+        // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
+        .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "JSON", "ChildProcess"],
+                path: "Tests/Support/AttestationTesting"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
 
         // Benchmarks (`make bench`).
