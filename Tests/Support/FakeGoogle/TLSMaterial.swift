@@ -53,4 +53,8 @@ public struct TLSMaterial: Sendable {
 /// A failure of the test support (the fake would not start, openssl failed…).
 public struct FakeGoogleError: Error, CustomStringConvertible {
     public let description: String
+
+    public init(description: String) {
+        self.description = description
+    }
 }
