@@ -138,6 +138,35 @@ struct GoogleDecoderTests {
         #expect(ContinuousClock.now - started < .seconds(4))
     }
 
+    @Test func boundsTheDecodesInFlightSoASlowGoogleHoldsFewWorkers() throws {
+        // Two decodes wait on a slow token endpoint (one fetching, one waiting for it); a third fails at once.
+        let account = try FakeServiceAccount(fake: fake, tokenQuery: "delay=1")
+        let decoder = try fake.decoder {
+            $0.maxConcurrentCalls = 2
+            $0.queueTimeout = .zero
+        }
+        let outcomes = Outcomes()
+        let finished = DispatchGroup()
+        for index in 0..<2 {
+            finished.enter()
+            Thread.detachNewThread {
+                outcomes.add(Result { () throws(GoogleDecodeError) -> JSON in
+                    try decoder.decode(integrityToken: "slow-\(index)", packageName: "com.example.app", serviceAccount: account.key)
+                })
+                finished.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while decoder.decodesInFlight < 2 && Date() < deadline { usleep(1000) }
+        let started = ContinuousClock.now
+        #expect(decodeError(decoder, "third", account) == .googleUnreachable("too many decodes through Google in flight"))
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(finished.wait(timeout: .now() + 20) == .success)
+        #expect(outcomes.failures.isEmpty)
+        #expect(try fake.tokenRequests().count == 1)
+        #expect(try fake.decodeRequests().map(\.body).sorted() == [#"{"integrityToken":"slow-0"}"#, #"{"integrityToken":"slow-1"}"#])
+    }
+
     @Test func anUnreachableOrUntrustedGoogleIsGoogleUnreachable() throws {
         let account = try FakeServiceAccount(fake: fake)
         // The token comes from the fake; the decode goes to a closed port.

@@ -1,17 +1,23 @@
+import Dispatch
 import HTTPClient
 import JSON
+import Synchronization
 
 /// Decodes Play Integrity tokens through Google with an environment's service account: the OAuth 2.0 JWT-bearer
 /// grant (RFC 7523) to the key's `token_uri` for an access token, cached until shortly before it expires and shared
 /// by concurrent callers, then `POST {endpoint}/v1/{packageName}:decodeIntegrityToken`.
 ///
-/// Calls block the calling thread for at most ``GoogleDecoderConfiguration/timeout`` in all, and at most
-/// ``GoogleDecoderConfiguration/maxConcurrentCalls`` calls are in flight. One instance is meant to be shared.
+/// A decode blocks the calling thread for at most ``GoogleDecoderConfiguration/timeout`` in all. At most
+/// ``GoogleDecoderConfiguration/maxConcurrentCalls`` decodes run at once, counting those that wait for another's
+/// access-token request; the next waits at most ``GoogleDecoderConfiguration/queueTimeout`` and then fails as
+/// `googleUnreachable`, so a slow Google holds at most that many request workers. One instance is meant to be shared.
 public final class GoogleDecoder: Sendable {
     /// The settings it was made with.
     public let configuration: GoogleDecoderConfiguration
     private let client: HTTPClient
     private let tokens = ServiceAccountTokenCache()
+    private let slots: DispatchSemaphore
+    private let running = Atomic<Int>(0)
     private let clock: @Sendable () -> Int64
     private let endpoint: String
 
@@ -32,6 +38,7 @@ public final class GoogleDecoder: Sendable {
             caFile: configuration.caFile, maxConcurrentCalls: configuration.maxConcurrentCalls,
             queueTimeout: configuration.queueTimeout, maxResponseBytes: 256 * 1024))
         self.configuration = configuration
+        slots = DispatchSemaphore(value: configuration.maxConcurrentCalls)
         self.clock = clock
         var endpoint = configuration.endpoint
         while endpoint.hasSuffix("/") { endpoint.removeLast() }
@@ -47,6 +54,22 @@ public final class GoogleDecoder: Sendable {
     public func decode(integrityToken: String, packageName: String,
                        serviceAccount: ServiceAccountKey) throws(GoogleDecodeError) -> JSON {
         guard PackageName.isValid(packageName) else { throw .invalidPackageName }
+        guard slots.wait(timeout: .now() + .milliseconds(configuration.queueTimeout.dispatchMilliseconds)) == .success else {
+            throw .googleUnreachable("too many decodes through Google in flight")
+        }
+        running.add(1, ordering: .relaxed)
+        defer {
+            running.subtract(1, ordering: .relaxed)
+            slots.signal()
+        }
+        return try decodeHoldingSlot(integrityToken: integrityToken, packageName: packageName, serviceAccount: serviceAccount)
+    }
+
+    /// How many decodes are running now (for metrics and tests).
+    public var decodesInFlight: Int { running.load(ordering: .relaxed) }
+
+    private func decodeHoldingSlot(integrityToken: String, packageName: String,
+                                   serviceAccount: ServiceAccountKey) throws(GoogleDecodeError) -> JSON {
         let deadline = ContinuousClock.now + configuration.timeout
         let token = try tokens.token(for: serviceAccount, now: clock(), timeout: remaining(until: deadline)) {
             () throws(GoogleDecodeError) -> ServiceAccountToken in

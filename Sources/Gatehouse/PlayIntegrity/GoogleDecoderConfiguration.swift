@@ -9,10 +9,11 @@ public struct GoogleDecoderConfiguration: Sendable, Equatable {
     public var caFile: String?
     /// The most one decode may take, the access-token request included (DEVICE-API: 10 seconds).
     public var timeout: Duration
-    /// The most calls to Google in flight at once; more wait up to ``queueTimeout`` and then are `googleUnreachable`,
-    /// so a slow Google holds at most this many request workers.
+    /// The most decodes at once (each makes one or two calls to Google, or waits for another's token request); more
+    /// wait up to ``queueTimeout`` and then are `googleUnreachable`, so a slow Google holds at most this many request
+    /// workers.
     public var maxConcurrentCalls: Int
-    /// How long a decode waits for one of the ``maxConcurrentCalls`` slots.
+    /// How long a decode waits for one of the ``maxConcurrentCalls`` slots before it is `googleUnreachable`.
     public var queueTimeout: Duration
 
     /// Settings with defaults: Google's endpoint, the system's CAs, 10 s, 8 calls, 250 ms queueing.

@@ -17,8 +17,7 @@ final class TokenFlight: Sendable {
     ///
     /// - Throws: the request's error, or ``GoogleDecodeError/googleUnreachable(_:)`` when it did not end in time.
     func wait(atMost timeout: Duration) throws(GoogleDecodeError) -> ServiceAccountToken {
-        let milliseconds = max(0, Int(timeout.components.seconds) * 1000 + Int(timeout.components.attoseconds / 1_000_000_000_000_000))
-        guard opened.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else {
+        guard opened.wait(timeout: .now() + .milliseconds(timeout.dispatchMilliseconds)) == .success else {
             throw .googleUnreachable("the access token request did not end in time")
         }
         opened.signal()  // wake the next waiter: the latch stays open
