@@ -5,7 +5,7 @@ SWIFT       ?= swift
 DATABASE    ?= gatehouse.sqlite
 HOST        ?= 127.0.0.1
 PORT        ?= 8080
-APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev pkg-config
+APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps build release run test test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest clean

@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto};
-// GatehouseWeb → {Gatehouse, HTTPServer, HTTP, Mustache, JSON}; HTTPServer → {HTTP, Locks}; Gatehouse → {SQLite, Crypto, JSON};
-// Attestation → Crypto; SQLite → Locks. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only Gatehouse imports SQLite.
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto, JSON};
+// GatehouseWeb → {Gatehouse, HTTPServer, HTTP, Mustache, JSON}; HTTPServer → {HTTP, Locks};
+// Gatehouse → {HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
+// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
 // the server's worker queue, SQLite's reader pool and fair writer lock). HTTPServer and SQLite know nothing of each
 // other, so the lock they share lives below both, in a module of one type; a plain mutex is Synchronization.Mutex.
@@ -19,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .systemLibrary(name: "CSystem"),
 
         // Foundations, each publishable alone.
@@ -29,13 +31,14 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite", "Locks"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
-        .target(name: "Attestation", dependencies: ["Crypto"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["HTTPClient", "SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "HTTP", "Mustache", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto", "JSON"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
@@ -44,16 +47,19 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "AttestationTesting"],
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
+        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                                 "ChildProcess", "SQLite", "JSON"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
+        // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
+        .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),
         // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
-        .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "ChildProcess"],
+        .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "JSON", "ChildProcess"],
                 path: "Tests/Support/AttestationTesting"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
 
