@@ -61,6 +61,8 @@ let package = Package(
                           exclude: ["corpus", "http.dict"]),
         .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache"], path: "Tests/Fuzz/MustacheFuzz",
                           exclude: ["corpus", "mustache.dict"]),
+        .executableTarget(name: "PlayIntegrityFuzz", dependencies: ["Attestation", "Crypto", "JSON"], path: "Tests/Fuzz/PlayIntegrityFuzz",
+                          exclude: ["corpus", "pi.dict"]),
     ],
     swiftLanguageModes: [.v6]
 )
