@@ -1,7 +1,7 @@
 import Crypto
 import Testing
 
-@Suite struct ECPrivateKeyTests {
+@Suite struct ECPrivateKeyRawSignatureTests {
     @Test func signsRawAndDERSignaturesItsPublicKeyVerifies() throws {
         let key = try ECPrivateKey.generate()
         let message = Array("header.payload".utf8)
