@@ -57,3 +57,11 @@ enum Verifiers {
         AppAttestVerifier(roots: try AppAttestRoots.apple())
     }
 }
+
+/// A real P-256 key (bas-d's App Attest key), for tests that need any valid key.
+enum ECPublicKeyFixture {
+    static func key() throws -> ECPublicKey {
+        try ECPublicKey(x962: try Fixtures.hex("0437c404fa2bbf8fbcf4ee7080573d5fa80c4f6cc3a22f7db43af92c394e7cd1c8"
+            + "80c95ab422972625e8e673af1bda2b096654e9b602895601f925bb5941c53082"))
+    }
+}

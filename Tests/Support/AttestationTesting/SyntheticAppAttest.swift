@@ -20,6 +20,8 @@ public struct SyntheticAppAttest: Sendable {
         public var nonce: [UInt8]?
         /// Leave the nonce extension out of the leaf.
         public var omitNonce = false
+        /// The nonce extension's whole value as hex DER, in place of `SEQUENCE { [1] { OCTET STRING nonce } }`.
+        public var nonceExtensionDER: String?
         /// The credential id in authData instead of the key id.
         public var credentialId: [UInt8]?
         /// The app id hashed into rpIdHash instead of the attested one.
@@ -81,7 +83,8 @@ public struct SyntheticAppAttest: Sendable {
         try tool.write(intermediateKeyPEM, to: "ca.key")
         var extensions = "keyUsage=critical,digitalSignature\n"
         if !tweaks.omitNonce {
-            extensions += "1.2.840.113635.100.8.2=DER:3024A1220420" + Hex.encode(nonce, uppercase: true) + "\n"
+            let value = tweaks.nonceExtensionDER ?? "3024A1220420" + Hex.encode(nonce, uppercase: true)
+            extensions += "1.2.840.113635.100.8.2=DER:" + value + "\n"
         }
         try tool.write(extensions, to: "leaf.ext")
         try tool.run(["req", "-new", "-key", "@leaf.key", "-subj", "/CN=\(Hex.encode(keyId))/OU=AAA Certification/O=Gatehouse Tests",

@@ -1,0 +1,93 @@
+// libFuzzer target for the CBOR decoder and the App Attest parsers and verifier. Built with `-DFUZZING` and
+// `--sanitize=fuzzer` (see `make fuzz-attest`), libFuzzer supplies `main` and calls `LLVMFuzzerTestOneInput`; in a
+// plain build the `main` below replays files (a crash input or the committed corpus) through the same checks.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Attestation
+import Crypto
+
+/// Small limits, so that short inputs reach every limit path; and the defaults.
+let smallDecoder = CBORDecoder(limits: CBORLimits(maxDepth: 6, maxItems: 48, maxBytes: 2048))
+let defaultDecoder = CBORDecoder()
+
+/// Apple's root, and a registration and key that the corpus's real objects (Apple's 2024 example, bas-d's
+/// assertion) match, so mutations of them get past decoding into every check.
+let verifier: AppAttestVerifier? = (try? AppAttestRoots.apple()).map { AppAttestVerifier(roots: $0) }
+let registration = AppAttestRegistration(appIds: ["0352187391.com.apple.example_app_attest", "35MFYY2JY5.co.chiff.attestation-test"],
+                                         isProduction: true)
+let keyId = Base64.decode("bSrEhF8TIzIvWSPwvZ0i2+UOBre4ASH84rK15m6emNY=") ?? []
+let clientDataHash = Array("test_server_challenge".utf8)
+let assertionPoint = "0437c404fa2bbf8fbcf4ee7080573d5fa80c4f6cc3a22f7db43af92c394e7cd1c8"
+    + "80c95ab422972625e8e673af1bda2b096654e9b602895601f925bb5941c53082"
+let assertionKey: AttestedKeyState? = Hex.decode(assertionPoint)
+    .flatMap { try? ECPublicKey(x962: $0) }
+    .map { AttestedKeyState(publicKey: $0, appId: "35MFYY2JY5.co.chiff.attestation-test", environment: .production,
+                            counter: CounterWindow(newest: 1, seenBelow: 0)) }
+let assertionClientDataHash = SHA256.hash(Array("{\"challenge\":\"assertion-test\"}".utf8))
+
+/// libFuzzer's entry point: runs every check on one input; any broken invariant traps.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
+    check(Array(UnsafeBufferPointer(start: data, count: size)))
+    return 0
+}
+
+func check(_ bytes: [UInt8]) {
+    for decoder in [smallDecoder, defaultDecoder] {
+        let whole = Result { () throws(CBORError) in try decoder.decode(bytes) }
+        if case .failure(let error) = whole {
+            precondition(error.offset >= 0 && error.offset <= bytes.count, "error offset outside the input")
+        }
+        if !bytes.isEmpty, let (item, end) = try? decoder.decodePrefix(bytes, from: 0) {
+            precondition(end > 0 && end <= bytes.count, "prefix end outside the input")
+            if case .success(let value) = whole {
+                // NaN floats are unequal to themselves: compare descriptions.
+                precondition(end == bytes.count && (value == item || "\(value)" == "\(item)"), "decode and decodePrefix disagree")
+            }
+        }
+    }
+    _ = try? AuthenticatorData(bytes, requireCredential: true)
+    _ = try? AuthenticatorData(bytes, requireCredential: false)
+    _ = try? AttestationObject(bytes)
+    _ = try? AssertionObject(bytes)
+    guard let verifier else { return }
+    let attestation = verifier.verifyAttestation(AttestationRequest(attestation: bytes, keyId: keyId, clientDataHash: clientDataHash),
+                                                 registration: registration, now: 1_713_398_400)
+    checkVerdict(attestation.verdict)
+    if let assertionKey {
+        let assertion = verifier.verifyAssertion(AssertionRequest(assertion: bytes, clientDataHash: assertionClientDataHash),
+                                                 key: assertionKey, registration: registration)
+        checkVerdict(assertion.verdict)
+        precondition((assertion.newWindow != nil) == (assertion.verdict.status == .verified), "a window without a verdict")
+    }
+}
+
+/// A verdict is verified exactly when it has no reasons.
+func checkVerdict(_ verdict: Verdict) {
+    precondition((verdict.status == .verified) == verdict.reasons.isEmpty, "status and reasons disagree")
+}
+
+#if !FUZZING
+/// Replays the files named on the command line through the checks (no fuzzing engine).
+@main
+struct AttestationFuzzReplay {
+    static func main() {
+        var count = 0
+        for path in CommandLine.arguments.dropFirst() {
+            guard let file = fopen(path, "rb") else { continue }
+            var data: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            while true {
+                let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
+                if got <= 0 { break }
+                data += chunk[0..<got]
+            }
+            fclose(file)
+            check(data)
+            count += 1
+        }
+        print("replayed \(count) inputs")
+    }
+}
+#endif
