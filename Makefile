@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest clean
+.PHONY: deps build release run test test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -98,7 +98,7 @@ bench-crypto: deps
 	$(SWIFT) build -c release --product CryptoBench
 	./.build/release/CryptoBench
 
-fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest
+fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi
 
 FUZZ_SECONDS ?= 60
 HTTP_FUZZ_DIR   = .build/fuzz-http
@@ -190,6 +190,30 @@ fuzz-attest:
 	       || { grep -v "Cannot export local symbol" .build/fuzz-attest-build.log; exit 1; }; }
 	$(ATTEST_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=8192 -print_final_stats=1 \
 	  -artifact_prefix=.build/fuzz-crashes/attest/ .build/fuzz-corpus/attest Tests/Fuzz/AttestationFuzz/corpus
+PI_FUZZ_DIR   = .build/fuzz-pi
+PI_FUZZ_BUILD = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
+                --scratch-path $(PI_FUZZ_DIR) --product PlayIntegrityFuzz
+PI_FUZZ_BIN   = SWIFT_BACKTRACE=enable=no $(PI_FUZZ_DIR)/release/PlayIntegrityFuzz
+
+# Fuzzes the Play Integrity JOSE reader and payload evaluator (no crash, ASan, genuine tokens round-trip, only
+# A256KW/A256GCM and ES256 accepted) for FUZZ_SECONDS with libFuzzer. The first input byte picks the layer fuzzed (see
+# Tests/Fuzz/PlayIntegrityFuzz); the committed seeds are minted tokens (`swift run PlayIntegrityFuzz --seeds DIR`
+# rewrites them). The working corpus grows in .build/fuzz-corpus/pi; crashing inputs land in .build/fuzz-crashes/pi/
+# and replay with `swift run PlayIntegrityFuzz FILE`. Rebuilds from scratch when the seeds report no coverage, as
+# fuzz-http does.
+fuzz-pi:
+	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
+	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
+	@mkdir -p .build/fuzz-corpus/pi .build/fuzz-crashes/pi
+	@$(PI_FUZZ_BUILD) > .build/fuzz-pi-build.log 2>&1 \
+	  || { grep -v "Cannot export local symbol" .build/fuzz-pi-build.log; exit 1; }
+	@$(PI_FUZZ_BIN) -runs=0 Tests/Fuzz/PlayIntegrityFuzz/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
+	  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(PI_FUZZ_DIR) from scratch"; \
+	       rm -rf $(PI_FUZZ_DIR) && $(PI_FUZZ_BUILD) > .build/fuzz-pi-build.log 2>&1 \
+	       || { grep -v "Cannot export local symbol" .build/fuzz-pi-build.log; exit 1; }; }
+	$(PI_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
+	  -dict=Tests/Fuzz/PlayIntegrityFuzz/pi.dict -artifact_prefix=.build/fuzz-crashes/pi/ \
+	  .build/fuzz-corpus/pi Tests/Fuzz/PlayIntegrityFuzz/corpus
 
 clean:
 	rm -rf .build .venv

@@ -75,6 +75,8 @@ let package = Package(
                           exclude: ["corpus"]),
         .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache"], path: "Tests/Fuzz/MustacheFuzz",
                           exclude: ["corpus", "mustache.dict"]),
+        .executableTarget(name: "PlayIntegrityFuzz", dependencies: ["Attestation", "Crypto", "JSON"], path: "Tests/Fuzz/PlayIntegrityFuzz",
+                          exclude: ["corpus", "pi.dict"]),
         .executableTarget(name: "AttestationFuzz", dependencies: ["Attestation", "Crypto"], path: "Tests/Fuzz/AttestationFuzz",
                           exclude: ["corpus"]),
     ],

@@ -3,7 +3,7 @@ import Gatehouse
 import GatehouseWeb
 import HTTPServer
 
-/// The subcommands: serve, migrate, admin create, token create, backup, app-attest; `--help` on each.
+/// The subcommands: serve, migrate, admin create, token create, backup, app-attest, play-integrity; `--help` on each.
 enum Command {
     static let usage = """
     gatehouse — the self-hosted management plane for mobile-app attestation
@@ -16,6 +16,7 @@ enum Command {
       gatehouse backup FILE [--database FILE]            copy a consistent snapshot while the server runs
       gatehouse app-attest verify-attestation|verify-assertion ...
                                                          judge App Attest objects offline (JSON on stdout)
+      gatehouse play-integrity decode ...                decrypt, verify and judge a Play Integrity token offline
       gatehouse COMMAND --help                           the options of a command
 
     Every option also reads a GATEHOUSE_* environment variable; a flag wins.
@@ -49,6 +50,8 @@ enum Command {
                 return try token(rest, environment: environment)
             case "app-attest":
                 return AppAttestCommand.run(rest)
+            case "play-integrity":
+                return PlayIntegrityCommand.run(rest)
             case "backup":
                 if rest.contains("--help") { return help("gatehouse backup FILE [options]", "Copies a consistent snapshot of the database to FILE through SQLite's online backup, while the server keeps serving.") }
                 let (configuration, positional) = try Configuration.parse(rest, environment: environment, positional: 1)

@@ -1,0 +1,49 @@
+extension Reason {
+    // Play Integrity (DEVICE-API.md "Play Integrity"), in the order the checks run.
+
+    /// forged: the JWE does not decrypt with the decryption key, or is not `A256KW`/`A256GCM`, or is malformed.
+    public static let decryptionFailed = Reason(.forged, "decryptionFailed")
+    /// forged: the JWS signature does not verify with the verification key, or it is not `ES256`, or is malformed.
+    public static let signatureInvalid = Reason(.forged, "signatureInvalid")
+    /// forged: `requestDetails.requestHash` (or the classic `.nonce`) is not the request's `requestHash`.
+    public static let requestMismatch = Reason(.forged, "requestMismatch")
+    /// rejected: `timestampMillis` is missing or more than the allowed age before or after now.
+    public static let staleVerdict = Reason(.rejected, "staleVerdict")
+    /// rejected: the same token was presented before (state: the caller says so).
+    public static let verdictReplayed = Reason(.rejected, "verdictReplayed")
+    /// rejected: `appIntegrity.packageName` is not registered in the environment.
+    public static let packageNotRegistered = Reason(.rejected, "packageNotRegistered")
+    /// rejected: the token's package is registered but is not the package the request names.
+    public static let packageMismatch = Reason(.rejected, "packageMismatch")
+    /// rejected: none of `certificateSha256Digest` is registered for the package.
+    public static let certificateMismatch = Reason(.rejected, "certificateMismatch")
+    /// rejected: the device meets only `MEETS_VIRTUAL_INTEGRITY` (an emulator Google vouches for).
+    public static let virtualDevice = Reason(.rejected, "virtualDevice")
+    /// rejected: the device meets only `MEETS_BASIC_INTEGRITY`.
+    public static let basicIntegrityOnly = Reason(.rejected, "basicIntegrityOnly")
+    /// rejected: the device meets no integrity level.
+    public static let deviceIntegrityNotMet = Reason(.rejected, "deviceIntegrityNotMet")
+    /// rejected: `appLicensingVerdict` is `UNLICENSED`.
+    public static let unlicensed = Reason(.rejected, "unlicensed")
+    /// rejected: `appsDetected` has `UNKNOWN_CONTROLLING` (an unknown app controlling the screen).
+    public static let controllingAppDetected = Reason(.rejected, "controllingAppDetected")
+    /// rejected: `appsDetected` has `UNKNOWN_CAPTURING` (an unknown app capturing the screen).
+    public static let capturingAppDetected = Reason(.rejected, "capturingAppDetected")
+    /// rejected: `deviceActivityLevel` is `LEVEL_4` (verdicts asked at device-farm volume).
+    public static let highDeviceActivity = Reason(.rejected, "highDeviceActivity")
+    /// unavailable: Google could not be reached, answered 5xx, or not in time (produced by the server side).
+    public static let googleUnreachable = Reason(.unavailable, "googleUnreachable")
+    /// unavailable: Google refused the service account, 401 or 403 (produced by the server side).
+    public static let serviceAccountRejected = Reason(.unavailable, "serviceAccountRejected")
+
+    /// rejected `appVerdict:<value>`: Google does not recognize the binary (`appRecognitionVerdict` other than
+    /// `PLAY_RECOGNIZED`). A value that is not an upper-case identifier of at most 64 characters reads `UNKNOWN`.
+    public static func appVerdict(_ value: String) -> Reason {
+        Reason(.rejected, "appVerdict:" + PlayIntegrityPayload.identifier(value))
+    }
+
+    /// rejected `playProtect:<value>` for `MEDIUM_RISK` or `HIGH_RISK`.
+    public static func playProtect(_ value: String) -> Reason {
+        Reason(.rejected, "playProtect:" + PlayIntegrityPayload.identifier(value))
+    }
+}

@@ -1,0 +1,105 @@
+import Attestation
+import AttestationTesting
+import Crypto
+import Foundation
+import JSON
+import Testing
+
+/// `gatehouse play-integrity decode` as an operator runs it: token file or standard input, JSON out, exit status.
+@Suite(.serialized) struct PlayIntegrityCommandLineTests {
+    struct Run {
+        var status: Int32
+        var output: JSON?
+        var error: String
+        var reasons: [String]? { output?["verdict"]?["reasons"]?.array?.compactMap(\.string) }
+    }
+
+    static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try CommandLineTests.executable())
+        process.arguments = ["play-integrity"] + arguments
+        let out = Pipe(), err = Pipe(), inp = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = inp
+        try process.run()
+        inp.fileHandleForWriting.write(Data(input))
+        try inp.fileHandleForWriting.close()
+        let output = Array(out.fileHandleForReading.readDataToEndOfFile())
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, output: try? JSONParser.parse(output), error: String(decoding: error, as: UTF8.self))
+    }
+
+    /// A token for `scene`'s payload, written to a file with a trailing line break, and the common arguments.
+    static func setUp(_ scene: PlayIntegrityScene) throws -> (String, [String]) {
+        let token = try scene.minter.token(scene.payload.json)
+        let path = try CommandLineTests.temporaryFile(Array((token + "\n").utf8))
+        let arguments = ["decode", "--token", path, "--decryption-key", scene.minter.decryptionKeyBase64,
+                         "--verification-key", scene.minter.verificationKeyBase64, "--request-hash", PlayIntegrityScene.requestHash,
+                         "--at", "2026-09-21T14:13:20Z"]
+        return (token, arguments)
+    }
+
+    @Test func decodesAndVerifiesAGenuineToken() throws {
+        let scene = try PlayIntegrityScene()
+        let (token, arguments) = try Self.setUp(scene)
+        let run = try Self.run(arguments + ["--package", PlayIntegrityScene.packageName, "--digest", Hex.encode(scene.certificate, separator: ":")])
+        #expect(run.status == 0, "\(run.error)")
+        #expect(run.output?["verdict"] == ["status": "verified", "reasons": []])
+        #expect(run.output?["payload"] == scene.payload.json)
+        #expect(run.output?["observed"]?["packageName"] == .string(PlayIntegrityScene.packageName))
+        #expect(run.output?["observed"]?["timestamp"] == "2026-09-21T14:13:15Z")
+        // From standard input, base64-encoded, and with the token's own package and certificate standing in.
+        let fromInput = try Self.run(arguments.map { $0.hasPrefix("/") ? "-" : $0 }, input: Array(Base64.encode(Array(token.utf8)).utf8))
+        #expect(fromInput.status == 0, "\(fromInput.error)")
+    }
+
+    @Test func judgesWhatTheFlagsRegister() throws {
+        var scene = try PlayIntegrityScene()
+        scene.payload.appRecognitionVerdict = "UNRECOGNIZED_VERSION"
+        scene.payload.appLicensingVerdict = "UNLICENSED"
+        let (_, arguments) = try Self.setUp(scene)
+        let digest = ["--digest", Base64.encode(scene.certificate)]
+        let inPlay = try Self.run(arguments + digest)
+        #expect(inPlay.status == 1)
+        #expect(inPlay.reasons == ["appVerdict:UNRECOGNIZED_VERSION", "unlicensed"])
+        #expect(try Self.run(arguments + digest + ["--outside-play"]).status == 0)
+        let otherCertificate = try Self.run(arguments + ["--digest", String(repeating: "ab", count: 32), "--outside-play"])
+        #expect(otherCertificate.reasons == ["certificateMismatch", "appVerdict:UNRECOGNIZED_VERSION", "unlicensed"])
+        let otherPackage = try Self.run(arguments + ["--package", "com.example.other"])
+        #expect(otherPackage.reasons?.first == "packageNotRegistered")
+        let late = try Self.run(arguments.map { $0.hasPrefix("2026-") ? "2026-09-21T15:00:00Z" : $0 } + digest + ["--outside-play"])
+        #expect(late.reasons == ["staleVerdict"])
+    }
+
+    @Test func judgesUnreadableTokensAsForged() throws {
+        let scene = try PlayIntegrityScene()
+        let (_, arguments) = try Self.setUp(scene)
+        let garbage = try Self.run(arguments.map { $0.hasPrefix("/") ? "-" : $0 }, input: Array("garbage\n".utf8))
+        #expect(garbage.status == 1)
+        #expect(garbage.output?["verdict"] == ["status": "forged", "reasons": ["decryptionFailed"]])
+        #expect(garbage.output?["payload"] == .null)
+        let otherKey = try PlayIntegrityMinter.random().verificationKeyBase64
+        let wrongKey = try Self.run(arguments.map { $0 == scene.minter.verificationKeyBase64 ? otherKey : $0 })
+        #expect(wrongKey.reasons == ["signatureInvalid"])
+    }
+
+    @Test func wrongUsageExitsTwoWithAMessage() throws {
+        let scene = try PlayIntegrityScene()
+        let (_, arguments) = try Self.setUp(scene)
+        let cases: [[String]] = [
+            [], ["encode"], Array(arguments.prefix(7)), arguments + ["--digest", "00:11"], arguments + ["--bogus"],
+            arguments.map { $0 == scene.minter.decryptionKeyBase64 ? "AAAA" : $0 }, arguments + ["--at", "yesterday"],
+            arguments.map { $0.hasPrefix("/") ? "/nonexistent/token" : $0 }, arguments + ["--request-hash", "again"],
+        ]
+        for arguments in cases {
+            let run = try Self.run(arguments)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.output == nil)
+        }
+        let keyError = try Self.run(arguments.map { $0 == scene.minter.decryptionKeyBase64 ? "AAAA" : $0 })
+        #expect(keyError.error.contains("--decryption-key"))
+        #expect(!keyError.error.contains(scene.minter.verificationKeyBase64))
+    }
+}
