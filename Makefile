@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
+.PHONY: deps build release run test check-imports test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -26,7 +26,7 @@ release: deps
 run: build
 	$(SWIFT) run gatehouse serve --host $(HOST) --port $(PORT) --database $(DATABASE) $(if $(wildcard $(DATABASE)),,--demo)
 
-test: deps
+test: deps check-imports
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) test-asan
@@ -37,6 +37,10 @@ test: deps
 # Mustache tests (the spec suite among them) and the committed fuzz corpora of the Mustache and HTTP parsers replayed
 # through their fuzz targets' replay tools (a plain build of a fuzz target replays the files it is given).
 ASAN = --sanitize=address --scratch-path .build/asan
+# Every `import` in Sources/ and Tests/ is declared for its target in Package.swift (no transitive imports).
+check-imports:
+	python3 Tests/check_imports.py $(SWIFT)
+
 test-asan: deps
 	$(SWIFT) build $(ASAN) --product MustacheFuzz
 	$(SWIFT) build $(ASAN) --product HTTPParserFuzz
