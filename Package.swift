@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Attestation}; GatehouseWeb → {Gatehouse, HTTPServer,
-// Mustache}; HTTPServer → HTTP; Gatehouse → {SQLite, Crypto}; Attestation → Crypto.
+// Mustache, JSON}; HTTPServer → HTTP; Gatehouse → {SQLite, Crypto, JSON}; Attestation → Crypto.
 // Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
 import PackageDescription
 
@@ -23,12 +23,13 @@ let package = Package(
         .target(name: "Mustache", exclude: ["README.md"]),
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
+        .target(name: "JSON"),
         .target(name: "Attestation", dependencies: ["Crypto"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache"]),
-        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb"]),
+        .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation"]),
 
         // Tests: one target per module.
@@ -37,10 +38,11 @@ let package = Package(
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse"]),
-        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
+        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
@@ -52,7 +54,7 @@ let package = Package(
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
-        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/TrafficBench"),
+        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
         .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPParserFuzz",

@@ -1,4 +1,5 @@
 import Gatehouse
+import JSON
 import Testing
 
 @Suite("Merge-patch documents")

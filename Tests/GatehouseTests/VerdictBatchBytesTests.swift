@@ -1,4 +1,5 @@
 import Gatehouse
+import JSON
 import Testing
 
 /// The byte reader of ingest batches (`VerdictBatch.parse(body:now:)`) against the general path (`JSONParser` then

@@ -1,4 +1,5 @@
 @testable import Gatehouse
+import JSON
 import Testing
 
 /// Raw verdict rows keep reasons and observed values as JSON text; the writers that skip the JSON tree must write

@@ -2,6 +2,7 @@ import Foundation
 import Gatehouse
 import GatehouseTesting
 import HTTP
+import JSON
 import Testing
 
 /// The management API's environments, driven in-process through the whole router.

@@ -2,6 +2,7 @@ import Foundation
 import Gatehouse
 import GatehouseTesting
 import HTTP
+import JSON
 import SQLite
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import Gatehouse
+import JSON
 
 /// A tiny blocking HTTP/1.1 client over a real loopback socket: one request per connection (`Connection: close`),
 /// a response read to the end. Enough to drive a running `gatehouse serve` the way any client would.

@@ -3,6 +3,7 @@ import Gatehouse
 import GatehouseTesting
 import HTTP
 import HTTPServer
+import JSON
 import Testing
 
 /// `Public/openapi.json` against the router: every API route is documented with its method, and every documented

@@ -1,3 +1,5 @@
+import JSON
+
 /// The wire form of an environment (seed 003 field names, camelCase). Secrets are never part of it: Play Integrity
 /// credentials appear as `set` flags with non-secret identifiers.
 extension Environment {

@@ -1,3 +1,5 @@
+import JSON
+
 /// A Google service-account JSON key, validated, for decoding Play Integrity tokens through Google.
 /// Secret: sealed at rest, never returned; only `clientEmail` and `projectID` are shown.
 public struct ServiceAccountKey: Sendable, Equatable {

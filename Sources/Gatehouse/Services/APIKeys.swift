@@ -1,4 +1,5 @@
 import Crypto
+import JSON
 import SQLite
 
 /// API keys per environment: list, create, roll with a grace period, revoke; and authenticating a secret key.

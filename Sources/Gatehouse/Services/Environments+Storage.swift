@@ -1,4 +1,5 @@
 import Crypto
+import JSON
 import SQLite
 
 /// Reading and writing an environment's rows.

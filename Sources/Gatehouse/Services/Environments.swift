@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import SQLite
 
 /// Environments and what is registered in them: create, read, patch (JSON Merge Patch semantics), delete.

@@ -1,3 +1,4 @@
+import JSON
 import SQLite
 
 /// One field's change in an audit entry. Secret values are written as `"[sealed]"`.

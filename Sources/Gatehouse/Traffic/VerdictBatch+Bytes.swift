@@ -1,3 +1,5 @@
+import JSON
+
 extension VerdictBatch {
     /// Reads a batch straight from the body's bytes, without building a `JSON` tree or a String per field: the
     /// common case of ingest, where every verdict is valid, plain ASCII and without escapes.

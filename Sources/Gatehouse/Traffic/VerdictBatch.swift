@@ -1,3 +1,5 @@
+import JSON
+
 /// Reads and validates an ingest batch `{"verdicts": [...]}` whole: every invalid item is reported by pointer and
 /// nothing is stored unless all are valid.
 public enum VerdictBatch {

@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 
 /// The byte reader behind `VerdictBatch.parse(body:now:)`; each method returns nil as soon as the input leaves the
 /// shape it handles.

@@ -1,3 +1,5 @@
+import JSON
+
 extension Verdicts {
     /// A raw row's `reasons`: the reasons as a JSON array of strings (what `JSON.array(…).text` writes), written
     /// straight to bytes.

@@ -1,3 +1,5 @@
+import JSON
+
 /// Checks of one `androidApps[]` element: `packageName`, `certificateDigests`, `outsidePlay`.
 public enum AndroidAppFields {
     public static let maxDigests = 20

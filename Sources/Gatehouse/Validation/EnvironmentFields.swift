@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Checks of the plain environment fields, shared by creation and patches (API and dashboard alike).
 public enum EnvironmentFields {

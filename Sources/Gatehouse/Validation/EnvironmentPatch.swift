@@ -1,4 +1,5 @@
 import Crypto
+import JSON
 
 /// A validated change to an environment, read from a JSON Merge Patch body (RFC 7396) in seed 003's wire format:
 /// `name`, `kind`, `attackMode`, `androidApps`, `appleAppIds`, `playIntegrity.{serviceAccount, local}`.

@@ -1,5 +1,6 @@
 import Foundation
 import Crypto
+import JSON
 
 /// Checks of `playIntegrity.serviceAccount` and `playIntegrity.local`. Messages never repeat the secret values.
 public enum PlayIntegrityFields {

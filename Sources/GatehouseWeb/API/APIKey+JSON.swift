@@ -1,4 +1,5 @@
 import Gatehouse
+import JSON
 
 extension APIKey {
     /// The wire form; a secret key's value never appears here (see `IssuedKey.json`).

@@ -1,4 +1,5 @@
 import Gatehouse
+import JSON
 
 extension ChecklistReport {
     /// `{"window": {"from", "to"}, "items": [...]}`.

@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import HTTP
+import JSON
 
 /// The management REST API (`/api/management/v1`): environments, their apps and credentials (seed 003's wire
 /// format), API keys and the audit log. Every handler authenticates a management token first.

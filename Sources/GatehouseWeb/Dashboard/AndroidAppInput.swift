@@ -1,5 +1,6 @@
 import Foundation
 import Gatehouse
+import JSON
 import Mustache
 
 /// The "Android app" form as typed: a package name, certificate digests one per line, the outsidePlay box. It turns

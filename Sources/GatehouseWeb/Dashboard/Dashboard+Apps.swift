@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import HTTP
+import JSON
 import Mustache
 
 /// The Apps tab: Android apps, Play Integrity credentials and Apple app ids of one environment, and the Apple forms.

@@ -2,6 +2,7 @@ import Foundation
 import Gatehouse
 import HTTP
 import HTTPServer
+import JSON
 import Mustache
 
 /// The audit log: who changed what and when, newest first, filtered by environment and actor, 50 a page.

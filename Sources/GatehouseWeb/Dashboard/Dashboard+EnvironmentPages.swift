@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import HTTP
+import JSON
 import Mustache
 
 /// One environment's overview: rename, change kind, the attack-mode switch, and deletion behind a typed confirmation.

@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import HTTP
+import JSON
 import Mustache
 
 /// Setting and removing an environment's Play Integrity credentials: the service account's JSON key (uploaded or

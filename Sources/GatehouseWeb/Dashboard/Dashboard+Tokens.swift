@@ -1,5 +1,6 @@
 import Gatehouse
 import HTTP
+import JSON
 import Mustache
 
 /// Management tokens for automation: list, create (secret shown once), revoke after a confirmation page.

@@ -1,6 +1,7 @@
 import Gatehouse
 import HTTP
 import HTTPServer
+import JSON
 import Mustache
 
 /// The checklist's one-click fix: add the certificate digest phones report to a registered Android app, after a

@@ -1,4 +1,5 @@
 import Gatehouse
+import JSON
 
 /// The traffic page's chart as inline SVG, rendered on the server: one stacked bar per day (verified at the bottom,
 /// then rejected, forged, unavailable) and a dashed line where the configuration changed.

@@ -1,6 +1,7 @@
 import Gatehouse
 import HTTP
 import HTTPServer
+import JSON
 import SQLite
 
 // The one place where domain errors become HTTP responses (problem+json, RFC 9457).

@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import HTTP
+import JSON
 
 /// Reading JSON request bodies and writing JSON responses for the management API.
 public enum JSONBody {

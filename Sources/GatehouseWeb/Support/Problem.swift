@@ -1,5 +1,6 @@
 import Gatehouse
 import HTTP
+import JSON
 
 /// An error response body in `application/problem+json` (RFC 9457): `type`, `title`, `status`, `detail`, and for
 /// validation failures `errors: [{pointer, detail}]` listing every invalid field.

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Gatehouse
+import JSON
 
 extension TrafficBench {
     /// Times an ingested batch's phases in-process on a fresh database: reading the body (straight from its bytes as

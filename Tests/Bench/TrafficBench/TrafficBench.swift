@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Gatehouse
+import JSON
 import SQLite
 
 /// The traffic bench (`make bench-traffic`), two modes:

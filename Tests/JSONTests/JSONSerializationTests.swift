@@ -1,5 +1,5 @@
 import Foundation
-import Gatehouse
+import JSON
 import Testing
 
 /// The serializer's string escaping, read back by another implementation (Foundation's JSONSerialization).

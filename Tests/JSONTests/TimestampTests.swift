@@ -1,5 +1,5 @@
 import Foundation
-import Gatehouse
+import JSON
 import Testing
 
 /// `Timestamp` against another implementation (Foundation's `ISO8601DateFormatter`) and RFC 3339's grammar.

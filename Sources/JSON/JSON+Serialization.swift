@@ -43,7 +43,7 @@ extension JSON {
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Writes `s` as a JSON string: bytes that need no escape are copied in runs, straight from the string's UTF-8.
-    static func writeString(_ s: String, into out: inout [UInt8]) {
+    public static func writeString(_ s: String, into out: inout [UInt8]) {
         out.append(0x22)
         var s = s
         s.withUTF8 { bytes in

@@ -1,4 +1,3 @@
-import Foundation
 
 /// A JSON value with object members kept in order, as the management API reads and writes it (RFC 8259).
 /// Numbers are kept as `Double`, which is exact for every integer the API uses (< 2^53).

@@ -1,4 +1,4 @@
-import Gatehouse
+import JSON
 import Testing
 
 @Suite("JSON")
