@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Attestation}; GatehouseWeb → {Gatehouse, HTTPServer,
-// Mustache, JSON}; HTTPServer → HTTP; Gatehouse → {SQLite, Crypto, JSON}; Attestation → Crypto.
+// Mustache, JSON}; HTTPServer → HTTP; Gatehouse → {GatehouseReceipts, SQLite, Crypto, JSON}; Attestation → Crypto;
+// GatehouseReceipts → {Crypto, JSON}.
 // Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
 import PackageDescription
 
@@ -9,6 +10,8 @@ let package = Package(
     name: "Gatehouse",
     products: [
         .executable(name: "gatehouse", targets: ["gatehouse"]),
+        // What an app's backend embeds to check receipts and request proofs offline.
+        .library(name: "GatehouseReceipts", targets: ["GatehouseReceipts"]),
     ],
     targets: [
         // System libraries (Debian packages named in `providers`; `make` installs them).
@@ -25,11 +28,12 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
         .target(name: "Attestation", dependencies: ["Crypto"]),
+        .target(name: "GatehouseReceipts", dependencies: ["Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
-        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["GatehouseReceipts", "SQLite", "Crypto", "JSON"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "GatehouseReceipts", "HTTPServer", "Mustache", "JSON"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation"]),
 
         // Tests: one target per module.
@@ -41,8 +45,10 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
-        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON"]),
+        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON",
+                                                              "GatehouseReceipts", "Crypto"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),

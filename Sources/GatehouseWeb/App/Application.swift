@@ -31,6 +31,7 @@ public final class Application: Sendable {
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)
         let store = try Store(database: database, masterKey: key, clock: clock)
         services = Services(store: store)
+        try services.receiptKeys.prepare()
         metrics = Metrics()
         metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { database.pendingWrites }
         let setup = SetupLink()
