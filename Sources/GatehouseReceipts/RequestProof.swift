@@ -26,9 +26,10 @@ public struct RequestProof: Sendable, Equatable {
             throw ReceiptError(.proof, "the proof must read t=<unix ms>,s=<base64url signature>")
         }
         let digits = parts[0].dropFirst(2)
+        // No leading zero: the signed text is the number's decimal spelling, so each time has one spelling.
         guard (1...15).contains(digits.utf8.count), digits.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-              let timestamp = Int64(digits) else {
-            throw ReceiptError(.proof, "the proof's t must be unix milliseconds (1 to 15 digits)")
+              digits.utf8.first != UInt8(ascii: "0") || digits.utf8.count == 1, let timestamp = Int64(digits) else {
+            throw ReceiptError(.proof, "the proof's t must be unix milliseconds (1 to 15 digits, no leading zero)")
         }
         guard let signature = Base64URL.decode(parts[1].dropFirst(2)),
               signature.count == 64 || (signature.count <= 72 && signature.first == 0x30) else {

@@ -71,7 +71,7 @@ struct RequestProofTests {
     }
 
     @Test(arguments: ["", "t=1", "s=AAAA", "t=,s=", "t=12,s=", "s=AAAA,t=12", "t=-5,s=AAAA", "t=1 ,s=AAAA", "t=12,s=AA==",
-                      "t=1234567890123456,s=AAAA", "t=12,s=" + String(repeating: "A", count: 600), "t=12,s=A+/A", "t=12,s=AAAA,x=1"])
+                      "t=1234567890123456,s=AAAA", "t=12,s=" + String(repeating: "A", count: 600), "t=12,s=A+/A", "t=12,s=AAAA,x=1", "t=012,s=AAAA"])
     func malformedProofsAreRefusedAndNeverTrap(_ header: String) {
         #expect(throws: ReceiptError.self) { try RequestProof(header: header) }
         #expect(check(header).reasons == [.sessionProof])

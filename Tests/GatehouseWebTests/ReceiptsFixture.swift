@@ -19,7 +19,8 @@ final class ReceiptsFixture {
     let phone: ECPrivateKey
 
     init() throws {
-        app = try TestApp()
+        let app = try TestApp()
+        self.app = app
         let auth: Headers = ["Authorization": "Bearer " + (try app.token())]
         func environment(_ name: String) throws -> (String, String) {
             let created = app.send("POST", "/api/management/v1/environments", json: ["name": .string(name), "kind": "production"],
