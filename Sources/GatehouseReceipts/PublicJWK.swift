@@ -6,23 +6,29 @@ import JSON
 public struct PublicJWK: Sendable, Equatable, Hashable {
     /// The key id, for keys of a JWKS; nil in `cnf.jwk`.
     public let kid: String?
+    /// The key, for verifying signatures (its point checked on P-256 when read).
+    public let publicKey: ECPublicKey
+
     /// The affine x coordinate, 32 big-endian bytes.
-    public let x: [UInt8]
+    public var x: [UInt8] { Array(publicKey.x962[1..<33]) }
     /// The affine y coordinate, 32 big-endian bytes.
-    public let y: [UInt8]
+    public var y: [UInt8] { Array(publicKey.x962[33..<65]) }
 
     /// The JWK of `publicKey`, with `kid` when it names a signing key.
     public init(publicKey: ECPublicKey, kid: String? = nil) {
         self.kid = kid
-        x = Array(publicKey.x962[1..<33])
-        y = Array(publicKey.x962[33..<65])
+        self.publicKey = publicKey
     }
 
-    /// A key from its coordinates, already checked.
-    init(x: [UInt8], y: [UInt8], kid: String? = nil) {
-        self.kid = kid
-        self.x = x
-        self.y = y
+    /// Keys are equal when their ids and points are.
+    public static func == (a: PublicJWK, b: PublicJWK) -> Bool {
+        a.kid == b.kid && a.publicKey.x962 == b.publicKey.x962
+    }
+
+    /// Hashes the id and the point.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kid)
+        hasher.combine(publicKey.x962)
     }
 
     /// Reads a JWK object. Members other than `kty`, `crv`, `x`, `y`, `kid`, `use`, `alg` are ignored
@@ -50,20 +56,8 @@ public struct PublicJWK: Sendable, Equatable, Hashable {
         } else {
             kid = nil
         }
-        self.x = x
-        self.y = y
-        guard (try? ECPublicKey(x962: [0x04] + x + y)) != nil else { throw ReceiptError(.key, "a JWK's point is not on P-256") }
-    }
-
-    /// The key, for verifying signatures.
-    ///
-    /// - Throws: ``ReceiptError`` (`.key`) when the point is not on P-256.
-    public func publicKey() throws(ReceiptError) -> ECPublicKey {
-        do {
-            return try ECPublicKey(x962: [0x04] + x + y)
-        } catch {
-            throw ReceiptError(.key, "the JWK's point is not on P-256")
-        }
+        guard let key = try? ECPublicKey(x962: [0x04] + x + y) else { throw ReceiptError(.key, "a JWK's point is not on P-256") }
+        publicKey = key
     }
 
     /// The JWK as JSON: `{"kty","crv","x","y"}`, plus `kid`, `use` and `alg` when it has a `kid` (a signing key).

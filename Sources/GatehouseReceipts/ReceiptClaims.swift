@@ -46,7 +46,7 @@ public struct ReceiptClaims: Sendable, Equatable {
             .init("att", attestation.map { ["provider": .string($0.provider), "status": .string($0.status)] } ?? .null),
         ]
         if let key = confirmationKey {
-            members.append(.init("cnf", ["jwk": PublicJWK(x: key.x, y: key.y).json]))
+            members.append(.init("cnf", ["jwk": PublicJWK(publicKey: key.publicKey).json]))
         }
         return .object(members)
     }

@@ -31,3 +31,13 @@ public struct ReceiptSigner: Sendable {
         return signingInput + "." + Base64URL.encode(signature)
     }
 }
+
+/// A signer holds a private key: it prints and mirrors as its `kid` only.
+extension ReceiptSigner: CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+    /// `ReceiptSigner(kid: …)`.
+    public var description: String { "ReceiptSigner(kid: \(kid))" }
+    /// As ``description``.
+    public var debugDescription: String { description }
+    /// The `kid` alone.
+    public var customMirror: Mirror { Mirror(self, children: ["kid": kid]) }
+}

@@ -67,7 +67,7 @@ public struct ReceiptVerifier: Sendable {
         } catch {
             return .refused(.malformed)
         }
-        guard let jwk = keys.key(kid: kid), let key = try? jwk.publicKey(), signature.count == 64 else {
+        guard let key = keys.key(kid: kid)?.publicKey, signature.count == 64 else {
             return .refused(.signatureInvalid)
         }
         let signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
@@ -83,8 +83,7 @@ public struct ReceiptVerifier: Sendable {
     func proofHolds(_ header: String?, key: PublicJWK, method: String, pathAndQuery: String, nowMilliseconds: Int64) -> Bool {
         guard let header, let proof = try? RequestProof(header: header, limits: limits) else { return false }
         let (age, overflow) = nowMilliseconds.subtractingReportingOverflow(proof.timestamp)
-        guard !overflow, age <= limits.proofMaxAgeMilliseconds, age >= -limits.proofMaxAheadMilliseconds,
-              let publicKey = try? key.publicKey() else { return false }
-        return proof.verifies(key: publicKey, method: method, pathAndQuery: pathAndQuery)
+        guard !overflow, age <= limits.proofMaxAgeMilliseconds, age >= -limits.proofMaxAheadMilliseconds else { return false }
+        return proof.verifies(key: key.publicKey, method: method, pathAndQuery: pathAndQuery)
     }
 }

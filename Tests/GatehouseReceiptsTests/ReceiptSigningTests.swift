@@ -43,6 +43,15 @@ struct ReceiptSigningTests {
         #expect(payload["action"]?.string == "challenge")
     }
 
+    @Test func signerPrintsItsKidOnly() {
+        let kid = fixture.signer.kid
+        #expect("\(fixture.signer)" == "ReceiptSigner(kid: \(kid))")
+        #expect(String(reflecting: fixture.signer) == "ReceiptSigner(kid: \(kid))")
+        var dumped = ""
+        dump(fixture.signer, to: &dumped)
+        #expect(!dumped.contains("pkcs8DER"), "\(dumped)")
+    }
+
     @Test func claimsRoundTrip() throws {
         let claims = fixture.claims(bound: true)
         #expect(try ReceiptClaims(payload: claims.json.serialized()) == claims)

@@ -1,4 +1,5 @@
 import Crypto
+import Foundation
 import GatehouseReceipts
 import Testing
 
@@ -62,6 +63,13 @@ struct RequestProofTests {
         let raw = try #require(ECPublicKey.rawSignature(der: der))
         #expect(check(RequestProof(timestamp: now, signature: raw).header).valid)
         #expect(try RequestProof(header: derProof).signature == der)
+    }
+
+    @Test func proofTimeHasOneSpelling() throws {
+        let proof = try RequestProof.sign(method: "GET", pathAndQuery: "/api/orders?page=2", timestamp: now, key: fixture.phone)
+        let padded = proof.header.replacingOccurrences(of: "t=", with: "t=0")
+        #expect(throws: ReceiptError.self) { try RequestProof(header: padded) }
+        #expect(check(padded).reasons == [.sessionProof])
     }
 
     @Test func proofTimeIsTheSignedTime() throws {
