@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto, JSON};
-// GatehouseWeb → {Gatehouse, HTTPServer, HTTP, Mustache, JSON}; HTTPServer → {HTTP, Locks};
-// Gatehouse → {HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
+// GatehouseWeb → {Gatehouse, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
+// Gatehouse → {GatehouseReceipts, HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON};
+// GatehouseReceipts → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
 // Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
 // the server's worker queue, SQLite's reader pool and fair writer lock). HTTPServer and SQLite know nothing of each
@@ -14,6 +15,8 @@ let package = Package(
     name: "Gatehouse",
     products: [
         .executable(name: "gatehouse", targets: ["gatehouse"]),
+        // What an app's backend embeds to check receipts and request proofs offline.
+        .library(name: "GatehouseReceipts", targets: ["GatehouseReceipts"]),
     ],
     targets: [
         // System libraries (Debian packages named in `providers`; `make` installs them).
@@ -33,10 +36,11 @@ let package = Package(
         .target(name: "JSON"),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
+        .target(name: "GatehouseReceipts", dependencies: ["Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["HTTPClient", "SQLite", "Crypto", "JSON"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "HTTP", "Mustache", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["GatehouseReceipts", "HTTPClient", "SQLite", "Crypto", "JSON"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto", "JSON"]),
 
@@ -50,9 +54,10 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
+        .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
-                                                                "ChildProcess", "SQLite", "JSON"]),
+                                                                "ChildProcess", "SQLite", "JSON", "GatehouseReceipts", "Crypto"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),

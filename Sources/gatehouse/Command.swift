@@ -14,6 +14,7 @@ enum Command {
       gatehouse admin create --email E [--role ROLE]     create an admin; the password is read from standard input
       gatehouse token create --name N --scope read|write create a management API token and print it once
       gatehouse backup FILE [--database FILE]            copy a consistent snapshot while the server runs
+      gatehouse receipts rotate-key                      new receipt signing key; the old one stays published an hour
       gatehouse app-attest verify-attestation|verify-assertion ...
                                                          judge App Attest objects offline (JSON on stdout)
       gatehouse play-integrity decode ...                decrypt, verify and judge a Play Integrity token offline
@@ -52,6 +53,8 @@ enum Command {
                 return AppAttestCommand.run(rest)
             case "play-integrity":
                 return PlayIntegrityCommand.run(rest)
+            case "receipts":
+                return try ReceiptsCommand.run(rest, environment: environment)
             case "backup":
                 if rest.contains("--help") { return help("gatehouse backup FILE [options]", "Copies a consistent snapshot of the database to FILE through SQLite's online backup, while the server keeps serving.") }
                 let (configuration, positional) = try Configuration.parse(rest, environment: environment, positional: 1)

@@ -80,5 +80,8 @@ extension Application {
         let ingest = IngestAPI(services: services)
         add("POST", "/api/ingest/v1/verdicts", ingest.ingest)
 
+        // Receipts: the JWKS and the backends' check (DEVICE-API.md "Receipts").
+        ReceiptsAPI(services: services).register(add)
+
     }
 }

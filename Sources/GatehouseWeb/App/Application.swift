@@ -27,6 +27,7 @@ public final class Application: Sendable {
                                               masterKey: key, clock: clock)
         for name in applied { logger.info("migration applied", ["file": .string(name)]) }
         services = Services(store: store)
+        try services.receiptKeys.prepare()
         metrics = Metrics()
         metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { store.pendingWrites }
         let setup = SetupLink()

@@ -11,6 +11,10 @@ public struct Services: Sendable {
     public let audit: AuditLog
     public let admins: Admins
     public let verdicts: Verdicts
+    /// The receipt signing keys (JWKS, rotation).
+    public let receiptKeys: ReceiptKeys
+    /// Issues receipts under the current receipt key.
+    public let receipts: ReceiptIssuer
 
     public init(store: Store) {
         self.store = store
@@ -20,6 +24,8 @@ public struct Services: Sendable {
         audit = AuditLog(store: store)
         admins = Admins(store: store)
         verdicts = Verdicts(store: store)
+        receiptKeys = ReceiptKeys(store: store)
+        receipts = ReceiptIssuer(keys: receiptKeys)
     }
 
     /// The actor behind a request's bearer management token, if it has `scope` (write includes read).

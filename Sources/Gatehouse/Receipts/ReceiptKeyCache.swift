@@ -1,0 +1,47 @@
+import GatehouseReceipts
+import Synchronization
+
+/// The receipt keys last read and the signers opened, shared by the copies of one `ReceiptKeys`.
+final class ReceiptKeyCache: Sendable {
+    private struct State {
+        var rows: [ReceiptKeyRow]?
+        var readAt: Int64 = 0
+        var signers: [String: ReceiptSigner] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    /// The rows read at most `ttl` seconds before `now` (and not after it: a clock moved back reads again).
+    func rows(now: Int64, ttl: Int64) -> [ReceiptKeyRow]? {
+        state.withLock { state in
+            guard let rows = state.rows, now >= state.readAt, now - state.readAt < ttl else { return nil }
+            return rows
+        }
+    }
+
+    /// Keeps `rows` as read at `now`.
+    func store(_ rows: [ReceiptKeyRow], at now: Int64) {
+        state.withLock { state in
+            state.rows = rows
+            state.readAt = now
+            // Signers of keys no longer in the table are dropped.
+            let kids = Set(rows.map(\.kid))
+            state.signers = state.signers.filter { kids.contains($0.key) }
+        }
+    }
+
+    /// The opened signer of `kid`, if any.
+    func signer(kid: String) -> ReceiptSigner? {
+        state.withLock { $0.signers[kid] }
+    }
+
+    /// Keeps an opened signer.
+    func keep(_ signer: ReceiptSigner) {
+        state.withLock { $0.signers[signer.kid] = signer }
+    }
+
+    /// Forgets the rows, so the next read goes to the database.
+    func invalidate() {
+        state.withLock { $0.rows = nil }
+    }
+}

@@ -1,0 +1,121 @@
+import Crypto
+import GatehouseReceipts
+import JSON
+import SQLite
+
+/// The server's receipt signing keys (table `receipt_keys`): made on first start, sealed under the master key,
+/// rotated by `gatehouse receipts rotate-key`; the current key and those retired within the last hour make the JWKS.
+///
+/// Reads are cached for ``refreshSeconds`` so a JWKS or a verification costs no query; a rotation in this process
+/// takes effect at once, one made by the CLI in another process within ``refreshSeconds``.
+public struct ReceiptKeys: Sendable {
+    let store: Store
+    let cache = ReceiptKeyCache()
+
+    /// How long a retired key stays published, in seconds (DEVICE-API.md: an hour).
+    public static let retiredKeyLifetime: Int64 = 3600
+    /// How long the keys read from the database are trusted before they are read again, in seconds.
+    public static let refreshSeconds: Int64 = 10
+
+    /// The keys of `store`.
+    public init(store: Store) {
+        self.store = store
+    }
+
+    /// Makes the first key when there is no current one (a first start); returns the current key's id.
+    ///
+    /// - Throws: `DatabaseError`, or `CryptoError` when a key cannot be made or sealed.
+    @discardableResult
+    public func prepare() throws -> String {
+        if let current = try rows().first(where: { $0.retiredAt == nil }) { return current.kid }
+        let now = store.clock()
+        let made = try store.database.write { db in
+            if let row = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL"), let kid = row["kid"].string {
+                return kid
+            }
+            return try insertKey(db, now: now)
+        }
+        cache.invalidate()
+        return made
+    }
+
+    /// Retires the current key (still published for ``retiredKeyLifetime``) and makes a new current one.
+    /// Returns the new key's id and the retired one's (nil when there was none).
+    ///
+    /// - Throws: `DatabaseError`, or `CryptoError` when a key cannot be made or sealed.
+    public func rotate() throws -> (current: String, retired: String?) {
+        let now = store.clock()
+        let result = try store.database.write { db in
+            let retired = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL")?["kid"].string
+            try db.execute("UPDATE receipt_keys SET retired_at = ? WHERE retired_at IS NULL", [.integer(now)])
+            let current = try insertKey(db, now: now)
+            try AuditLog.record(db, at: now, actor: .system, action: "receipts.rotate-key", environmentID: nil, changes: [
+                AuditChange(field: "receiptKey", before: .optional(retired), after: .string(current)),
+            ])
+            return (current, retired)
+        }
+        cache.invalidate()
+        return result
+    }
+
+    /// The JWKS at the store's time: the current key, then the keys retired less than an hour ago, newest first.
+    ///
+    /// - Throws: `DatabaseError` when the keys cannot be read.
+    public func published() throws -> JWKS {
+        let now = store.clock()
+        return JWKS(keys: try rows().filter { row in
+            row.retiredAt.map { now - $0 < Self.retiredKeyLifetime } ?? true
+        }.map(\.jwk))
+    }
+
+    /// A signer with the current key (opened once per key and kept).
+    ///
+    /// - Throws: `DatabaseError`; `CryptoError` when the sealed key does not open under this master key;
+    ///   `DomainError.conflict` when there is no current key (`prepare` never ran).
+    func signer() throws -> ReceiptSigner {
+        guard let current = try rows().first(where: { $0.retiredAt == nil }) else {
+            throw DomainError.conflict("there is no receipt signing key yet")
+        }
+        if let signer = cache.signer(kid: current.kid) { return signer }
+        let sealed = try store.database.read { db in
+            try db.queryOne("SELECT sealed_private_key FROM receipt_keys WHERE kid = ?", [.text(current.kid)])?["sealed_private_key"].bytes
+        }
+        guard let sealed else { throw DomainError.conflict("receipt key \(current.kid) is gone") }
+        let der = try store.box.open(sealed, associatedData: Self.associatedData(kid: current.kid))
+        let signer = ReceiptSigner(privateKey: try ECPrivateKey(pkcs8DER: der), kid: current.kid)
+        cache.keep(signer)
+        return signer
+    }
+
+    /// Every key row, current first then by retirement, newest first; cached for ``refreshSeconds``.
+    func rows() throws -> [ReceiptKeyRow] {
+        let now = store.clock()
+        if let rows = cache.rows(now: now, ttl: Self.refreshSeconds) { return rows }
+        let rows = try store.database.read { db in
+            try db.query("SELECT kid, public_jwk, retired_at FROM receipt_keys ORDER BY retired_at IS NOT NULL, retired_at DESC, kid")
+        }.compactMap { row -> ReceiptKeyRow? in
+            guard let kid = row["kid"].string, let text = row["public_jwk"].string,
+                  let json = try? JSONParser.parse(text), let jwk = try? PublicJWK(json: json) else { return nil }
+            return ReceiptKeyRow(kid: kid, jwk: jwk, retiredAt: row["retired_at"].int64)
+        }
+        cache.store(rows, at: now)
+        return rows
+    }
+
+    /// Makes a key, seals it and inserts it as current; returns its id.
+    private func insertKey(_ db: Connection, now: Int64) throws -> String {
+        let key = try ECPrivateKey.generate()
+        let kid = PublicJWK(publicKey: key.publicKey).thumbprint
+        let jwk = PublicJWK(publicKey: key.publicKey, kid: kid)
+        let sealed = try store.box.seal(key.pkcs8DER, associatedData: Self.associatedData(kid: kid))
+        try db.execute(
+            "INSERT INTO receipt_keys (kid, sealed_private_key, public_jwk, created_at, retired_at) VALUES (?, ?, ?, ?, NULL)",
+            [.text(kid), .blob(sealed), .text(jwk.json.text), .integer(now)])
+        return kid
+    }
+
+    /// What a sealed key is bound to, so a sealed blob cannot be moved to another key's row.
+    static func associatedData(kid: String) -> [UInt8] {
+        Array("receipt-key:\(kid)".utf8)
+    }
+}

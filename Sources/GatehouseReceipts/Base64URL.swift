@@ -1,0 +1,24 @@
+import Crypto
+
+/// Base64url without padding (RFC 4648 §5, as JOSE uses it: RFC 7515 §2), read strictly.
+enum Base64URL {
+    /// Encodes `bytes` in the URL-safe alphabet without padding.
+    static func encode(_ bytes: [UInt8]) -> String {
+        Base64.encode(bytes, alphabet: .urlSafe, padded: false)
+    }
+
+    /// Decodes unpadded base64url; nil for any other character (`+`, `/`, `=`, whitespace), an impossible length or
+    /// non-zero unused bits.
+    static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                continue
+            default:
+                return nil
+            }
+        }
+        return Base64.decode(String(text))
+    }
+}

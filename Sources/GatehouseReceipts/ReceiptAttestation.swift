@@ -1,0 +1,13 @@
+/// The attestation a receipt was issued on: its provider and its verdict status (the `att` claim).
+public struct ReceiptAttestation: Sendable, Equatable, Hashable {
+    /// `play-integrity` or `app-attest`.
+    public var provider: String
+    /// `verified`, `forged`, `rejected` or `unavailable`.
+    public var status: String
+
+    /// The attestation of `provider` with verdict `status`.
+    public init(provider: String, status: String) {
+        self.provider = provider
+        self.status = status
+    }
+}

@@ -1,0 +1,15 @@
+/// Why a receipt is not valid (DEVICE-API.md "Receipts"), as `POST /api/v4/receipts/verify` and
+/// ``ReceiptVerifier`` both name them.
+public enum ReceiptReason: String, Sendable, Equatable, Hashable, CaseIterable {
+    /// Not a receipt: not three base64url segments, a header or claims that do not read, or over the size limit.
+    case malformed
+    /// The signature does not verify, the `kid` is not in the JWKS, or `alg` is not ES256.
+    case signatureInvalid
+    /// Past `exp` (or issued further ahead than the leeway allows).
+    case expired
+    /// Issued for another environment than the one checking it.
+    case wrongEnvironment
+    /// Bound to a phone key, and the proof is missing, unreadable, older than 2 minutes, ahead of the clock, or does
+    /// not verify for this method and path.
+    case sessionProof = "session:proof"
+}

@@ -1,0 +1,89 @@
+import Crypto
+
+/// Checks Gatehouse receipts offline, as an app's backend does on each call: the ES256 signature against the JWKS,
+/// the expiry, the environment, and for a bound receipt the request proof. Pure: the keys, the time and the request
+/// are passed in; nothing is fetched or remembered. Never throws and never traps: every failure is a reason.
+public struct ReceiptVerifier: Sendable {
+    /// The signing keys to trust (`GET /api/v4/receipts/keys`).
+    public let keys: JWKS
+    /// The environment receipts must be for (`env_…`).
+    public let environment: String
+    /// Sizes and windows.
+    public let limits: ReceiptLimits
+
+    /// A verifier trusting `keys` for receipts of `environment`.
+    public init(keys: JWKS, environment: String, limits: ReceiptLimits = ReceiptLimits()) {
+        self.keys = keys
+        self.environment = environment
+        self.limits = limits
+    }
+
+    /// Checks `token` for a call `method pathAndQuery` that came with the proof header `proof` (nil when absent),
+    /// at `nowMilliseconds` (unix milliseconds).
+    ///
+    /// The signature is checked first; a token whose signature does not verify reports only that (with no claims).
+    /// Then every failing check is listed: `expired`, `wrongEnvironment`, and `session:proof` for a bound receipt
+    /// whose proof is missing, unreadable, older than ``ReceiptLimits/proofMaxAgeMilliseconds``, ahead by more than
+    /// ``ReceiptLimits/proofMaxAheadMilliseconds``, or not a signature by `cnf.jwk` over this method and path.
+    /// An unbound receipt ignores the proof.
+    public func verify(_ token: String, method: String, pathAndQuery: String, proof: String?, nowMilliseconds: Int64) -> ReceiptVerification {
+        let claims: ReceiptClaims
+        switch signedClaims(token) {
+        case .refused(let reason): return ReceiptVerification(reasons: [reason], claims: nil)
+        case .claims(let read): claims = read
+        }
+        var reasons: [ReceiptReason] = []
+        let now = nowMilliseconds / 1000
+        let (latestIssue, overflow) = now.addingReportingOverflow(limits.issuedAtLeewaySeconds)
+        if now >= claims.expiresAt || (!overflow && claims.issuedAt > latestIssue) { reasons.append(.expired) }
+        if claims.environment != environment { reasons.append(.wrongEnvironment) }
+        if let key = claims.confirmationKey,
+           !proofHolds(proof, key: key, method: method, pathAndQuery: pathAndQuery, nowMilliseconds: nowMilliseconds) {
+            reasons.append(.sessionProof)
+        }
+        return ReceiptVerification(reasons: reasons, claims: claims)
+    }
+
+    /// What reading a token's signed part gave: its claims, or the one reason it has none.
+    enum Signed {
+        case claims(ReceiptClaims)
+        case refused(ReceiptReason)
+    }
+
+    /// The claims of `token` when its header is ours and its signature verifies under the JWKS key it names.
+    func signedClaims(_ token: String) -> Signed {
+        guard token.utf8.count <= limits.maxTokenBytes else { return .refused(.malformed) }
+        let segments = token.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
+        guard segments.count == 3,
+              let headerText = Base64URL.decode(segments[0]),
+              let payload = Base64URL.decode(segments[1]),
+              let signature = Base64URL.decode(segments[2])
+        else { return .refused(.malformed) }
+        let kid: String
+        do {
+            kid = try ReceiptHeader.kid(of: headerText)
+        } catch .algorithm {
+            return .refused(.signatureInvalid)
+        } catch {
+            return .refused(.malformed)
+        }
+        guard let key = keys.key(kid: kid)?.publicKey, signature.count == 64 else {
+            return .refused(.signatureInvalid)
+        }
+        let signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
+        guard key.isValidSignature(signature, format: .raw, for: signingInput) else { return .refused(.signatureInvalid) }
+        do {
+            return .claims(try ReceiptClaims(payload: payload))
+        } catch {
+            return .refused(.malformed)
+        }
+    }
+
+    /// Whether `header` is a fresh proof by `key` for this call.
+    func proofHolds(_ header: String?, key: PublicJWK, method: String, pathAndQuery: String, nowMilliseconds: Int64) -> Bool {
+        guard let header, let proof = try? RequestProof(header: header, limits: limits) else { return false }
+        let (age, overflow) = nowMilliseconds.subtractingReportingOverflow(proof.timestamp)
+        guard !overflow, age <= limits.proofMaxAgeMilliseconds, age >= -limits.proofMaxAheadMilliseconds else { return false }
+        return proof.verifies(key: key.publicKey, method: method, pathAndQuery: pathAndQuery)
+    }
+}
