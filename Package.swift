@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → GatehouseWeb → {Gatehouse, HTTPServer, Mustache, JSON};
-// HTTPServer → HTTP; Gatehouse → {SQLite, Crypto, JSON}. Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Attestation}; GatehouseWeb → {Gatehouse, HTTPServer,
+// Mustache, JSON}; HTTPServer → HTTP; Gatehouse → {Attestation, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON}.
+// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2.
 import PackageDescription
 
 let package = Package(
@@ -23,12 +24,13 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
+        .target(name: "Attestation", dependencies: ["Crypto"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["SQLite", "Crypto", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["Attestation", "SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),

@@ -1,0 +1,16 @@
+/// The outcome of an assertion.
+public struct AssertionResult: Sendable {
+    /// The judgement.
+    public var verdict: Verdict
+    /// The assertion's counter, when authenticatorData could be read.
+    public var counter: UInt32?
+    /// Only when verified: the counter state to commit (conditionally, on the state judged against) before answering.
+    public var newWindow: CounterWindow?
+
+    /// A result with `verdict`, the counter read and the window to commit.
+    public init(verdict: Verdict, counter: UInt32? = nil, newWindow: CounterWindow? = nil) {
+        self.verdict = verdict
+        self.counter = counter
+        self.newWindow = newWindow
+    }
+}
