@@ -28,7 +28,7 @@ let package = Package(
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["Attestation", "SQLite", "Crypto", "JSON"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "Mustache", "JSON"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "HTTPServer", "Mustache", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Attestation"]),
 
