@@ -4,7 +4,77 @@ extension AppAttestVerifier {
     /// Judges a key registration: every step of Apple's "Validating apps that connect to your server" as
     /// DEVICE-API.md "Key registration" lists them, at `now` (Unix seconds). Does not check the challenge's
     /// freshness nor whether the key is registered already: that is state, the caller's.
+    ///
+    /// Forged reasons (`attestationInvalid`, `certificateChainInvalid`, `nonceMismatch`, `keyIdMismatch`) are all
+    /// collected; rejected ones (`appIdNotRegistered`, `developmentKey`) only when the proof is genuine, since they
+    /// condemn the app's setup and a forgery says nothing about it. With no app id registered the verdict is
+    /// unavailable / `notConfigured` whatever the object: nothing is judged before the environment is set up.
+    /// The result carries what was learnt (key id, environment, key, matching app id) even when not verified.
     public func verifyAttestation(_ request: AttestationRequest, registration: AppAttestRegistration, now: Int64) -> AttestationResult {
-        AttestationResult(verdict: Verdict(reasons: [.attestationInvalid]))
+        var result = judgeAttestation(request, registration: registration, now: now)
+        if registration.appIds.isEmpty { result.verdict = Verdict(reasons: [.notConfigured]) }
+        return result
+    }
+
+    private func judgeAttestation(_ request: AttestationRequest, registration: AppAttestRegistration, now: Int64) -> AttestationResult {
+        guard request.attestation.count <= limits.maxObjectBytes,
+              let object = try? AttestationObject(request.attestation),
+              let credential = object.authData.credential else {
+            return AttestationResult(verdict: Verdict(reasons: [.attestationInvalid]))
+        }
+        var forged: [Reason] = []
+        var result = AttestationResult(verdict: .verified, receipt: object.receipt)
+        result.environment = AttestationEnvironment(aaguid: credential.aaguid)
+        if object.fmt != "apple-appattest" || result.environment == nil || object.authData.signCount != 0 {
+            forged.append(.attestationInvalid)
+        }
+
+        // The chain, bounded before any certificate is parsed.
+        var leaf: Certificate?
+        if object.x5c.isEmpty {
+            forged.append(.attestationInvalid)
+        } else if object.x5c.count > limits.maxCertificates {
+            forged.append(.certificateChainInvalid)
+        } else if let certificates = try? object.x5c.map({ try Certificate(der: $0) }), let first = certificates.first {
+            leaf = first
+            if !chainVerifies(leaf: first, intermediates: Array(certificates.dropFirst()), at: now) {
+                forged.append(.certificateChainInvalid)
+            }
+        } else {
+            forged.append(.certificateChainInvalid)
+        }
+
+        if let leaf {
+            // The nonce binds authData and the client data to the certificate.
+            let nonce = SHA256.hash(object.authDataBytes + request.clientDataHash)
+            if leaf.extensionValue(oid: NonceExtension.oid).flatMap(NonceExtension.nonce) != nonce {
+                forged.append(.nonceMismatch)
+            }
+            // The key id is the hash of the certified key, and authData names the same credential.
+            if let key = try? ECPublicKey(derSubjectPublicKeyInfo: leaf.publicKeyDER) {
+                let keyId = SHA256.hash(key.x962)
+                result.publicKey = key
+                result.keyId = keyId
+                if keyId != request.keyId || keyId != credential.credentialId { forged.append(.keyIdMismatch) }
+            } else {
+                forged.append(.attestationInvalid)
+            }
+        }
+
+        result.appId = registration.appIds.first { SHA256.hash($0) == object.authData.rpIdHash }
+        var reasons = forged
+        if forged.isEmpty {
+            if result.appId == nil { reasons.append(.appIdNotRegistered) }
+            if registration.isProduction && result.environment == .development { reasons.append(.developmentKey) }
+        }
+        result.verdict = Verdict(reasons: reasons)
+        return result
+    }
+
+    /// Whether `leaf` chains through `intermediates` to one of the roots at `now`.
+    private func chainVerifies(leaf: Certificate, intermediates: [Certificate], at now: Int64) -> Bool {
+        roots.certificates.contains { root in
+            (try? Certificate.verifyChain(leaf: leaf, intermediates: intermediates, root: root, at: now)) != nil
+        }
     }
 }
