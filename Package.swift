@@ -39,11 +39,17 @@ let package = Package(
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
+        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "AttestationTesting"],
+                    resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
-        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON"]),
+        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON",
+                                                              "Attestation", "AttestationTesting", "Crypto"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
+        // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
+        .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "ChildProcess"],
+                path: "Tests/Support/AttestationTesting"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
 
         // Benchmarks (`make bench`).

@@ -1,0 +1,123 @@
+import Attestation
+import Crypto
+import Foundation
+
+/// A stand-in for Apple's App Attest CA, for tests: a root and an intermediate made with the `openssl` tool, which
+/// certify P-256 keys the way Apple does (the nonce extension 1.2.840.113635.100.8.2 on the leaf) and wrap them in
+/// real attestation objects. Verify them with ``roots`` in place of Apple's.
+public struct SyntheticAppAttest: Sendable {
+    /// The root certificate, PEM (what `--app-attest-roots` would read).
+    public let rootPEM: String
+    /// The root as verifier roots.
+    public let roots: AppAttestRoots
+    let rootKeyPEM: String
+    let intermediatePEM: String
+    let intermediateKeyPEM: String
+
+    /// What an attestation should get wrong, to test each check.
+    public struct Tweaks: Sendable {
+        /// Certify this nonce instead of SHA-256(authData ‖ clientDataHash).
+        public var nonce: [UInt8]?
+        /// Leave the nonce extension out of the leaf.
+        public var omitNonce = false
+        /// The credential id in authData instead of the key id.
+        public var credentialId: [UInt8]?
+        /// The app id hashed into rpIdHash instead of the attested one.
+        public var rpId: String?
+        /// The authData counter (0 for a genuine attestation).
+        public var signCount: UInt32 = 0
+        /// The statement format.
+        public var fmt = "apple-appattest"
+        /// Bytes appended after the COSE key (iOS 27 appends a CBOR map there, with the ED flag clear).
+        public var authDataExtension: [UInt8] = []
+        /// Certificates (DER) appended to x5c after the intermediate.
+        public var extraCertificates: [[UInt8]] = []
+
+        /// No tweak: a genuine attestation.
+        public init() {}
+    }
+
+    /// Makes a fresh root (P-384, like Apple's) and intermediate, valid ten years from now.
+    ///
+    /// - Throws: when `openssl` fails.
+    public init() throws {
+        let work = try WorkDirectory()
+        defer { work.remove() }
+        let tool = work.tool
+        try tool.run(["req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
+                      "-keyout", "@root.key", "-out", "@root.pem", "-days", "3650", "-sha384",
+                      "-subj", "/CN=Synthetic App Attestation Root CA/O=Gatehouse Tests",
+                      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try tool.write("basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n", to: "ca.ext")
+        try tool.run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
+                      "-keyout", "@ca.key", "-out", "@ca.csr", "-subj", "/CN=Synthetic App Attestation CA 1/O=Gatehouse Tests"])
+        try tool.run(["x509", "-req", "-in", "@ca.csr", "-CA", "@root.pem", "-CAkey", "@root.key", "-set_serial", "2",
+                      "-days", "3650", "-sha384", "-extfile", "@ca.ext", "-out", "@ca.pem"])
+        rootPEM = try tool.read("root.pem")
+        rootKeyPEM = try tool.read("root.key")
+        intermediatePEM = try tool.read("ca.pem")
+        intermediateKeyPEM = try tool.read("ca.key")
+        roots = try AppAttestRoots(pem: rootPEM)
+    }
+
+    /// Generates a P-256 key and attests it for `appId` against `clientDataHash`, as a device of `environment`
+    /// would, with `tweaks` applied.
+    ///
+    /// - Throws: when key generation or `openssl` fails.
+    public func attest(appId: String, clientDataHash: [UInt8], environment: AttestationEnvironment = .production,
+                       tweaks: Tweaks = Tweaks()) throws -> SyntheticKey {
+        let key = try ECPrivateKey.generate()
+        let keyId = SHA256.hash(key.publicKey.x962)
+        let authData = Self.authData(rpId: tweaks.rpId ?? appId, signCount: tweaks.signCount, environment: environment,
+                                     credentialId: tweaks.credentialId ?? keyId, key: key.publicKey)
+            + tweaks.authDataExtension
+        let nonce = tweaks.nonce ?? SHA256.hash(authData + clientDataHash)
+
+        let work = try WorkDirectory()
+        defer { work.remove() }
+        let tool = work.tool
+        try tool.write(key.pkcs8PEM, to: "leaf.key")
+        try tool.write(intermediatePEM, to: "ca.pem")
+        try tool.write(intermediateKeyPEM, to: "ca.key")
+        var extensions = "keyUsage=critical,digitalSignature\n"
+        if !tweaks.omitNonce {
+            extensions += "1.2.840.113635.100.8.2=DER:3024A1220420" + Hex.encode(nonce, uppercase: true) + "\n"
+        }
+        try tool.write(extensions, to: "leaf.ext")
+        try tool.run(["req", "-new", "-key", "@leaf.key", "-subj", "/CN=\(Hex.encode(keyId))/OU=AAA Certification/O=Gatehouse Tests",
+                      "-out", "@leaf.csr"])
+        try tool.run(["x509", "-req", "-in", "@leaf.csr", "-CA", "@ca.pem", "-CAkey", "@ca.key",
+                      "-set_serial", String(UInt32.random(in: 3...UInt32.max)), "-days", "30", "-sha256",
+                      "-extfile", "@leaf.ext", "-out", "@leaf.pem"])
+        let leaf = try Certificate(pem: try tool.read("leaf.pem"))
+        let intermediate = try Certificate(pem: intermediatePEM)
+
+        let attestation = CBOREncoder.encode(.map([
+            CBOR.Pair(.text("fmt"), .text(tweaks.fmt)),
+            CBOR.Pair(.text("attStmt"), .map([
+                CBOR.Pair(.text("x5c"), .array(([leaf.der, intermediate.der] + tweaks.extraCertificates).map { .bytes($0) })),
+                CBOR.Pair(.text("receipt"), .bytes(Array("synthetic receipt".utf8))),
+            ])),
+            CBOR.Pair(.text("authData"), .bytes(authData)),
+        ]))
+        return SyntheticKey(privateKey: key, keyId: keyId, appId: appId, environment: environment, attestation: attestation,
+                            validAt: max(leaf.notBefore, intermediate.notBefore) + 60, notAfter: leaf.notAfter)
+    }
+
+    /// authData of an attestation: rpIdHash, flags AT, counter, aaguid, credentialId and the COSE key (RFC 9053
+    /// EC2: kty 2, alg −7 ES256, crv 1 P-256, x, y).
+    static func authData(rpId: String, signCount: UInt32, environment: AttestationEnvironment, credentialId: [UInt8],
+                         key: ECPublicKey) -> [UInt8] {
+        let aaguid = environment == .development
+            ? Array("appattestdevelop".utf8) : Array("appattest".utf8) + [UInt8](repeating: 0, count: 7)
+        let cose = CBOREncoder.encode(.map([
+            CBOR.Pair(.unsigned(1), .unsigned(2)),
+            CBOR.Pair(.unsigned(3), .negative(6)),
+            CBOR.Pair(.negative(0), .unsigned(1)),
+            CBOR.Pair(.negative(1), .bytes(Array(key.x962[1..<33]))),
+            CBOR.Pair(.negative(2), .bytes(Array(key.x962[33..<65]))),
+        ]))
+        return SHA256.hash(rpId) + [0x40] + SyntheticKey.bigEndian(signCount) + aaguid
+            + [UInt8(credentialId.count >> 8), UInt8(credentialId.count & 0xFF)] + credentialId + cose
+    }
+}
