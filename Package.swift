@@ -41,7 +41,7 @@ let package = Package(
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "SQLite"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "ChildProcess", "SQLite", "JSON",
                                                               "Attestation", "AttestationTesting", "Crypto"]),
 
@@ -55,6 +55,7 @@ let package = Package(
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
+        .executableTarget(name: "AttestBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.

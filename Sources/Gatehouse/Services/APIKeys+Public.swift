@@ -9,11 +9,12 @@ extension APIKeys {
             throw DomainError.unauthenticated("apiKey is not one of this server's public keys (pk_live_… or pk_test_…)")
         }
         let now = store.clock()
-        let row = try store.database.read { db in
-            try db.queryOne("SELECT * FROM api_keys WHERE public_value = ? AND type = 'public'", [.text(presented)])
+        let found = try store.publicKeys.value(presented) {
+            try store.database.read { db in
+                try db.queryOne("SELECT * FROM api_keys WHERE public_value = ? AND type = 'public'", [.text(presented)]).map(Self.key)
+            }
         }
-        guard let row else { throw DomainError.unauthenticated("apiKey is not one of this server's public keys") }
-        let key = Self.key(row)
+        guard let key = found else { throw DomainError.unauthenticated("apiKey is not one of this server's public keys") }
         guard key.isActive(at: now) else { throw DomainError.unauthenticated("this public key is revoked or expired") }
         return key
     }

@@ -18,6 +18,7 @@ public struct Environments: Sendable {
         defer {
             store.environmentCache.invalidate()
             store.secretKeyExpiries.invalidate()
+            store.publicKeys.invalidate()
         }
         return try store.database.write { db in
             try db.execute(
@@ -107,6 +108,7 @@ public struct Environments: Sendable {
         defer {
             store.environmentCache.invalidate()
             store.secretKeyExpiries.invalidate()
+            store.publicKeys.invalidate()
         }
         try store.database.write { db in
             guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
