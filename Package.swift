@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto, JSON};
-// GatehouseWeb → {Gatehouse, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
-// Gatehouse → {GatehouseReceipts, HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON};
+// GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
+// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON};
 // GatehouseReceipts → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
 // Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
@@ -39,8 +39,8 @@ let package = Package(
         .target(name: "GatehouseReceipts", dependencies: ["Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["GatehouseReceipts", "HTTPClient", "SQLite", "Crypto", "JSON"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Crypto", "JSON"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto", "JSON"]),
 
@@ -55,9 +55,10 @@ let package = Package(
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle", "SQLite"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
-                                                                "ChildProcess", "SQLite", "JSON", "GatehouseReceipts", "Crypto"]),
+                                                                "ChildProcess", "SQLite", "JSON", "GatehouseReceipts", "Crypto",
+                                                                "Attestation", "AttestationTesting"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
@@ -71,6 +72,7 @@ let package = Package(
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
+        .executableTarget(name: "AttestBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.

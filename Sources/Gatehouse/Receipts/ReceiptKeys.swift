@@ -29,7 +29,7 @@ public struct ReceiptKeys: Sendable {
     public func prepare() throws -> String {
         if let current = try rows().first(where: { $0.retiredAt == nil }) { return current.kid }
         let now = store.clock()
-        let made = try store.database.write { db in
+        let made = try store.write { db in
             if let row = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL"), let kid = row["kid"].string {
                 return kid
             }
@@ -45,7 +45,7 @@ public struct ReceiptKeys: Sendable {
     /// - Throws: `DatabaseError`, or `CryptoError` when a key cannot be made or sealed.
     public func rotate() throws -> (current: String, retired: String?) {
         let now = store.clock()
-        let result = try store.database.write { db in
+        let result = try store.write { db in
             let retired = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL")?["kid"].string
             try db.execute("UPDATE receipt_keys SET retired_at = ? WHERE retired_at IS NULL", [.integer(now)])
             let current = try insertKey(db, now: now)
@@ -77,7 +77,7 @@ public struct ReceiptKeys: Sendable {
             throw DomainError.conflict("there is no receipt signing key yet")
         }
         if let signer = cache.signer(kid: current.kid) { return signer }
-        let sealed = try store.database.read { db in
+        let sealed = try store.read { db in
             try db.queryOne("SELECT sealed_private_key FROM receipt_keys WHERE kid = ?", [.text(current.kid)])?["sealed_private_key"].bytes
         }
         guard let sealed else { throw DomainError.conflict("receipt key \(current.kid) is gone") }
@@ -91,7 +91,7 @@ public struct ReceiptKeys: Sendable {
     func rows() throws -> [ReceiptKeyRow] {
         let now = store.clock()
         if let rows = cache.rows(now: now, ttl: Self.refreshSeconds) { return rows }
-        let rows = try store.database.read { db in
+        let rows = try store.read { db in
             try db.query("SELECT kid, public_jwk, retired_at FROM receipt_keys ORDER BY retired_at IS NOT NULL, retired_at DESC, kid")
         }.compactMap { row -> ReceiptKeyRow? in
             guard let kid = row["kid"].string, let text = row["public_jwk"].string,

@@ -5,7 +5,7 @@ import HTTPServer
 
 extension Application {
     /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
-    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard) {
+    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard, device: DeviceVerification) {
         router.use(SecurityHeaders.middleware)
         func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
             router.add(method, pattern, { request in
@@ -82,6 +82,9 @@ extension Application {
 
         // Receipts: the JWKS and the backends' check (DEVICE-API.md "Receipts").
         ReceiptsAPI(services: services).register(add)
+
+        // Device API (DEVICE-API.md).
+        device.register(add)
 
     }
 }

@@ -11,6 +11,7 @@ import Mustache
 struct AppsController: Sendable {
     let pages: Pages
     let environments: Environments
+    let keyCounts: AttestedKeyCounts
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {
@@ -51,8 +52,14 @@ struct AppsController: Sendable {
                 "removeURL": .string("\(base)/apps/android/\(encoded)/remove"),
             ]
         })
+        // Keys registered per app id and the last verified assertion; the page still renders when they cannot be read.
+        let keyCounts = (try? keyCounts.perApp(environmentID: environment.id)) ?? [:]
         data["appleAppIds"] = .array(environment.appleAppIDs.map { id in
-            [
+            let keys = keyCounts[id] ?? AppKeyCount(appID: id)
+            return [
+                "productionKeys": .string(String(keys.production)),
+                "developmentKeys": .string(String(keys.development)),
+                "lastAssertion": keys.lastAssertionAt.map(Dates.value) ?? .null,
                 "appId": .string(id),
                 "teamId": .string(AppleAppID.teamID(id)),
                 "bundleId": .string(AppleAppID.bundleID(id)),

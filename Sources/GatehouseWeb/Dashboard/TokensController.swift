@@ -96,11 +96,4 @@ struct TokensController: Sendable {
         guard let token = try tokens.list().first(where: { $0.id == id }) else { throw DomainError.notFound("no token \(id)") }
         return token
     }
-
-    /// A time for a template: `{{iso}}` for `<time datetime>`, `{{text}}` for people (UTC, to the minute).
-    static func time(_ seconds: Int64) -> MustacheValue {
-        let iso = Timestamp.format(seconds)
-        let text = iso.prefix(16).replacingOccurrences(of: "T", with: " ") + " UTC"
-        return ["iso": .string(iso), "text": .string(text)]
-    }
 }
