@@ -17,38 +17,9 @@ import Testing
         var reasons: [String]? { verdict?["reasons"] as? [String] }
     }
 
-    /// The `gatehouse` executable of this build, beside the test bundle.
-    static func executable() throws -> String {
-        let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
-        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
-        let path = directory.appendingPathComponent("gatehouse").path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "no gatehouse at \(path): run `swift build --build-tests`")
-        return path
-    }
-
     static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = ["app-attest"] + arguments
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data(input))
-        try inp.fileHandleForWriting.close()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: error, as: UTF8.self))
-    }
-
-    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
-        let path = NSTemporaryDirectory() + "gatehouse-appattest-cli-" + UUID().uuidString
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
-        return path
+        let result = try GatehouseCommand.run(["app-attest"] + arguments, input: input)
+        return Run(status: result.status, output: String(decoding: result.output, as: UTF8.self), error: result.error)
     }
 
     static let attestations = ["apple_example_2024_production.json", "apple_example_2026_production.json",
@@ -56,7 +27,7 @@ import Testing
 
     @Test(arguments: attestations) func verifiesAttestationVectors(file: String) throws {
         let vector = try AttestationVector(file)
-        let path = try Self.temporaryFile(Array(Base64.encode(vector.attestation).utf8))
+        let path = try GatehouseCommand.temporaryFile(Array(Base64.encode(vector.attestation).utf8))
         let common = ["verify-attestation", "--attestation", path, "--key-id", Base64.encode(vector.keyId), "--app-id", vector.appId,
                       "--client-data-hash", Hex.encode(vector.clientDataHash)]
         let at = ["--at", try #require(vector.json["validAt"] as? String)]
@@ -85,7 +56,7 @@ import Testing
 
     @Test func aDevelopmentKeyIsRejectedWhenTheEnvironmentIsProduction() throws {
         let vector = try AttestationVector("bas_d_chiff_development.json")
-        let path = try Self.temporaryFile(vector.attestation)
+        let path = try GatehouseCommand.temporaryFile(vector.attestation)
         let args = ["verify-attestation", "--attestation", path, "--key-id", Base64.encode(vector.keyId), "--app-id", vector.appId,
                     "--challenge", "attestation-test", "--at", try #require(vector.json["validAt"] as? String)]
         #expect(try Self.run(args).status == 0)
@@ -98,12 +69,12 @@ import Testing
     @Test func verifiesAssertionVectors() throws {
         let json = try Fixtures.json("veehaitch_ios_14_4_assertion.json")
         let assertion = try Fixtures.base64(try #require(json["assertion"] as? String))
-        let assertionPath = try Self.temporaryFile(assertion)
+        let assertionPath = try GatehouseCommand.temporaryFile(assertion)
         // "wurzelpfropf" would pass for base64: give it base64-encoded.
-        let clientData = try Self.temporaryFile(Array(Base64.encode(Array("wurzelpfropf".utf8)).utf8))
+        let clientData = try GatehouseCommand.temporaryFile(Array(Base64.encode(Array("wurzelpfropf".utf8)).utf8))
         let key = try #require(json["publicKey"] as? [String: Any])
         let x962 = try #require(key["x962UncompressedHex"] as? String)
-        let pem = try Self.temporaryFile(Array(try #require(key["spkiPem"] as? String).utf8))
+        let pem = try GatehouseCommand.temporaryFile(Array(try #require(key["spkiPem"] as? String).utf8))
         let appId = try #require(json["appId"] as? String)
         for publicKey in [x962, pem, Base64.encode(try ECPublicKey(x962: try Fixtures.hex(x962)).derSubjectPublicKeyInfo)] {
             let run = try Self.run(["verify-assertion", "--assertion", assertionPath, "--public-key", publicKey, "--app-id", appId,
@@ -122,7 +93,7 @@ import Testing
         #expect(regressed.status_ == "rejected")
         #expect(regressed.reasons == ["counterRegression"])
         let raw = try Self.run(["verify-assertion", "--assertion", assertionPath, "--public-key", x962, "--app-id", appId,
-                                "--client-data", try Self.temporaryFile(Array("wurzelpfropf".utf8))])
+                                "--client-data", try GatehouseCommand.temporaryFile(Array("wurzelpfropf".utf8))])
         #expect(raw.status == 1, "raw wurzelpfropf decodes as base64, so it is not the client data")
         #expect(raw.reasons == ["assertionInvalid"])
     }
@@ -155,8 +126,8 @@ import Testing
     @Test func syntheticRootsReplaceApples() throws {
         let ca = try SyntheticAppAttest()
         let key = try ca.attest(appId: "ABCDE12345.com.example.app", clientDataHash: SHA256.hash("hello"))
-        let roots = try Self.temporaryFile(Array(ca.rootPEM.utf8))
-        let attestation = try Self.temporaryFile(key.attestation)
+        let roots = try GatehouseCommand.temporaryFile(Array(ca.rootPEM.utf8))
+        let attestation = try GatehouseCommand.temporaryFile(key.attestation)
         let at = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(key.validAt)))
         let args = ["verify-attestation", "--attestation", attestation, "--key-id", Base64.encode(key.keyId),
                     "--app-id", "ABCDE12345.com.example.app", "--challenge", "hello", "--at", at]

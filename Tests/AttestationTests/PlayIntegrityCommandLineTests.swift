@@ -1,7 +1,6 @@
 import Attestation
 import AttestationTesting
 import Crypto
-import Foundation
 import JSON
 import Testing
 
@@ -15,26 +14,14 @@ import Testing
     }
 
     static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try CommandLineTests.executable())
-        process.arguments = ["play-integrity"] + arguments
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data(input))
-        try inp.fileHandleForWriting.close()
-        let output = Array(out.fileHandleForReading.readDataToEndOfFile())
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: try? JSONParser.parse(output), error: String(decoding: error, as: UTF8.self))
+        let result = try GatehouseCommand.run(["play-integrity"] + arguments, input: input)
+        return Run(status: result.status, output: try? JSONParser.parse(result.output), error: result.error)
     }
 
     /// A token for `scene`'s payload, written to a file with a trailing line break, and the common arguments.
     static func setUp(_ scene: PlayIntegrityScene) throws -> (String, [String]) {
         let token = try scene.minter.token(scene.payload.json)
-        let path = try CommandLineTests.temporaryFile(Array((token + "\n").utf8))
+        let path = try GatehouseCommand.temporaryFile(Array((token + "\n").utf8))
         let arguments = ["decode", "--token", path, "--decryption-key", scene.minter.decryptionKeyBase64,
                          "--verification-key", scene.minter.verificationKeyBase64, "--request-hash", PlayIntegrityScene.requestHash,
                          "--at", "2026-09-21T14:13:20Z"]
