@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting"],
