@@ -1,4 +1,5 @@
 import AttestationTesting
+import ChildProcess
 import Crypto
 import Foundation
 import Testing
@@ -18,8 +19,14 @@ import Testing
     }
 
     static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
-        let result = try GatehouseCommand.run(["app-attest"] + arguments, input: input)
-        return Run(status: result.status, output: String(decoding: result.output, as: UTF8.self), error: result.error)
+        let run = try CommandRun(try CommandRun.gatehouse(), ["app-attest"] + arguments, input: input)
+        return Run(status: run.status, output: run.outputText, error: run.error)
+    }
+
+    static func temporaryFile(_ bytes: [UInt8]) throws -> String {
+        let path = NSTemporaryDirectory() + "gatehouse-appattest-cli-" + UUID().uuidString
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        return path
     }
 
     static let attestations = ["apple_example_2024_production.json", "apple_example_2026_production.json",
@@ -27,7 +34,7 @@ import Testing
 
     @Test(arguments: attestations) func verifiesAttestationVectors(file: String) throws {
         let vector = try AttestationVector(file)
-        let path = try GatehouseCommand.temporaryFile(Array(Base64.encode(vector.attestation).utf8))
+        let path = try Self.temporaryFile(Array(Base64.encode(vector.attestation).utf8))
         let common = ["verify-attestation", "--attestation", path, "--key-id", Base64.encode(vector.keyId), "--app-id", vector.appId,
                       "--client-data-hash", Hex.encode(vector.clientDataHash)]
         let at = ["--at", try #require(vector.json["validAt"] as? String)]
@@ -56,7 +63,7 @@ import Testing
 
     @Test func aDevelopmentKeyIsRejectedWhenTheEnvironmentIsProduction() throws {
         let vector = try AttestationVector("bas_d_chiff_development.json")
-        let path = try GatehouseCommand.temporaryFile(vector.attestation)
+        let path = try Self.temporaryFile(vector.attestation)
         let args = ["verify-attestation", "--attestation", path, "--key-id", Base64.encode(vector.keyId), "--app-id", vector.appId,
                     "--challenge", "attestation-test", "--at", try #require(vector.json["validAt"] as? String)]
         #expect(try Self.run(args).status == 0)
@@ -69,12 +76,12 @@ import Testing
     @Test func verifiesAssertionVectors() throws {
         let json = try Fixtures.json("veehaitch_ios_14_4_assertion.json")
         let assertion = try Fixtures.base64(try #require(json["assertion"] as? String))
-        let assertionPath = try GatehouseCommand.temporaryFile(assertion)
+        let assertionPath = try Self.temporaryFile(assertion)
         // "wurzelpfropf" would pass for base64: give it base64-encoded.
-        let clientData = try GatehouseCommand.temporaryFile(Array(Base64.encode(Array("wurzelpfropf".utf8)).utf8))
+        let clientData = try Self.temporaryFile(Array(Base64.encode(Array("wurzelpfropf".utf8)).utf8))
         let key = try #require(json["publicKey"] as? [String: Any])
         let x962 = try #require(key["x962UncompressedHex"] as? String)
-        let pem = try GatehouseCommand.temporaryFile(Array(try #require(key["spkiPem"] as? String).utf8))
+        let pem = try Self.temporaryFile(Array(try #require(key["spkiPem"] as? String).utf8))
         let appId = try #require(json["appId"] as? String)
         for publicKey in [x962, pem, Base64.encode(try ECPublicKey(x962: try Fixtures.hex(x962)).derSubjectPublicKeyInfo)] {
             let run = try Self.run(["verify-assertion", "--assertion", assertionPath, "--public-key", publicKey, "--app-id", appId,
@@ -93,7 +100,7 @@ import Testing
         #expect(regressed.status_ == "rejected")
         #expect(regressed.reasons == ["counterRegression"])
         let raw = try Self.run(["verify-assertion", "--assertion", assertionPath, "--public-key", x962, "--app-id", appId,
-                                "--client-data", try GatehouseCommand.temporaryFile(Array("wurzelpfropf".utf8))])
+                                "--client-data", try Self.temporaryFile(Array("wurzelpfropf".utf8))])
         #expect(raw.status == 1, "raw wurzelpfropf decodes as base64, so it is not the client data")
         #expect(raw.reasons == ["assertionInvalid"])
     }
@@ -126,8 +133,8 @@ import Testing
     @Test func syntheticRootsReplaceApples() throws {
         let ca = try SyntheticAppAttest()
         let key = try ca.attest(appId: "ABCDE12345.com.example.app", clientDataHash: SHA256.hash("hello"))
-        let roots = try GatehouseCommand.temporaryFile(Array(ca.rootPEM.utf8))
-        let attestation = try GatehouseCommand.temporaryFile(key.attestation)
+        let roots = try Self.temporaryFile(Array(ca.rootPEM.utf8))
+        let attestation = try Self.temporaryFile(key.attestation)
         let at = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: TimeInterval(key.validAt)))
         let args = ["verify-attestation", "--attestation", attestation, "--key-id", Base64.encode(key.keyId),
                     "--app-id", "ABCDE12345.com.example.app", "--challenge", "hello", "--at", at]

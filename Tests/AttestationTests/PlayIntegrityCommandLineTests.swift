@@ -1,5 +1,6 @@
 import Attestation
 import AttestationTesting
+import ChildProcess
 import Crypto
 import JSON
 import Testing
@@ -14,14 +15,14 @@ import Testing
     }
 
     static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
-        let result = try GatehouseCommand.run(["play-integrity"] + arguments, input: input)
-        return Run(status: result.status, output: try? JSONParser.parse(result.output), error: result.error)
+        let run = try CommandRun(try CommandRun.gatehouse(), ["play-integrity"] + arguments, input: input)
+        return Run(status: run.status, output: try? JSONParser.parse(run.output), error: run.error)
     }
 
     /// A token for `scene`'s payload, written to a file with a trailing line break, and the common arguments.
     static func setUp(_ scene: PlayIntegrityScene) throws -> (String, [String]) {
         let token = try scene.minter.token(scene.payload.json)
-        let path = try GatehouseCommand.temporaryFile(Array((token + "\n").utf8))
+        let path = try CommandLineTests.temporaryFile(Array((token + "\n").utf8))
         let arguments = ["decode", "--token", path, "--decryption-key", scene.minter.decryptionKeyBase64,
                          "--verification-key", scene.minter.verificationKeyBase64, "--request-hash", PlayIntegrityScene.requestHash,
                          "--at", "2026-09-21T14:13:20Z"]
