@@ -110,122 +110,65 @@ bench-crypto: deps
 	$(SWIFT) build -c release --product CryptoBench
 	./.build/release/CryptoBench
 
-fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi
-
-FUZZ_SECONDS ?= 60
-HTTP_FUZZ_DIR   = .build/fuzz-http
-HTTP_FUZZ_BUILD = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
-                  --scratch-path $(HTTP_FUZZ_DIR) --product HTTPParserFuzz
-HTTP_FUZZ_BIN   = SWIFT_BACKTRACE=enable=no $(HTTP_FUZZ_DIR)/release/HTTPParserFuzz
-
-# Fuzzes the HTTP request parser (split invariance, no crash, ASan) for FUZZ_SECONDS with libFuzzer.
-# libFuzzer comes with the Swift toolchain (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a). The working corpus grows in
-# .build/fuzz-corpus/http from the committed seeds; crashing inputs land in .build/fuzz-crashes/http/ and replay with
-# `swift run HTTPParserFuzz FILE`. An incremental build once linked objects without coverage instrumentation (after a
-# Package.swift change): the target checks the seeds report coverage and rebuilds from scratch when they do not.
-fuzz-http:
-	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
-	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
-	@mkdir -p .build/fuzz-corpus/http .build/fuzz-crashes/http
-	@$(HTTP_FUZZ_BUILD) > .build/fuzz-http-build.log 2>&1 \
-	  || { grep -v "Cannot export local symbol" .build/fuzz-http-build.log; exit 1; }
-	@$(HTTP_FUZZ_BIN) -runs=0 Tests/Fuzz/HTTPParserFuzz/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
-	  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(HTTP_FUZZ_DIR) from scratch"; \
-	       rm -rf $(HTTP_FUZZ_DIR) && $(HTTP_FUZZ_BUILD) > .build/fuzz-http-build.log 2>&1 \
-	       || { grep -v "Cannot export local symbol" .build/fuzz-http-build.log; exit 1; }; }
-	$(HTTP_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
-	  -dict=Tests/Fuzz/HTTPParserFuzz/http.dict -artifact_prefix=.build/fuzz-crashes/http/ \
-	  .build/fuzz-corpus/http Tests/Fuzz/HTTPParserFuzz/corpus
-
-CONNECTION_FUZZ_BUILD = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
-                        -Xswiftc -DFUZZING --scratch-path $(HTTP_FUZZ_DIR) --product HTTPConnectionFuzz
-CONNECTION_FUZZ_BIN   = SWIFT_BACKTRACE=enable=no $(HTTP_FUZZ_DIR)/release/HTTPConnectionFuzz
-
-# Fuzzes the HTTP/1 connection state machine (HTTP1Connection) for FUZZ_SECONDS: the input is decoded as a sequence
-# of events (bytes read, EOF, responses, write progress, clock ticks, shutdown) and every invariant (one request in
-# flight, order, nothing after close, a timer whenever it waits on the peer, closed after EOF and drain) is checked
-# after every action. Shares the fuzz-http build folder (both need only the HTTP module) and its dictionary; crashing
-# inputs land in .build/fuzz-crashes/connection/ and replay with `swift run HTTPConnectionFuzz FILE`.
-fuzz-connection:
-	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
-	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
-	@mkdir -p .build/fuzz-corpus/connection .build/fuzz-crashes/connection
-	@$(CONNECTION_FUZZ_BUILD) > .build/fuzz-connection-build.log 2>&1 \
-	  || { grep -v "Cannot export local symbol" .build/fuzz-connection-build.log; exit 1; }
-	@$(CONNECTION_FUZZ_BIN) -runs=0 Tests/Fuzz/HTTPConnectionFuzz/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
-	  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(HTTP_FUZZ_DIR) from scratch"; \
-	       rm -rf $(HTTP_FUZZ_DIR) && $(CONNECTION_FUZZ_BUILD) > .build/fuzz-connection-build.log 2>&1 \
-	       || { grep -v "Cannot export local symbol" .build/fuzz-connection-build.log; exit 1; }; }
-	$(CONNECTION_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
-	  -dict=Tests/Fuzz/HTTPParserFuzz/http.dict -artifact_prefix=.build/fuzz-crashes/connection/ \
-	  .build/fuzz-corpus/connection Tests/Fuzz/HTTPConnectionFuzz/corpus
-
 # Renders the dashboard page (layout through inheritance, 3 partials, 100 environments) with a release build and
 # prints parse time, µs per render (median) and MB/s of output.
 bench-mustache: deps
 	$(SWIFT) build -c release --product MustacheBench
 	.build/release/MustacheBench
 
-# Fuzzes the Mustache parser and renderer with libFuzzer + AddressSanitizer for FUZZ_SECONDS. `-Xswiftc
+fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi
+
+FUZZ_SECONDS ?= 60
+
+# The recipe every fuzz target shares: $(call fuzz,NAME,PRODUCT,SCRATCH,LIBFUZZER OPTIONS) builds PRODUCT with libFuzzer
+# and AddressSanitizer in SCRATCH (release, -DFUZZING) and runs it for FUZZ_SECONDS over the working corpus
+# .build/fuzz-corpus/NAME, grown from the committed seeds Tests/Fuzz/PRODUCT/corpus; crashing inputs land in
+# .build/fuzz-crashes/NAME/ and replay with `swift run PRODUCT FILE` (a plain build replays the files it is given).
+# libFuzzer comes with the Swift toolchain (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a). `-Xswiftc
 # -sanitize=fuzzer,address` because SwiftPM hands library modules only one of the two `--sanitize` values (whichever
-# its set yields last), leaving Mustache without coverage or without ASan at random. The working corpus grows
-# in .build/fuzz-corpus/mustache from the committed seeds; crashing inputs land in .build/fuzz-crashes/mustache/ and
-# replay with `swift run MustacheFuzz FILE`.
+# its set yields last), leaving them without coverage or without ASan at random. An incremental build once linked
+# objects without coverage instrumentation (after a Package.swift change): the recipe checks the seeds report coverage
+# and rebuilds SCRATCH from scratch when they do not.
+fuzz_build = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address \
+             -Xswiftc -DFUZZING --scratch-path $(2) --product $(1) > .build/fuzz-$(3)-build.log 2>&1 \
+             || { grep -v "Cannot export local symbol" .build/fuzz-$(3)-build.log; exit 1; }
+define fuzz
+@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
+  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
+@mkdir -p .build/fuzz-corpus/$(1) .build/fuzz-crashes/$(1)
+@$(call fuzz_build,$(2),$(3),$(1))
+@SWIFT_BACKTRACE=enable=no $(3)/release/$(2) -runs=0 Tests/Fuzz/$(2)/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
+  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(3) from scratch"; \
+       rm -rf $(3) && $(call fuzz_build,$(2),$(3),$(1)); }
+SWIFT_BACKTRACE=enable=no $(3)/release/$(2) -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(4) \
+  -artifact_prefix=.build/fuzz-crashes/$(1)/ .build/fuzz-corpus/$(1) Tests/Fuzz/$(2)/corpus
+endef
+
+# Fuzzes the HTTP request parser (split invariance, no crash, ASan).
+fuzz-http:
+	$(call fuzz,http,HTTPParserFuzz,.build/fuzz-http,-timeout=5 -dict=Tests/Fuzz/HTTPParserFuzz/http.dict)
+
+# Fuzzes the HTTP/1 connection state machine (HTTP1Connection): the input is decoded as a sequence of events (bytes
+# read, EOF, responses, write progress, clock ticks, shutdown) and every invariant (one request in flight, order,
+# nothing after close, a timer whenever it waits on the peer, closed after EOF and drain) is checked after every
+# action. Shares the fuzz-http build folder (both need only the HTTP module) and its dictionary.
+fuzz-connection:
+	$(call fuzz,connection,HTTPConnectionFuzz,.build/fuzz-http,-timeout=5 -dict=Tests/Fuzz/HTTPParserFuzz/http.dict)
+
+# Fuzzes the Mustache parser and renderer.
 fuzz-mustache:
-	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
-	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
-	@mkdir -p .build/fuzz-corpus/mustache .build/fuzz-crashes/mustache
-	@$(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
-	  --scratch-path .build/fuzz --product MustacheFuzz > .build/fuzz-mustache-build.log 2>&1 \
-	  || { grep -v "Cannot export local symbol" .build/fuzz-mustache-build.log; exit 1; }
-	SWIFT_BACKTRACE=enable=no .build/fuzz/release/MustacheFuzz -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -print_final_stats=1 -dict=Tests/Fuzz/MustacheFuzz/mustache.dict -artifact_prefix=.build/fuzz-crashes/mustache/ \
-	  .build/fuzz-corpus/mustache Tests/Fuzz/MustacheFuzz/corpus
+	$(call fuzz,mustache,MustacheFuzz,.build/fuzz,-timeout=10 -dict=Tests/Fuzz/MustacheFuzz/mustache.dict)
 
-ATTEST_FUZZ_DIR   = .build/fuzz-attest
-ATTEST_FUZZ_BUILD = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
-                    --scratch-path $(ATTEST_FUZZ_DIR) --product AttestationFuzz
-ATTEST_FUZZ_BIN   = SWIFT_BACKTRACE=enable=no $(ATTEST_FUZZ_DIR)/release/AttestationFuzz
-
-# Fuzzes the CBOR decoder, the App Attest object parsers and the verifier (no crash, ASan, consistent verdicts) for
-# FUZZ_SECONDS with libFuzzer, from the public vectors' CBOR objects. Crashing inputs land in .build/fuzz-crashes/attest/
-# and replay with `swift run AttestationFuzz FILE`. Rebuilds from scratch when the seeds report no coverage (as fuzz-http).
+# Fuzzes the CBOR decoder, the App Attest object parsers and the verifier (no crash, ASan, consistent verdicts), from
+# the public vectors' CBOR objects.
 fuzz-attest:
-	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
-	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
-	@mkdir -p .build/fuzz-corpus/attest .build/fuzz-crashes/attest
-	@$(ATTEST_FUZZ_BUILD) > .build/fuzz-attest-build.log 2>&1 \
-	  || { grep -v "Cannot export local symbol" .build/fuzz-attest-build.log; exit 1; }
-	@$(ATTEST_FUZZ_BIN) -runs=0 Tests/Fuzz/AttestationFuzz/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
-	  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(ATTEST_FUZZ_DIR) from scratch"; \
-	       rm -rf $(ATTEST_FUZZ_DIR) && $(ATTEST_FUZZ_BUILD) > .build/fuzz-attest-build.log 2>&1 \
-	       || { grep -v "Cannot export local symbol" .build/fuzz-attest-build.log; exit 1; }; }
-	$(ATTEST_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -max_len=8192 -print_final_stats=1 \
-	  -artifact_prefix=.build/fuzz-crashes/attest/ .build/fuzz-corpus/attest Tests/Fuzz/AttestationFuzz/corpus
-PI_FUZZ_DIR   = .build/fuzz-pi
-PI_FUZZ_BUILD = $(SWIFT) build -c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFUZZING \
-                --scratch-path $(PI_FUZZ_DIR) --product PlayIntegrityFuzz
-PI_FUZZ_BIN   = SWIFT_BACKTRACE=enable=no $(PI_FUZZ_DIR)/release/PlayIntegrityFuzz
+	$(call fuzz,attest,AttestationFuzz,.build/fuzz-attest,-timeout=5 -max_len=8192)
 
 # Fuzzes the Play Integrity JOSE reader and payload evaluator (no crash, ASan, genuine tokens round-trip, only
-# A256KW/A256GCM and ES256 accepted) for FUZZ_SECONDS with libFuzzer. The first input byte picks the layer fuzzed (see
-# Tests/Fuzz/PlayIntegrityFuzz); the committed seeds are minted tokens (`swift run PlayIntegrityFuzz --seeds DIR`
-# rewrites them). The working corpus grows in .build/fuzz-corpus/pi; crashing inputs land in .build/fuzz-crashes/pi/
-# and replay with `swift run PlayIntegrityFuzz FILE`. Rebuilds from scratch when the seeds report no coverage, as
-# fuzz-http does.
+# A256KW/A256GCM and ES256 accepted). The first input byte picks the layer fuzzed (see Tests/Fuzz/PlayIntegrityFuzz);
+# the committed seeds are minted tokens (`swift run PlayIntegrityFuzz --seeds DIR` rewrites them).
 fuzz-pi:
-	@ls "$$(dirname "$$(readlink -f "$$(command -v $(SWIFT))")")"/../lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a >/dev/null 2>&1 \
-	  || { echo "this Swift toolchain has no libFuzzer runtime (lib/clang/*/lib/linux/libclang_rt.fuzzer-*.a)"; exit 1; }
-	@mkdir -p .build/fuzz-corpus/pi .build/fuzz-crashes/pi
-	@$(PI_FUZZ_BUILD) > .build/fuzz-pi-build.log 2>&1 \
-	  || { grep -v "Cannot export local symbol" .build/fuzz-pi-build.log; exit 1; }
-	@$(PI_FUZZ_BIN) -runs=0 Tests/Fuzz/PlayIntegrityFuzz/corpus 2>&1 | grep -q "INITED cov: [1-9]" \
-	  || { echo "fuzz build lacks coverage instrumentation: rebuilding $(PI_FUZZ_DIR) from scratch"; \
-	       rm -rf $(PI_FUZZ_DIR) && $(PI_FUZZ_BUILD) > .build/fuzz-pi-build.log 2>&1 \
-	       || { grep -v "Cannot export local symbol" .build/fuzz-pi-build.log; exit 1; }; }
-	$(PI_FUZZ_BIN) -max_total_time=$(FUZZ_SECONDS) -timeout=5 -print_final_stats=1 \
-	  -dict=Tests/Fuzz/PlayIntegrityFuzz/pi.dict -artifact_prefix=.build/fuzz-crashes/pi/ \
-	  .build/fuzz-corpus/pi Tests/Fuzz/PlayIntegrityFuzz/corpus
+	$(call fuzz,pi,PlayIntegrityFuzz,.build/fuzz-pi,-timeout=5 -dict=Tests/Fuzz/PlayIntegrityFuzz/pi.dict)
 
 clean:
 	rm -rf .build .venv

@@ -49,10 +49,10 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
-        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting"],
+        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle", "SQLite"]),
@@ -68,6 +68,8 @@ let package = Package(
         .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "JSON", "ChildProcess"],
                 path: "Tests/Support/AttestationTesting"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
+        // The replay `main` of the fuzz targets' plain builds (reads the files named and runs the checks on each).
+        .target(name: "FuzzReplay", path: "Tests/Support/FuzzReplay"),
 
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
@@ -76,15 +78,16 @@ let package = Package(
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
-        .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPParserFuzz",
+        .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP", "FuzzReplay"], path: "Tests/Fuzz/HTTPParserFuzz",
                           exclude: ["corpus", "http.dict"]),
-        .executableTarget(name: "HTTPConnectionFuzz", dependencies: ["HTTP"], path: "Tests/Fuzz/HTTPConnectionFuzz",
+        .executableTarget(name: "HTTPConnectionFuzz", dependencies: ["HTTP", "FuzzReplay"], path: "Tests/Fuzz/HTTPConnectionFuzz",
                           exclude: ["corpus"]),
-        .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache"], path: "Tests/Fuzz/MustacheFuzz",
+        .executableTarget(name: "MustacheFuzz", dependencies: ["Mustache", "FuzzReplay"], path: "Tests/Fuzz/MustacheFuzz",
                           exclude: ["corpus", "mustache.dict"]),
-        .executableTarget(name: "PlayIntegrityFuzz", dependencies: ["Attestation", "Crypto", "JSON"], path: "Tests/Fuzz/PlayIntegrityFuzz",
+        .executableTarget(name: "PlayIntegrityFuzz", dependencies: ["Attestation", "Crypto", "JSON", "FuzzReplay"],
+                          path: "Tests/Fuzz/PlayIntegrityFuzz",
                           exclude: ["corpus", "pi.dict"]),
-        .executableTarget(name: "AttestationFuzz", dependencies: ["Attestation", "Crypto"], path: "Tests/Fuzz/AttestationFuzz",
+        .executableTarget(name: "AttestationFuzz", dependencies: ["Attestation", "Crypto", "FuzzReplay"], path: "Tests/Fuzz/AttestationFuzz",
                           exclude: ["corpus"]),
     ],
     swiftLanguageModes: [.v6]

@@ -16,27 +16,7 @@ public enum AES256GCM {
     ///
     /// - Throws: ``CryptoError`` when the key or IV length is wrong, the input exceeds 2 GiB, or OpenSSL fails.
     public static func encrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], associatedData: [UInt8]) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
-        let operation = "AES-256-GCM encrypt"
-        let context = try start(encrypt: true, key: key, iv: iv, associatedData: associatedData, count: plaintext.count, operation: operation)
-        defer { EVP_CIPHER_CTX_free(context) }
-        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + 16)
-        var written: Int32 = 0
-        var total = 0
-        if !plaintext.isEmpty {
-            guard ciphertext.withUnsafeMutableBufferPointer({
-                EVP_EncryptUpdate(context, $0.baseAddress, &written, plaintext, Int32(plaintext.count))
-            }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-            total = Int(written)
-        }
-        guard ciphertext.withUnsafeMutableBufferPointer({
-            EVP_EncryptFinal_ex(context, $0.baseAddress.map { $0 + total }, &written)
-        }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-        total += Int(written)
-        var tag = [UInt8](repeating: 0, count: tagLength)
-        guard tag.withUnsafeMutableBytes({
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), $0.baseAddress)
-        }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-        return (Array(ciphertext[0..<total]), tag)
+        try encrypt(plaintext, key: key, iv: iv, associatedData: associatedData, operation: "AES-256-GCM encrypt")
     }
 
     /// Checks `tag` over `associatedData` and `ciphertext` and returns the plaintext; nothing is returned unless
@@ -45,36 +25,68 @@ public enum AES256GCM {
     /// - Throws: ``CryptoError`` when a length is wrong (key 32, IV 12, tag 16 bytes), the input exceeds 2 GiB, or
     ///   authentication fails (wrong key, IV, associated data, or altered bytes). The error quotes none of the bytes.
     public static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8], associatedData: [UInt8], tag: [UInt8]) throws -> [UInt8] {
-        let operation = "AES-256-GCM decrypt"
+        try decrypt(ciphertext, key: key, iv: iv, associatedData: associatedData, tag: tag, operation: "AES-256-GCM decrypt")
+    }
+
+    /// ``encrypt(_:key:iv:associatedData:)``, its errors naming `operation` (``SecretBox`` seals through it).
+    static func encrypt(_ plaintext: [UInt8], key: [UInt8], iv: [UInt8], associatedData: [UInt8],
+                        operation: String) throws -> (ciphertext: [UInt8], tag: [UInt8]) {
+        let context = try start(encrypt: true, key: key, iv: iv, associatedData: associatedData, count: plaintext.count, operation: operation)
+        defer { EVP_CIPHER_CTX_free(context) }
+        let ciphertext = try finish(context, plaintext, encrypt: true, operation: operation)
+        var tag = [UInt8](repeating: 0, count: tagLength)
+        guard tag.withUnsafeMutableBytes({
+            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(tagLength), $0.baseAddress)
+        }) == 1 else { throw CryptoError(openSSLOperation: operation) }
+        return (ciphertext, tag)
+    }
+
+    /// ``decrypt(_:key:iv:associatedData:tag:)``, its errors naming `operation` (``SecretBox`` opens through it).
+    static func decrypt(_ ciphertext: [UInt8], key: [UInt8], iv: [UInt8], associatedData: [UInt8], tag: [UInt8],
+                        operation: String) throws -> [UInt8] {
         guard tag.count == tagLength else {
             throw CryptoError(operation: operation, reason: "tag must be \(tagLength) bytes, got \(tag.count)")
         }
         let context = try start(encrypt: false, key: key, iv: iv, associatedData: associatedData, count: ciphertext.count, operation: operation)
         defer { EVP_CIPHER_CTX_free(context) }
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-        var written: Int32 = 0
-        var total = 0
-        if !ciphertext.isEmpty {
-            guard plaintext.withUnsafeMutableBufferPointer({
-                EVP_DecryptUpdate(context, $0.baseAddress, &written, ciphertext, Int32(ciphertext.count))
-            }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-            total = Int(written)
-        }
         var expected = tag
         guard expected.withUnsafeMutableBytes({
             EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(tagLength), $0.baseAddress)
         }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-        let verified = plaintext.withUnsafeMutableBufferPointer {
-            EVP_DecryptFinal_ex(context, $0.baseAddress.map { $0 + total }, &written)
+        return try finish(context, ciphertext, encrypt: false, operation: operation)
+    }
+
+    /// Runs the keyed `context` over `input` and finishes it (for decryption the tag is set already, and finishing
+    /// checks it); returns the output.
+    ///
+    /// - Throws: ``CryptoError`` when OpenSSL fails, or when the tag does not verify, after wiping what was
+    ///   decrypted: unauthenticated plaintext never leaves.
+    private static func finish(_ context: OpaquePointer, _ input: [UInt8], encrypt: Bool, operation: String) throws -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: input.count + 16)
+        var written: Int32 = 0
+        var total = 0
+        if !input.isEmpty {
+            let updated = output.withUnsafeMutableBufferPointer {
+                encrypt
+                    ? EVP_EncryptUpdate(context, $0.baseAddress, &written, input, Int32(input.count))
+                    : EVP_DecryptUpdate(context, $0.baseAddress, &written, input, Int32(input.count))
+            }
+            guard updated == 1 else { throw CryptoError(openSSLOperation: operation) }
+            total = Int(written)
         }
-        guard verified == 1 else {
-            // Never hand back unauthenticated plaintext.
-            plaintext.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
+        let finished = output.withUnsafeMutableBufferPointer {
+            encrypt
+                ? EVP_EncryptFinal_ex(context, $0.baseAddress.map { $0 + total }, &written)
+                : EVP_DecryptFinal_ex(context, $0.baseAddress.map { $0 + total }, &written)
+        }
+        guard finished == 1 else {
+            guard !encrypt else { throw CryptoError(openSSLOperation: operation) }
+            output.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
             _ = OpenSSL.drainErrors()
             throw CryptoError(operation: operation, reason: "authentication failed (wrong key, IV or associated data, or altered bytes)")
         }
         total += Int(written)
-        return Array(plaintext[0..<total])
+        return Array(output[0..<total])
     }
 
     /// Makes a context keyed for one message and feeds it the associated data; the caller frees it.

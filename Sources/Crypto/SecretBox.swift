@@ -1,5 +1,3 @@
-import COpenSSL
-
 /// Authenticated encryption of small secrets at rest with AES-256-GCM (NIST SP 800-38D).
 ///
 /// Sealed format, version 1: `[0x01][nonce: 12 bytes][ciphertext][tag: 16 bytes]`. Each seal draws a fresh
@@ -12,9 +10,9 @@ public struct SecretBox: Sendable {
     /// The format version written as the first byte.
     static let version: UInt8 = 1
     /// The GCM nonce length in bytes.
-    static let nonceLength = 12
+    static let nonceLength = AES256GCM.ivLength
     /// The GCM tag length in bytes.
-    static let tagLength = 16
+    static let tagLength = AES256GCM.tagLength
 
     private let key: [UInt8]
 
@@ -38,46 +36,12 @@ public struct SecretBox: Sendable {
     /// Seals with a caller-chosen nonce, for known-answer tests only: reusing a nonce under one key
     /// destroys GCM's confidentiality and authenticity.
     package func seal(_ plaintext: [UInt8], associatedData: [UInt8], nonce: [UInt8]) throws -> [UInt8] {
-        let operation = "AES-256-GCM seal"
-        guard nonce.count == Self.nonceLength else {
-            throw CryptoError(operation: operation, reason: "nonce must be \(Self.nonceLength) bytes")
-        }
-        guard plaintext.count <= Int(Int32.max) - 64, associatedData.count <= Int(Int32.max) else {
-            throw CryptoError(operation: operation, reason: "input is too large")
-        }
-        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError(openSSLOperation: operation) }
-        defer { EVP_CIPHER_CTX_free(context) }
-
-        guard EVP_EncryptInit_ex(context, EVP_aes_256_gcm(), nil, nil, nil) == 1,
-              EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, Int32(Self.nonceLength), nil) == 1,
-              EVP_EncryptInit_ex(context, nil, nil, key, nonce) == 1 else {
-            throw CryptoError(openSSLOperation: operation)
-        }
-        try Self.addAssociatedData(associatedData, to: context, encrypt: true, operation: operation)
-
-        var ciphertext = [UInt8](repeating: 0, count: plaintext.count + 16)
-        var written: Int32 = 0
-        var total = 0
-        if !plaintext.isEmpty {
-            guard ciphertext.withUnsafeMutableBufferPointer({
-                EVP_EncryptUpdate(context, $0.baseAddress, &written, plaintext, Int32(plaintext.count))
-            }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-            total = Int(written)
-        }
-        guard ciphertext.withUnsafeMutableBufferPointer({
-            EVP_EncryptFinal_ex(context, $0.baseAddress.map { $0 + total }, &written)
-        }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-        total += Int(written)
-
-        var tag = [UInt8](repeating: 0, count: Self.tagLength)
-        guard tag.withUnsafeMutableBytes({
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_GET_TAG, Int32(Self.tagLength), $0.baseAddress)
-        }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-
+        let (ciphertext, tag) = try AES256GCM.encrypt(plaintext, key: key, iv: nonce, associatedData: associatedData,
+                                                      operation: "AES-256-GCM seal")
         var sealed: [UInt8] = [Self.version]
-        sealed.reserveCapacity(1 + Self.nonceLength + total + Self.tagLength)
+        sealed.reserveCapacity(1 + Self.nonceLength + ciphertext.count + Self.tagLength)
         sealed += nonce
-        sealed += ciphertext[0..<total]
+        sealed += ciphertext
         sealed += tag
         return sealed
     }
@@ -101,49 +65,8 @@ public struct SecretBox: Sendable {
         }
         let nonce = Array(sealed[1...Self.nonceLength])
         let ciphertext = Array(sealed[(1 + Self.nonceLength)..<(sealed.count - Self.tagLength)])
-        var tag = Array(sealed[(sealed.count - Self.tagLength)...])
-
-        guard let context = EVP_CIPHER_CTX_new() else { throw CryptoError(openSSLOperation: operation) }
-        defer { EVP_CIPHER_CTX_free(context) }
-        guard EVP_DecryptInit_ex(context, EVP_aes_256_gcm(), nil, nil, nil) == 1,
-              EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_IVLEN, Int32(Self.nonceLength), nil) == 1,
-              EVP_DecryptInit_ex(context, nil, nil, key, nonce) == 1 else {
-            throw CryptoError(openSSLOperation: operation)
-        }
-        try Self.addAssociatedData(associatedData, to: context, encrypt: false, operation: operation)
-
-        var plaintext = [UInt8](repeating: 0, count: ciphertext.count + 16)
-        var written: Int32 = 0
-        var total = 0
-        if !ciphertext.isEmpty {
-            guard plaintext.withUnsafeMutableBufferPointer({
-                EVP_DecryptUpdate(context, $0.baseAddress, &written, ciphertext, Int32(ciphertext.count))
-            }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-            total = Int(written)
-        }
-        guard tag.withUnsafeMutableBytes({
-            EVP_CIPHER_CTX_ctrl(context, EVP_CTRL_GCM_SET_TAG, Int32(Self.tagLength), $0.baseAddress)
-        }) == 1 else { throw CryptoError(openSSLOperation: operation) }
-        let verified = plaintext.withUnsafeMutableBufferPointer {
-            EVP_DecryptFinal_ex(context, $0.baseAddress.map { $0 + total }, &written)
-        }
-        guard verified == 1 else {
-            // Do not hand back the unauthenticated plaintext; wipe it.
-            plaintext.withUnsafeMutableBytes { OPENSSL_cleanse($0.baseAddress, $0.count) }
-            _ = OpenSSL.drainErrors()
-            throw CryptoError(operation: operation, reason: "authentication failed (tampered data, wrong key or wrong associated data)")
-        }
-        total += Int(written)
-        return Array(plaintext[0..<total])
-    }
-
-    private static func addAssociatedData(_ data: [UInt8], to context: OpaquePointer, encrypt: Bool, operation: String) throws {
-        guard !data.isEmpty else { return }
-        var ignored: Int32 = 0
-        let ok = encrypt
-            ? EVP_EncryptUpdate(context, nil, &ignored, data, Int32(data.count))
-            : EVP_DecryptUpdate(context, nil, &ignored, data, Int32(data.count))
-        guard ok == 1 else { throw CryptoError(openSSLOperation: operation) }
+        let tag = Array(sealed[(sealed.count - Self.tagLength)...])
+        return try AES256GCM.decrypt(ciphertext, key: key, iv: nonce, associatedData: associatedData, tag: tag, operation: operation)
     }
 }
 

@@ -1,4 +1,5 @@
 import AttestationTesting
+import ChildProcess
 import Crypto
 import Foundation
 import Testing
@@ -17,32 +18,9 @@ import Testing
         var reasons: [String]? { verdict?["reasons"] as? [String] }
     }
 
-    /// The `gatehouse` executable of this build, beside the test bundle.
-    static func executable() throws -> String {
-        let runner = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
-        while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
-        let path = directory.appendingPathComponent("gatehouse").path
-        try #require(FileManager.default.isExecutableFile(atPath: path), "no gatehouse at \(path): run `swift build --build-tests`")
-        return path
-    }
-
     static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try executable())
-        process.arguments = ["app-attest"] + arguments
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data(input))
-        try inp.fileHandleForWriting.close()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: String(decoding: output, as: UTF8.self),
-                   error: String(decoding: error, as: UTF8.self))
+        let run = try CommandRun(try CommandRun.gatehouse(), ["app-attest"] + arguments, input: input)
+        return Run(status: run.status, output: run.outputText, error: run.error)
     }
 
     static func temporaryFile(_ bytes: [UInt8]) throws -> String {

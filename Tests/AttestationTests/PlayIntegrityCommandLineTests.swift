@@ -1,7 +1,7 @@
 import Attestation
 import AttestationTesting
+import ChildProcess
 import Crypto
-import Foundation
 import JSON
 import Testing
 
@@ -15,20 +15,8 @@ import Testing
     }
 
     static func run(_ arguments: [String], input: [UInt8] = []) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try CommandLineTests.executable())
-        process.arguments = ["play-integrity"] + arguments
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
-        try process.run()
-        inp.fileHandleForWriting.write(Data(input))
-        try inp.fileHandleForWriting.close()
-        let output = Array(out.fileHandleForReading.readDataToEndOfFile())
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, output: try? JSONParser.parse(output), error: String(decoding: error, as: UTF8.self))
+        let run = try CommandRun(try CommandRun.gatehouse(), ["play-integrity"] + arguments, input: input)
+        return Run(status: run.status, output: try? JSONParser.parse(run.output), error: run.error)
     }
 
     /// A token for `scene`'s payload, written to a file with a trailing line break, and the common arguments.

@@ -6,7 +6,7 @@ import Testing
     func chain() throws -> (leaf: Certificate, intermediate: Certificate, root: Certificate) {
         let leafDER = try #require(Base64.decode(AppleExampleAttestation.leafBase64.filter { !$0.isWhitespace }))
         let intermediateDER = try #require(Base64.decode(AppleExampleAttestation.intermediateBase64.filter { !$0.isWhitespace }))
-        return (try Certificate(der: leafDER), try Certificate(der: intermediateDER), try Certificate(pem: appleAppAttestationRootPEM))
+        return (try Certificate(der: leafDER), try Certificate(der: intermediateDER), try Certificate(pem: try appleAppAttestationRootPEM()))
     }
 
     @Test func verifiesAtTheAttestationTime() throws {

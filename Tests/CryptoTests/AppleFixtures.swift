@@ -1,24 +1,14 @@
-/// Apple App Attestation Root CA, as published at
-/// https://www.apple.com/certificateauthority/Apple_App_Attestation_Root_CA.pem (a public certificate; this copy
-/// comes from webauthn4j's test resources, Apache-2.0, via the project's shared vectors). SHA-256 of the DER:
-/// 1C:B9:82:3B:A2:8B:A6:AD:2D:33:A0:06:94:1D:E2:AE:4F:51:3E:F1:D4:E8:31:B9:F7:E0:FA:7B:62:42:C9:32.
-let appleAppAttestationRootPEM = """
-    -----BEGIN CERTIFICATE-----
-    MIICITCCAaegAwIBAgIQC/O+DvHN0uD7jG5yH2IXmDAKBggqhkjOPQQDAzBSMSYw
-    JAYDVQQDDB1BcHBsZSBBcHAgQXR0ZXN0YXRpb24gUm9vdCBDQTETMBEGA1UECgwK
-    QXBwbGUgSW5jLjETMBEGA1UECAwKQ2FsaWZvcm5pYTAeFw0yMDAzMTgxODMyNTNa
-    Fw00NTAzMTUwMDAwMDBaMFIxJjAkBgNVBAMMHUFwcGxlIEFwcCBBdHRlc3RhdGlv
-    biBSb290IENBMRMwEQYDVQQKDApBcHBsZSBJbmMuMRMwEQYDVQQIDApDYWxpZm9y
-    bmlhMHYwEAYHKoZIzj0CAQYFK4EEACIDYgAERTHhmLW07ATaFQIEVwTtT4dyctdh
-    NbJhFs/Ii2FdCgAHGbpphY3+d8qjuDngIN3WVhQUBHAoMeQ/cLiP1sOUtgjqK9au
-    Yen1mMEvRq9Sk3Jm5X8U62H+xTD3FE9TgS41o0IwQDAPBgNVHRMBAf8EBTADAQH/
-    MB0GA1UdDgQWBBSskRBTM72+aEH/pwyp5frq5eWKoTAOBgNVHQ8BAf8EBAMCAQYw
-    CgYIKoZIzj0EAwMDaAAwZQIwQgFGnByvsiVbpTKwSga0kP0e8EeDS4+sQmTvb7vn
-    53O5+FRXgeLhpJ06ysC5PrOyAjEAp5U4xDgEgllF7En3VcE3iexZZtKeYnpqtijV
-    oyFraWVIyd/dganmrduC1bmTBGwD
-    -----END CERTIFICATE-----
+import Foundation
+import Testing
 
-    """
+/// Apple App Attestation Root CA, as published at
+/// https://www.apple.com/certificateauthority/Apple_App_Attestation_Root_CA.pem: the PEM file in Fixtures/ (see its
+/// NOTICE.md). SHA-256 of the DER:
+/// 1C:B9:82:3B:A2:8B:A6:AD:2D:33:A0:06:94:1D:E2:AE:4F:51:3E:F1:D4:E8:31:B9:F7:E0:FA:7B:62:42:C9:32.
+func appleAppAttestationRootPEM() throws -> String {
+    let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil), "no Fixtures in the test bundle")
+    return try String(contentsOf: fixtures.appendingPathComponent("apple_app_attestation_root_ca.pem"), encoding: .utf8)
+}
 
 /// The certificate chain (x5c) of Apple's published example App Attest attestation (App ID
 /// 0352187391.com.apple.example_app_attest), as carried in splitsecure/go-app-attest's tests (MIT,

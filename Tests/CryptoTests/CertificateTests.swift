@@ -178,7 +178,7 @@ struct TestPKI {
 
     /// Apple's App Attestation Root CA (see AppleRoot.swift): fields match what its publisher states.
     @Test func readsApplesAppAttestationRoot() throws {
-        let root = try Certificate(pem: appleAppAttestationRootPEM)
+        let root = try Certificate(pem: try appleAppAttestationRootPEM())
         #expect(root.subject == "ST=California,O=Apple Inc.,CN=Apple App Attestation Root CA")
         #expect(root.notBefore == 1_584_556_373)  // 2020-03-18T18:32:53Z
         #expect(root.notAfter == 2_373_148_800)  // 2045-03-15T00:00:00Z

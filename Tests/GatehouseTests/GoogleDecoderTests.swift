@@ -59,20 +59,14 @@ struct GoogleDecoderTests {
         // The token endpoint answers slowly, so every decode starts while the first token request is in flight.
         let account = try FakeServiceAccount(fake: fake, tokenQuery: "delay=0.5")
         let decoder = try fake.decoder { $0.maxConcurrentCalls = 16 }
-        let outcomes = Outcomes()
-        let finished = DispatchGroup()
-        for index in 0..<8 {
-            finished.enter()
-            Thread.detachNewThread {
-                outcomes.add(Result { () throws(GoogleDecodeError) -> JSON in
-                    try decoder.decode(integrityToken: "concurrent-\(index)", packageName: "com.example.app",
-                                       serviceAccount: account.key)
-                })
-                finished.leave()
+        let calls = ConcurrentCalls(8) { index in
+            Result { () throws(GoogleDecodeError) -> JSON in
+                try decoder.decode(integrityToken: "concurrent-\(index)", packageName: "com.example.app",
+                                   serviceAccount: account.key)
             }
         }
-        #expect(finished.wait(timeout: .now() + 30) == .success)
-        #expect(outcomes.failures.isEmpty, "\(outcomes.failures)")
+        #expect(calls.wait(seconds: 30))
+        #expect(calls.failures().isEmpty, "\(calls.failures())")
         for index in 0..<4 {
             _ = try decoder.decode(integrityToken: "later-\(index)", packageName: "com.example.app", serviceAccount: account.key)
         }
@@ -145,24 +139,17 @@ struct GoogleDecoderTests {
             $0.maxConcurrentCalls = 2
             $0.queueTimeout = .zero
         }
-        let outcomes = Outcomes()
-        let finished = DispatchGroup()
-        for index in 0..<2 {
-            finished.enter()
-            Thread.detachNewThread {
-                outcomes.add(Result { () throws(GoogleDecodeError) -> JSON in
-                    try decoder.decode(integrityToken: "slow-\(index)", packageName: "com.example.app", serviceAccount: account.key)
-                })
-                finished.leave()
+        let calls = ConcurrentCalls(2) { index in
+            Result { () throws(GoogleDecodeError) -> JSON in
+                try decoder.decode(integrityToken: "slow-\(index)", packageName: "com.example.app", serviceAccount: account.key)
             }
         }
-        let deadline = Date().addingTimeInterval(20)
-        while decoder.decodesInFlight < 2 && Date() < deadline { usleep(1000) }
+        #expect(waitUntil { decoder.decodesInFlight >= 2 })
         let started = ContinuousClock.now
         #expect(decodeError(decoder, "third", account) == .googleUnreachable("too many decodes through Google in flight"))
         #expect(ContinuousClock.now - started < .milliseconds(500))
-        #expect(finished.wait(timeout: .now() + 20) == .success)
-        #expect(outcomes.failures.isEmpty)
+        #expect(calls.wait())
+        #expect(calls.failures().isEmpty)
         #expect(try fake.tokenRequests().count == 1)
         #expect(try fake.decodeRequests().map(\.body).sorted() == [#"{"integrityToken":"slow-0"}"#, #"{"integrityToken":"slow-1"}"#])
     }
@@ -225,23 +212,6 @@ struct GoogleDecoderTests {
         var text = ""
         dump(value, to: &text)
         return text
-    }
-}
-
-/// Decode outcomes collected from several threads.
-final class Outcomes: @unchecked Sendable {
-    // @unchecked Sendable: every access holds the lock.
-    private let lock = NSLock()
-    private var results: [Result<JSON, GoogleDecodeError>] = []
-
-    func add(_ result: Result<JSON, GoogleDecodeError>) {
-        lock.withLock { results.append(result) }
-    }
-
-    var failures: [GoogleDecodeError] {
-        lock.withLock {
-            results.compactMap { if case .failure(let error) = $0 { error } else { nil } }
-        }
     }
 }
 

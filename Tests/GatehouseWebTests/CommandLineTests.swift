@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import GatehouseTesting
 import Testing
@@ -5,8 +6,6 @@ import Testing
 /// The `gatehouse` executable as a user runs it: flags, errors and exit codes.
 @Suite("Command line", .serialized)
 struct CommandLineTests {
-    static let binary = TestApp.repositoryRoot + "/.build/debug/gatehouse"
-
     struct Run {
         var status: Int32
         var output: String
@@ -14,27 +13,11 @@ struct CommandLineTests {
     }
 
     static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:], timeout: TimeInterval = 30) throws -> Run {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
-        process.currentDirectoryURL = URL(fileURLWithPath: TestApp.repositoryRoot)
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
         for (k, v) in environment { env[k] = v }
-        process.environment = env
-        let out = Pipe(), err = Pipe(), inp = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = inp
-        try process.run()
-        if let input { inp.fileHandleForWriting.write(Data(input.utf8)) }
-        try inp.fileHandleForWriting.close()
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(20_000) }
-        if process.isRunning { process.terminate() }
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus,
-                   output: String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
-                   error: String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        let run = try CommandRun(try CommandRun.gatehouse(), arguments, input: Array((input ?? "").utf8), environment: env,
+                                 directory: TestApp.repositoryRoot, timeout: timeout)
+        return Run(status: run.status, output: run.outputText, error: run.error)
     }
 
     static func temporaryDatabase() throws -> String {

@@ -8,21 +8,6 @@ import Testing
 /// setup PATCH over HTTP, a graceful SIGTERM, and the same state read back after a restart.
 @Suite("gatehouse serve end to end", .serialized)
 struct ServeEndToEndTests {
-    /// The `gatehouse` executable of this build: beside the test bundle (same configuration and scratch path), else
-    /// in the repository's `.build/debug`.
-    static func executable() throws -> String {
-        var candidates: [String] = []
-        if let runner = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            var directory = URL(fileURLWithPath: runner).deletingLastPathComponent()
-            // On Linux the bundle is a plain executable in the build folder; elsewhere it may sit inside `X.xctest/...`.
-            while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
-            candidates.append(directory.appendingPathComponent("gatehouse").path)
-        }
-        candidates.append(TestApp.repositoryRoot + "/.build/debug/gatehouse")
-        return try #require(candidates.first { FileManager.default.isExecutableFile(atPath: $0) },
-                            "no gatehouse binary in \(candidates): build it with `swift build --build-tests`")
-    }
-
     /// A running `gatehouse serve` on port 0.
     struct Server {
         let process: ChildProcess
@@ -52,7 +37,7 @@ struct ServeEndToEndTests {
     }
 
     @Test func seed003SetupSurvivesARestart() throws {
-        let executable = try Self.executable()
+        let executable = try CommandRun.gatehouse()
         let directory = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -106,22 +106,17 @@ struct HTTPClientTests {
             $0.maxConcurrentCalls = 2
             $0.queueTimeout = .zero
         }
-        let statuses = Statuses()
-        let finished = DispatchGroup()
-        for _ in 0..<2 {
-            DispatchQueue.global().async(group: finished) {
-                statuses.add(try? client.send(OutboundRequest(method: .get, url: fake.baseURL + "/hold")).status)
-            }
+        let calls = ConcurrentCalls(2) { [fake] _ in
+            try? client.send(OutboundRequest(method: .get, url: fake.baseURL + "/hold")).status
         }
-        let deadline = Date().addingTimeInterval(20)
-        while client.callsInFlight < 2 && Date() < deadline { usleep(1000) }
+        #expect(waitUntil { client.callsInFlight >= 2 })
         #expect(client.callsInFlight == 2)
         #expect(throws: HTTPClientError.busy) {
             try client.send(OutboundRequest(method: .get, url: fake.baseURL + "/hello"))
         }
         _ = try fake.client().send(OutboundRequest(method: .post, url: fake.baseURL + "/release"))
-        #expect(finished.wait(timeout: .now() + 20) == .success)
-        #expect(statuses.all == [200, 200])
+        #expect(calls.wait())
+        #expect(calls.results == [200, 200])
         #expect(client.callsInFlight == 0)
         #expect(try client.send(OutboundRequest(method: .get, url: fake.baseURL + "/hello")).status == 200)
     }
@@ -162,17 +157,4 @@ struct HTTPClientTests {
             try HTTPClient(configuration: HTTPClientConfiguration(maxConcurrentCalls: 0))
         }
     }
-}
-
-/// Statuses collected from several threads.
-final class Statuses: @unchecked Sendable {
-    // @unchecked Sendable: every access holds the lock.
-    private let lock = NSLock()
-    private var values: [Int] = []
-
-    func add(_ status: Int?) {
-        lock.withLock { values.append(status ?? -1) }
-    }
-
-    var all: [Int] { lock.withLock { values } }
 }

@@ -62,24 +62,20 @@ extension AppsController {
     }
 
     func removeAndroidAppPage(_ request: Request) throws -> Response {
-        let context = try pages.context(request)
-        try pages.requireEditor(context)
+        let context = try pages.editor(request)
         let environment = try environments.get(try request.parameter("environmentId"))
         let app = try registeredAndroidApp(try request.parameter("packageName"), in: environment)
-        var data = EnvironmentHead.values(environment, tab: "apps")
-        data["confirm"] = [
-            "heading": .string("Remove \(app.packageName)?"),
-            "lead": .string("\(environment.name) stops recognizing this app:"),
-            "consequences": [
+        let confirmation = Confirmation(
+            title: "Remove \(app.packageName)",
+            lead: "\(environment.name) stops recognizing this app:",
+            consequences: [
                 "its Play Integrity verdicts report packageNotRegistered, so genuine installs read as rejected;",
                 "a copy re-signed with someone else's key is no longer told apart by its certificate;",
                 "under attack mode, its installs are no longer asked for a verdict.",
             ],
-            "action": .string("/environments/\(environment.id)/apps/android/\(URLEncoding.percentEncode(app.packageName))/remove"),
-            "button": "Remove app",
-            "cancel": .string("/environments/\(environment.id)/apps"),
-        ]
-        return pages.page("pages/environment-confirm", title: "Remove \(app.packageName)", data, context: context, section: "environments")
+            action: "/environments/\(environment.id)/apps/android/\(URLEncoding.percentEncode(app.packageName))/remove",
+            button: "Remove app", cancel: "/environments/\(environment.id)/apps")
+        return pages.confirmPage(confirmation, in: environment, tab: "apps", context: context)
     }
 
     func removeAndroidApp(_ request: Request) throws -> Response {

@@ -74,27 +74,24 @@ extension AppsController {
 
     /// GET /environments/{id}/play-integrity/{which}/remove, `which` = service-account | local.
     func removeCredentialPage(_ request: Request) throws -> Response {
-        let context = try pages.context(request)
-        try pages.requireEditor(context)
+        let context = try pages.editor(request)
         let environment = try environments.get(try request.parameter("environmentId"))
         let which = try playIntegrityCredential(request)
         let otherSet = which == "service-account" ? environment.playIntegrity.localSet : environment.playIntegrity.serviceAccountSet
         let what = which == "service-account" ? "the service account" : "the local keys"
-        var data = EnvironmentHead.values(environment, tab: "apps")
-        data["confirm"] = [
-            "heading": .string("Remove \(what)?"),
-            "lead": .string("Gatehouse erases \(what) of \(environment.name). They cannot be shown or restored: to set them again, upload them again."),
-            "consequences": .array([
+        let confirmation = Confirmation(
+            title: "Remove \(what)",
+            lead: "Gatehouse erases \(what) of \(environment.name). They cannot be shown or restored: to set them again, upload them again.",
+            consequences: [
                 otherSet
                     ? .string("verdicts are still decoded with the \(which == "service-account" ? "local keys" : "service account") (\(which == "service-account" ? "classic requests only" : "through Google"));")
                     : "no Play Integrity verdict can be decoded any more: each reports unavailable / notConfigured and moves nothing;",
                 otherSet ? "under attack mode, Android installs are still asked for a verdict." : "under attack mode, Android installs are no longer asked for a verdict.",
-            ]),
-            "action": .string("/environments/\(environment.id)/play-integrity/\(which)/remove"),
-            "button": .string(which == "service-account" ? "Remove service account" : "Remove local keys"),
-            "cancel": .string("/environments/\(environment.id)/apps#play-integrity"),
-        ]
-        return pages.page("pages/environment-confirm", title: "Remove \(what)", data, context: context, section: "environments")
+            ],
+            action: "/environments/\(environment.id)/play-integrity/\(which)/remove",
+            button: which == "service-account" ? "Remove service account" : "Remove local keys",
+            cancel: "/environments/\(environment.id)/apps#play-integrity")
+        return pages.confirmPage(confirmation, in: environment, tab: "apps", context: context)
     }
 
     func removeCredential(_ request: Request) throws -> Response {

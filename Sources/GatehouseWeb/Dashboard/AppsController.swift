@@ -117,24 +117,19 @@ struct AppsController: Sendable {
     }
 
     func removeAppleAppIDPage(_ request: Request) throws -> Response {
-        let context = try pages.context(request)
-        try pages.requireEditor(context)
+        let context = try pages.editor(request)
         let environment = try environments.get(try request.parameter("environmentId"))
         let appID = try request.parameter("appId")
         guard environment.appleAppIDs.contains(appID) else { throw DomainError.notFound("\(appID) is not registered in \(environment.name)") }
-        var data = EnvironmentHead.values(environment, tab: "apps")
-        data["confirm"] = [
-            "heading": .string("Remove \(appID)?"),
-            "lead": .string("\(environment.name) stops recognizing this app id:"),
-            "consequences": [
+        let confirmation = Confirmation(
+            title: "Remove \(appID)", lead: "\(environment.name) stops recognizing this app id:",
+            consequences: [
                 "new App Attest registrations of the app are refused, and assertions by keys it registered no longer verify;",
                 "under attack mode, its installs are no longer asked for an attestation.",
             ],
-            "action": .string("/environments/\(environment.id)/apps/apple/\(URLEncoding.percentEncode(appID))/remove"),
-            "button": "Remove app id",
-            "cancel": .string("/environments/\(environment.id)/apps#apple"),
-        ]
-        return pages.page("pages/environment-confirm", title: "Remove \(appID)", data, context: context, section: "environments")
+            action: "/environments/\(environment.id)/apps/apple/\(URLEncoding.percentEncode(appID))/remove",
+            button: "Remove app id", cancel: "/environments/\(environment.id)/apps#apple")
+        return pages.confirmPage(confirmation, in: environment, tab: "apps", context: context)
     }
 
     func removeAppleAppID(_ request: Request) throws -> Response {

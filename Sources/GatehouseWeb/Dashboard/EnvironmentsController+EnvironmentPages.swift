@@ -95,22 +95,20 @@ extension EnvironmentsController {
     }
 
     func deleteEnvironmentView(_ context: DashboardContext, _ environment: Environment, typed: String, error: String?, status: Int) -> Response {
-        var data = EnvironmentHead.values(environment, tab: "overview")
-        data["confirm"] = [
-            "heading": .string("Delete \(environment.name)?"),
-            "lead": "This deletes the environment and everything registered in it, at once and for good:",
-            "consequences": [
+        let confirmation = Confirmation(
+            title: "Delete \(environment.name)",
+            lead: "This deletes the environment and everything registered in it, at once and for good:",
+            consequences: [
                 .string("its registered apps (\(environment.androidApps.count) Android, \(environment.appleAppIDs.count) Apple) stop being recognized;"),
                 "its Play Integrity credentials are erased;",
                 "every API key of the environment stops working, so apps and servers using them are refused.",
             ],
-            "note": "The audit log keeps its entries.",
-            "action": .string("/environments/\(environment.id)/delete"),
-            "button": "Delete environment",
-            "cancel": .string("/environments/\(environment.id)"),
-            "typeName": ["expected": .string(environment.name), "value": .string(typed), "error": error.map { .string($0) } ?? .null],
-        ]
-        return pages.page("pages/environment-confirm", title: "Delete \(environment.name)", data, context: context, status: status, section: "environments")
+            action: "/environments/\(environment.id)/delete", button: "Delete environment", cancel: "/environments/\(environment.id)",
+            more: [
+                "note": "The audit log keeps its entries.",
+                "typeName": ["expected": .string(environment.name), "value": .string(typed), "error": error.map { .string($0) } ?? .null],
+            ])
+        return pages.confirmPage(confirmation, in: environment, tab: "overview", context: context, status: status)
     }
 
     func deleteEnvironment(_ request: Request) throws -> Response {

@@ -117,24 +117,20 @@ struct KeysController: Sendable {
     }
 
     func revokeEnvironmentKeyPage(_ request: Request) throws -> Response {
-        let context = try pages.context(request)
-        try pages.requireEditor(context)
+        let context = try pages.editor(request)
         let environment = try environments.get(try request.parameter("environmentId"))
         let key = try environmentKey(try request.parameter("keyId"), in: environment)
-        var data = EnvironmentHead.values(environment, tab: "keys")
         let who = key.type == .public ? "Apps that ship this public key" : "Servers using this secret key"
-        data["confirm"] = [
-            "heading": .string("Revoke \(key.name)?"),
-            "lead": .string("\(key.publicValue ?? key.hint) stops working at once, without a grace period:"),
-            "consequences": [
+        let confirmation = Confirmation(
+            title: "Revoke \(key.name)",
+            lead: "\(key.publicValue ?? key.hint) stops working at once, without a grace period:",
+            consequences: [
                 .string("\(who) are refused from the next request;"),
                 "a revoked key cannot be restored. To replace a key without an outage, roll it instead.",
             ],
-            "action": .string("/environments/\(environment.id)/keys/\(key.id)/revoke"),
-            "button": "Revoke key",
-            "cancel": .string("/environments/\(environment.id)/keys"),
-        ]
-        return pages.page("pages/environment-confirm", title: "Revoke \(key.name)", data, context: context, section: "environments")
+            action: "/environments/\(environment.id)/keys/\(key.id)/revoke", button: "Revoke key",
+            cancel: "/environments/\(environment.id)/keys")
+        return pages.confirmPage(confirmation, in: environment, tab: "keys", context: context)
     }
 
     func revokeEnvironmentKey(_ request: Request) throws -> Response {

@@ -60,6 +60,14 @@ struct Pages: Sendable {
         return context
     }
 
+    /// The signed-in admin allowed to change things, for a page that leads to a change (a confirmation); a viewer
+    /// reaching it by its address gets the 403 page.
+    func editor(_ request: Request) throws -> DashboardContext {
+        let context = try self.context(request)
+        try requireEditor(context)
+        return context
+    }
+
     /// Refuses a form whose CSRF token is missing or not the session's (compared in constant time).
     func checkCSRF(_ form: Form, _ context: DashboardContext) throws {
         guard let presented = form["csrf"], RandomToken.matches(presented, context.session.csrfToken) else {

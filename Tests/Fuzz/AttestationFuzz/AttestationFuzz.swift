@@ -1,11 +1,9 @@
 // libFuzzer target for the CBOR decoder and the App Attest parsers and verifier. Built with `-DFUZZING` and
 // `--sanitize=fuzzer` (see `make fuzz-attest`), libFuzzer supplies `main` and calls `LLVMFuzzerTestOneInput`; in a
 // plain build the `main` below replays files (a crash input or the committed corpus) through the same checks.
-#if canImport(Glibc)
-import Glibc
-#endif
 import Attestation
 import Crypto
+import FuzzReplay
 
 /// Small limits, so that short inputs reach every limit path; and the defaults.
 let smallDecoder = CBORDecoder(limits: CBORLimits(maxDepth: 6, maxItems: 48, maxBytes: 2048))
@@ -73,21 +71,7 @@ func checkVerdict(_ verdict: Verdict) {
 @main
 struct AttestationFuzzReplay {
     static func main() {
-        var count = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else { continue }
-            var data: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-                if got <= 0 { break }
-                data += chunk[0..<got]
-            }
-            fclose(file)
-            check(data)
-            count += 1
-        }
-        print("replayed \(count) inputs")
+        replay(arguments: CommandLine.arguments.dropFirst()) { check($0) }
     }
 }
 #endif

@@ -5,10 +5,8 @@
 // The input is decoded as a sequence of events (see `decode`); a loop stand-in carries out the actions (a socket
 // that takes a fuzzed number of bytes per write, rejections answered at once) and every invariant is checked after
 // every action. At the end the client sends EOF and everything drains: the connection must close.
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTP
+import FuzzReplay
 
 /// Small limits, so that short inputs reach every limit path; timeouts of 1, 2 and 3 seconds.
 let fuzzLimits = HTTPLimits(maxRequestLineBytes: 200, maxHeaderBytes: 400, maxHeaderCount: 8, maxBodyBytes: 600,
@@ -138,22 +136,10 @@ struct Loop {
 @main
 struct HTTPConnectionFuzzReplay {
     static func main() {
-        var count = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else { continue }
-            var data: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-                if got <= 0 { break }
-                data += chunk[0..<got]
-            }
-            fclose(file)
+        replay(arguments: CommandLine.arguments.dropFirst()) { input in
             var loop = Loop()
-            data.withUnsafeBufferPointer { loop.play($0) }
-            count += 1
+            input.withUnsafeBufferPointer { loop.play($0) }
         }
-        print("replayed \(count) inputs")
     }
 }
 #endif

@@ -1,10 +1,8 @@
 // libFuzzer target for the HTTP parser. Built with `-DFUZZING` and `--sanitize=fuzzer` (see `make fuzz-http`),
 // libFuzzer supplies `main` and calls `LLVMFuzzerTestOneInput`; in a plain build the `main` below replays files
 // (e.g. a crash input or the committed corpus) through the same checks.
-#if canImport(Glibc)
-import Glibc
-#endif
 import HTTP
+import FuzzReplay
 
 /// Small limits, so that inputs of a few hundred bytes reach every limit path.
 let fuzzLimits = HTTPLimits(maxRequestLineBytes: 200, maxHeaderBytes: 400, maxHeaderCount: 8, maxBodyBytes: 600,
@@ -104,21 +102,9 @@ func checkHelpers(_ request: Request) {
 @main
 struct HTTPParserFuzzReplay {
     static func main() {
-        var count = 0
-        for path in CommandLine.arguments.dropFirst() {
-            guard let file = fopen(path, "rb") else { continue }
-            var data: [UInt8] = []
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            while true {
-                let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-                if got <= 0 { break }
-                data += chunk[0..<got]
-            }
-            fclose(file)
-            data.withUnsafeBufferPointer { checkParser($0) }
-            count += 1
+        replay(arguments: CommandLine.arguments.dropFirst()) { input in
+            input.withUnsafeBufferPointer { checkParser($0) }
         }
-        print("replayed \(count) inputs")
     }
 }
 #endif

@@ -1,10 +1,8 @@
 // libFuzzer target for the Mustache parser and renderer. Built with `-DFUZZING` and `--sanitize=fuzzer` (see
 // `make fuzz-mustache`), libFuzzer supplies `main` and calls `LLVMFuzzerTestOneInput`; in a plain build the `main`
 // below replays files (a crash input or the committed corpus) through the same checks.
-#if canImport(Glibc)
-import Glibc
-#endif
 import Mustache
+import FuzzReplay
 
 /// Small limits, so inputs of a few hundred bytes reach every limit path quickly.
 let fuzzLimits = TemplateLimits(maxNesting: 40, maxPartialDepth: 16, maxRenderSteps: 50_000, maxRenderDepth: 200,
@@ -60,22 +58,7 @@ struct MustacheFuzzReplay {
     static func main() {
         let files = CommandLine.arguments.dropFirst()
         if files.isEmpty { print("usage: MustacheFuzz FILE... (replays inputs; `make fuzz-mustache` fuzzes)") }
-        for path in files {
-            guard let file = fopen(path, "rb") else {
-                print("cannot open \(path)")
-                continue
-            }
-            var input: [UInt8] = []
-            var buffer = [UInt8](repeating: 0, count: 65536)
-            while true {
-                let count = fread(&buffer, 1, buffer.count, file)
-                if count <= 0 { break }
-                input += buffer[0..<count]
-            }
-            fclose(file)
-            check(input)
-            print("ok \(path) (\(input.count) bytes)")
-        }
+        replay(arguments: files) { check($0) }
     }
 }
 #endif

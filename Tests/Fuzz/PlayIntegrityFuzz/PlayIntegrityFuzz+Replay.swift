@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import FuzzReplay
 import JSON
 
 /// Replays the files named on the command line through the checks (no fuzzing engine), or with `--seeds DIR`
@@ -14,13 +15,11 @@ struct PlayIntegrityFuzzReplay {
             writeSeeds(to: arguments[1])
             return
         }
-        var count = 0
-        for path in arguments {
-            guard let data = read(path), !data.isEmpty else { continue }
-            FuzzScene.shared.check(mode: data[0], Array(data.dropFirst()))
-            count += 1
+        // An empty input has no mode byte: libFuzzer's entry point skips it too.
+        replay(arguments: arguments) { input in
+            guard let mode = input.first else { return }
+            FuzzScene.shared.check(mode: mode, Array(input.dropFirst()))
         }
-        print("replayed \(count) inputs")
     }
 
     static func writeSeeds(to directory: String) {
@@ -47,19 +46,6 @@ struct PlayIntegrityFuzzReplay {
             fclose(file)
         }
         print("wrote \(seeds.count) seeds to \(directory)")
-    }
-
-    static func read(_ path: String) -> [UInt8]? {
-        guard let file = fopen(path, "rb") else { return nil }
-        defer { fclose(file) }
-        var data: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            if got <= 0 { break }
-            data += chunk[0..<got]
-        }
-        return data
     }
 }
 #endif
