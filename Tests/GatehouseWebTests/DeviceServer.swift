@@ -31,7 +31,7 @@ final class DeviceServer {
         rootsFile = directory + "/roots.pem"
         try Self.ca().rootPEM.write(toFile: rootsFile, atomically: true, encoding: .utf8)
         self.extraArguments = extraArguments
-        let executable = try ServeEndToEndTests.executable()
+        let executable = try CommandRun.gatehouse()
         let cli = try ChildProcess(executable, ["token", "create", "--name", "device-tests", "--scope", "write", "--database", database,
                                                 "--resources", TestApp.repositoryRoot], standardErrorPath: directory + "/cli.log")
         let (code, lines) = cli.finish(timeout: 60)
@@ -62,7 +62,7 @@ final class DeviceServer {
         process.kill(signal)
         let (code, _) = process.finish(timeout: 30)
         if signal == SIGTERM { #expect(code == 0, "exit after SIGTERM; log: \(process.standardError)") }
-        (process, client) = try Self.start(executable: try ServeEndToEndTests.executable(), database: database, roots: rootsFile,
+        (process, client) = try Self.start(executable: try CommandRun.gatehouse(), database: database, roots: rootsFile,
                                            log: directory + "/serve.log", extra: extraArguments)
     }
 
