@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto, JSON};
-// GatehouseWeb → {Gatehouse, HTTPServer, HTTP, Mustache, JSON}; HTTPServer → {HTTP, Locks};
-// Gatehouse → {HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
+// GatehouseWeb → {Gatehouse, Attestation, HTTPServer, HTTP, Mustache, JSON}; HTTPServer → {HTTP, Locks};
+// Gatehouse → {Attestation, HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
 // Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
 // the server's worker queue, SQLite's reader pool and fair writer lock). HTTPServer and SQLite know nothing of each
@@ -35,8 +35,8 @@ let package = Package(
         .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["HTTPClient", "SQLite", "Crypto", "JSON"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "HTTPServer", "HTTP", "Mustache", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["Attestation", "HTTPClient", "SQLite", "Crypto", "JSON"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "HTTPServer", "HTTP", "Mustache", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto", "JSON"]),
 
@@ -50,9 +50,10 @@ let package = Package(
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle"]),
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "FakeGoogle"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
-                                                                "ChildProcess", "SQLite", "JSON"]),
+                                                              "ChildProcess", "SQLite", "JSON", "Attestation", "AttestationTesting",
+                                                              "Crypto", "FakeGoogle"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
@@ -66,6 +67,7 @@ let package = Package(
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
+        .executableTarget(name: "AttestBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.

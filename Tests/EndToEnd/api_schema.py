@@ -42,7 +42,7 @@ def call(base, method, path, token, body=None):
 def start(binary, database, log):
     server = subprocess.Popen(
         [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--resources", ROOT,
-         "--log-level", "warning"],
+         "--log-level", "warning", "--device-rate-per-address", "0", "--device-rate-per-key", "0"],
         stdout=subprocess.PIPE, stderr=log, text=True)
     line = server.stdout.readline().strip()
     prefix = "gatehouse listening on "
@@ -70,6 +70,7 @@ def main():
         status, environment = call(base, "POST", f"{V1}/environments", token, {"name": "Schemathesis", "kind": "production"})
         environment_id = environment["id"]
         secret = next(k["secret"] for k in environment["keys"] if k["type"] == "secret")
+        public = next(k["value"] for k in environment["keys"] if k["type"] == "public")
         _, disposable = call(base, "POST", f"{V1}/environments", token, {"name": "To delete", "kind": "development"})
         _, roll = call(base, "POST", f"{V1}/environments/{environment_id}/keys", token, {"type": "public", "name": "To roll"})
         _, revoke = call(base, "POST", f"{V1}/environments/{environment_id}/keys", token, {"type": "secret", "name": "To revoke"})
@@ -79,7 +80,7 @@ def main():
         })
 
         env = dict(os.environ,
-                   GATEHOUSE_TOKEN=token, GATEHOUSE_SECRET_KEY=secret, GATEHOUSE_ENVIRONMENT_ID=environment_id,
+                   GATEHOUSE_TOKEN=token, GATEHOUSE_SECRET_KEY=secret, GATEHOUSE_PUBLIC_KEY=public, GATEHOUSE_ENVIRONMENT_ID=environment_id,
                    GATEHOUSE_DISPOSABLE_ENVIRONMENT_ID=disposable["id"], GATEHOUSE_ROLL_KEY_ID=roll["id"],
                    GATEHOUSE_REVOKE_KEY_ID=revoke["id"],
                    GATEHOUSE_NOW=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))

@@ -24,7 +24,7 @@ public struct APIKeys: Sendable {
 
     public func create(environmentID: String, type: APIKey.KeyType, name: String, actor: Actor) throws -> IssuedKey {
         let now = store.clock()
-        defer { store.secretKeyExpiries.invalidate() }
+        defer { store.secretKeyExpiries.invalidate(); store.publicKeys.invalidate() }
         return try store.write { db in
             guard let row = try db.queryOne("SELECT kind FROM environments WHERE id = ?", [.text(environmentID)]),
                   let kind = EnvironmentKind(rawValue: row["kind"].string ?? "")
@@ -43,7 +43,7 @@ public struct APIKeys: Sendable {
             throw ValidationError("/expiresInHours", "must be a whole number of hours from 0 to \(Self.maxGraceHours)")
         }
         let now = store.clock()
-        defer { store.secretKeyExpiries.invalidate() }
+        defer { store.secretKeyExpiries.invalidate(); store.publicKeys.invalidate() }
         return try store.write { db in
             let old = try Self.activeKey(db, environmentID: environmentID, keyID: keyID, now: now)
             guard let row = try db.queryOne("SELECT kind FROM environments WHERE id = ?", [.text(environmentID)]),
@@ -63,7 +63,7 @@ public struct APIKeys: Sendable {
     /// Revokes a key at once.
     public func revoke(environmentID: String, keyID: String, actor: Actor) throws {
         let now = store.clock()
-        defer { store.secretKeyExpiries.invalidate() }
+        defer { store.secretKeyExpiries.invalidate(); store.publicKeys.invalidate() }
         try store.write { db in
             guard let row = try db.queryOne("SELECT * FROM api_keys WHERE id = ? AND environment_id = ?", [.text(keyID), .text(environmentID)]) else {
                 throw DomainError.notFound("no key \(keyID) in environment \(environmentID)")

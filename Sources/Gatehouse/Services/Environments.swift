@@ -18,6 +18,7 @@ public struct Environments: Sendable {
         defer {
             store.environmentCache.invalidate()
             store.secretKeyExpiries.invalidate()
+            store.publicKeys.invalidate()
         }
         return try store.write { db in
             try db.execute(
@@ -104,6 +105,7 @@ public struct Environments: Sendable {
         defer {
             store.environmentCache.invalidate()
             store.secretKeyExpiries.invalidate()
+            store.publicKeys.invalidate()
         }
         try store.write { db in
             guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }

@@ -14,6 +14,9 @@ public final class Store: Sendable {
     /// When each environment's unrevoked secret keys expire (`Int64.max`: never), for the checklists' key count;
     /// `APIKeys` and `Environments` invalidate it after every change to keys.
     let secretKeyExpiries = ReadCache<Int, [String: [Int64]]>(limit: 1)
+    /// Public API keys by their value, for the device API (every request names one); `APIKeys` and `Environments`
+    /// invalidate it with `secretKeyExpiries`. Whether a key is active is judged per request from its fields.
+    let publicKeys = ReadCache<String, APIKey>(limit: 10_000)
     /// Sessions (with their stored hash and whether their admin is disabled) by the hash of their cookie token;
     /// `Sessions` and `Admins` invalidate it after every write to sessions or admins.
     let sessionCache = ReadCache<[UInt8], (session: Session, disabled: Bool, hash: [UInt8])>(limit: 10_000)

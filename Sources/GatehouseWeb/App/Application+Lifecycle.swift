@@ -7,11 +7,13 @@ extension Application {
     public func attach(_ server: Server) {
         metrics.gauge("gatehouse_open_connections", help: "HTTP connections open.") { server.openConnections }
         upkeep.start(services: services, logger: logger)
+        device.start(logger: logger)
     }
 
-    /// Stops background upkeep.
+    /// Stops background upkeep and writes the device verdicts still queued into traffic.
     public func stop() {
         upkeep.stop()
+        device.stop()
     }
 
     /// Lines to print at start-up: the one-time setup link on an install without admins.

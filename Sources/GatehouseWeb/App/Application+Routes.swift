@@ -5,7 +5,7 @@ import HTTPServer
 
 extension Application {
     /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
-    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard) {
+    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard, device: DeviceVerification) {
         router.use(SecurityHeaders.middleware)
         func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
             router.add(method, pattern, { request in
@@ -79,6 +79,9 @@ extension Application {
         // Verdict ingest.
         let ingest = IngestAPI(services: services)
         add("POST", "/api/ingest/v1/verdicts", ingest.ingest)
+
+        // Device API (DEVICE-API.md).
+        device.register(add)
 
     }
 }

@@ -16,6 +16,8 @@ public final class Application: Sendable {
     let upkeep = Upkeep()
     /// The first-admin setup link.
     public let setup: SetupLink
+    /// The device API (App Attest) and its background work.
+    public let device: DeviceVerification
 
     /// Opens (creating and migrating) the database, loads the master key and builds the routes.
     /// Throws with a message that says what to fix (a changed migration, a wrong master key…).
@@ -33,8 +35,9 @@ public final class Application: Sendable {
         self.setup = setup
         let views = try Views(directory: configuration.templatesDirectory)
         let dashboard = Dashboard(services: services, sessions: try Sessions(store: store), views: views, configuration: configuration, setup: setup)
+        device = try DeviceVerification(configuration: configuration, services: services, logger: logger)
         var router = Router()
-        Self.register(&router, services: services, configuration: configuration, metrics: metrics, dashboard: dashboard)
+        Self.register(&router, services: services, configuration: configuration, metrics: metrics, dashboard: dashboard, device: device)
         routes = router.routes
         responder = router.responder(logger: logger)
     }

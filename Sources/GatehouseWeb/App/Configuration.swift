@@ -23,6 +23,12 @@ public struct Configuration: Sendable {
     /// Threads running handlers. Handlers block on SQLite and argon2 (logins wait their turn for a core), so there
     /// are many more than cores: a burst of logins must leave threads for everything else.
     public var workers = 32
+    /// A PEM file of App Attest root certificates replacing Apple's built-in root (tests, private deployments).
+    public var appAttestRoots: String?
+    /// Device requests per second per client address (token bucket, bursts of twice as many); 0: no limit.
+    public var deviceRatePerAddress: Double = 50
+    /// Device requests per second per public key (token bucket, bursts of twice as many); 0: no limit.
+    public var deviceRatePerKey: Double = 2000
 
     public init() {}
 
@@ -45,6 +51,9 @@ public struct Configuration: Sendable {
         Option(flag: "--secure-cookies", variable: "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false),
         Option(flag: "--trust-proxy", variable: "GATEHOUSE_TRUST_PROXY", help: "trust X-Forwarded-Proto and X-Forwarded-For from a reverse proxy", takesValue: false),
         Option(flag: "--workers", variable: "GATEHOUSE_WORKERS", help: "threads running request handlers (default 32)", takesValue: true),
+        Option(flag: "--app-attest-roots", variable: "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)", takesValue: true),
+        Option(flag: "--device-rate-per-address", variable: "GATEHOUSE_DEVICE_RATE_PER_ADDRESS", help: "device API requests per second per client address, bursts of twice as many; 0 = no limit (default 50)", takesValue: true),
+        Option(flag: "--device-rate-per-key", variable: "GATEHOUSE_DEVICE_RATE_PER_KEY", help: "device API requests per second per public key, bursts of twice as many; 0 = no limit (default 2000)", takesValue: true),
         Option(flag: "--log-level", variable: "GATEHOUSE_LOG_LEVEL", help: "debug, info (default), warning or error", takesValue: true),
     ]
 
@@ -102,11 +111,22 @@ public struct Configuration: Sendable {
             guard let n = Int(v), (1...1024).contains(n) else { throw ConfigurationError("--workers / GATEHOUSE_WORKERS must be a number from 1 to 1024, got \(v)") }
             c.workers = n
         }
+        if let v = values["--app-attest-roots"], !v.isEmpty { c.appAttestRoots = v }
+        c.deviceRatePerAddress = try rate(values["--device-rate-per-address"], "--device-rate-per-address / GATEHOUSE_DEVICE_RATE_PER_ADDRESS") ?? c.deviceRatePerAddress
+        c.deviceRatePerKey = try rate(values["--device-rate-per-key"], "--device-rate-per-key / GATEHOUSE_DEVICE_RATE_PER_KEY") ?? c.deviceRatePerKey
         if let v = values["--log-level"] {
             guard ["debug", "info", "warning", "error"].contains(v) else { throw ConfigurationError("--log-level must be debug, info, warning or error") }
             c.logLevel = v
         }
         return (c, rest)
+    }
+
+    static func rate(_ value: String?, _ name: String) throws(ConfigurationError) -> Double? {
+        guard let value else { return nil }
+        guard let n = Double(value), n.isFinite, (0...1_000_000).contains(n) else {
+            throw ConfigurationError("\(name) must be a number of requests per second from 0 (no limit) to 1000000, got \(value)")
+        }
+        return n
     }
 
     static func flag(_ value: String?, _ name: String) throws(ConfigurationError) -> Bool {

@@ -1,0 +1,58 @@
+import Attestation
+import Crypto
+import SQLite
+
+extension AppAttestService {
+    /// The most times a counter is re-judged after the window it was judged against moved under it.
+    static let maxAttempts = 64
+
+    /// Judges an assertion by a registered key: the verifier checks signature, rpIdHash, counter window and key kind;
+    /// a verified counter is then committed with a conditional UPDATE from the window it was judged against, and when
+    /// that window moved meanwhile it is re-read and the counter re-judged (so of concurrent assertions with one
+    /// counter exactly one is verified). Committed before this returns; recorded into traffic.
+    /// - Throws: `DatabaseError` when the state cannot be committed (nothing is answered then).
+    public func assert(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8]) throws -> AssertionOutcome {
+        let now = store.clock()
+        guard let keyID, !keyID.isEmpty else {
+            record(.of(.missingKeyId), environmentID: environment.id, appID: nil, kind: nil, at: now)
+            return AssertionOutcome(verdict: .of(.missingKeyId), counter: nil)
+        }
+        let stored = try store.database.read { db in try AttestedKeys.load(db, keyID: keyID, environmentID: environment.id) }
+        guard let stored, let publicKey = try? ECPublicKey(x962: stored.publicKey) else {
+            record(.of(.unknownKeyId), environmentID: environment.id, appID: nil, kind: nil, at: now)
+            return AssertionOutcome(verdict: .of(.unknownKeyId), counter: nil)
+        }
+        let state = AttestedKeyState(publicKey: publicKey, appId: stored.appID, environment: stored.attestationEnvironment, counter: stored.counter)
+        let request = AssertionRequest(assertion: assertion, clientDataHash: SHA256.hash(clientData))
+        let result = verifier.verifyAssertion(request, key: state, registration: Self.registration(environment))
+        var verdict = result.verdict
+        if verdict.isVerified, let counter = result.counter, let window = result.newWindow {
+            verdict = try commit(counter: counter, keyID: keyID, judgedAgainst: stored.counter, accepted: window, now: now)
+        }
+        record(verdict, environmentID: environment.id, appID: stored.appID, kind: stored.attestationEnvironment, at: now)
+        return AssertionOutcome(verdict: verdict, counter: result.counter)
+    }
+
+    /// Commits `counter` for `keyID`: moves the window from `old` to `new` if it is still `old`; otherwise re-reads
+    /// the window on the writer (which sees every change committed or batched before) and judges the counter again.
+    private func commit(counter: UInt32, keyID: [UInt8], judgedAgainst old: CounterWindow, accepted new: CounterWindow, now: Int64) throws -> Attestation.Verdict {
+        try committer.write { db -> Attestation.Verdict in
+            var old = old, new = new
+            for _ in 0..<Self.maxAttempts {
+                if try AttestedKeys.advance(db, keyID: keyID, from: old, to: new, now: now) { return .verified }
+                guard let current = try AttestedKeys.window(db, keyID: keyID) else { return .of(.unknownKeyId) }
+                switch current.judge(counter) {
+                case .accept(let next):
+                    old = current
+                    new = next
+                case .reused:
+                    return .of(.counterReused)
+                case .regression:
+                    return .of(.counterRegression)
+                }
+            }
+            // Only another writer moving the window on every attempt gets here; the counter is not spent.
+            throw WriteConflict("the counter window of a key kept moving while an assertion was committed")
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Attestation
+import Crypto
+import SQLite
+
+/// The server side of App Attest (DEVICE-API.md "Challenges", "App Attest"): loads what a judgement needs (the
+/// environment's registration, the challenge, the attested key), calls the pure verifier, commits the state change
+/// (challenge consumed, key stored, counter advanced) through group commit before answering, and records the verdict
+/// into traffic.
+public final class AppAttestService: Sendable {
+    let store: Store
+    let verifier: AppAttestVerifier
+    let committer: GroupCommit
+    let recorder: VerdictRecorder
+    let environments: Environments
+    let keys: APIKeys
+
+    /// A service judging against `roots`, committing through `committer` and recording into `recorder`.
+    public init(store: Store, roots: AppAttestRoots, committer: GroupCommit, recorder: VerdictRecorder) {
+        self.store = store
+        self.verifier = AppAttestVerifier(roots: roots)
+        self.committer = committer
+        self.recorder = recorder
+        self.environments = Environments(store: store)
+        self.keys = APIKeys(store: store)
+    }
+
+    /// The environment a device's `apiKey` (a public key) names, and the key itself.
+    /// - Throws: `DomainError.unauthenticated` for a key unknown, revoked or expired; `DatabaseError`.
+    public func authenticate(apiKey: String) throws -> (key: APIKey, environment: Environment) {
+        let key = try keys.authenticatePublic(apiKey)
+        do {
+            return (key, try environments.get(key.environmentID))
+        } catch DomainError.notFound {
+            throw DomainError.unauthenticated("apiKey is not one of this server's public keys")
+        }
+    }
+
+    /// Issues a challenge for `environment`, committed before it is returned.
+    /// - Throws: `CryptoError` (no randomness), `DatabaseError`.
+    public func issueChallenge(for environment: Environment) throws -> IssuedChallenge {
+        let challenge = try Challenges.make()
+        let expiresAt = store.clock() + Challenges.lifetime
+        let environmentID = environment.id
+        try committer.write { db in
+            try Challenges.insert(db, challenge: challenge, environmentID: environmentID, expiresAt: expiresAt)
+        }
+        return IssuedChallenge(challenge: challenge, expiresAt: expiresAt)
+    }
+
+    /// Judges a key registration: verifies the attestation, consumes the challenge (every attempt spends it) and,
+    /// when verified, stores the key — committed before this returns — then records the verdict into traffic.
+    /// - Throws: `DatabaseError` when the state cannot be committed (nothing is answered then).
+    public func register(in environment: Environment, keyID: [UInt8], challenge: String, attestation: [UInt8]) throws -> RegistrationOutcome {
+        let now = store.clock()
+        let request = AttestationRequest(attestation: attestation, keyId: keyID, clientDataHash: SHA256.hash(Array(challenge.utf8)))
+        let result = verifier.verifyAttestation(request, registration: Self.registration(environment), now: now)
+        let stored: AttestedKey? = result.verdict.isVerified ? result.publicKey.flatMap { publicKey in
+            result.appId.flatMap { appID in
+                result.environment.map { kind in
+                    AttestedKey(keyID: keyID, environmentID: environment.id, publicKey: publicKey.x962, appID: appID,
+                                attestationEnvironment: kind, counter: .fresh, createdAt: now, lastUsedAt: nil)
+                }
+            }
+        } : nil
+        let environmentID = environment.id
+        let verdict = try committer.write { db -> Attestation.Verdict in
+            var verdict = result.verdict
+            guard try Challenges.consume(db, challenge: challenge, environmentID: environmentID, now: now) else {
+                return verdict.adding(.challengeInvalid)
+            }
+            if verdict.isVerified {
+                guard let stored else { return .of(.attestationInvalid) }
+                if try !AttestedKeys.insert(db, stored) { verdict = verdict.adding(.keyAlreadyRegistered) }
+            }
+            return verdict
+        }
+        record(verdict, environmentID: environment.id, appID: result.appId, kind: result.environment, at: now)
+        return RegistrationOutcome(verdict: verdict, keyID: keyID, appID: result.appId, attestationEnvironment: result.environment)
+    }
+
+    /// Deletes expired challenges; returns how many.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func purgeExpiredChallenges(limit: Int = 10_000) throws -> Int {
+        let now = store.clock()
+        var total = 0
+        while true {
+            let n = try store.database.write { db in try Challenges.purge(db, now: now, limit: limit) }
+            total += n
+            if n < limit { return total }
+        }
+    }
+
+    /// What the verifier needs of an environment.
+    static func registration(_ environment: Environment) -> AppAttestRegistration {
+        AppAttestRegistration(appIds: environment.appleAppIDs, isProduction: environment.kind == .production)
+    }
+
+    /// Records a judgement into the environment's traffic (written within the recorder's interval).
+    func record(_ verdict: Attestation.Verdict, environmentID: String, appID: String?, kind: AttestationEnvironment?, at now: Int64) {
+        var observed: [String: String] = [:]
+        if let appID { observed["appId"] = appID }
+        if let kind { observed["attestationEnvironment"] = kind.rawValue }
+        recorder.record(Verdict(at: now, platform: "ios", provider: "app-attest", status: verdict.status.rawValue,
+                                reasons: verdict.reasons, observed: observed),
+                        environmentID: environmentID)
+    }
+}

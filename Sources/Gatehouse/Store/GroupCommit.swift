@@ -1,0 +1,119 @@
+import Foundation
+import SQLite
+import Synchronization
+
+/// Group commit: concurrent requests' state changes (a challenge issued or consumed, a key registered, a counter
+/// advanced) run together in one write transaction, so that committing before answering costs one commit per batch,
+/// not one per request.
+///
+/// A caller hands in its change as a closure and blocks until the transaction holding it has committed. The first
+/// caller to find no batch running leads: it takes every change queued so far, runs them in one transaction, each
+/// inside its own savepoint (a change that throws undoes only itself), commits, and hands each waiter its own result.
+/// Then, if more changes queued meanwhile, it hands the lead to the oldest of their callers and returns, so no
+/// caller serves others for longer than one batch.
+public final class GroupCommit: Sendable {
+    private let database: Database
+    /// The most changes run in one transaction.
+    public let maxBatch: Int
+    private let state = Mutex(Queue())
+
+    /// What waits for the writer: the queued tickets and whether a leader is running a batch.
+    private struct Queue: ~Copyable {
+        var pending: [Ticket] = []
+        var leading = false
+    }
+
+    /// One caller's change, its result once run, and the gate its caller sleeps on.
+    private final class Ticket: @unchecked Sendable {
+        // @unchecked Sendable: `failure` and `done` are written by one thread before `gate.signal()` and read by the
+        // ticket's caller only after `gate.wait()` returns, which orders the accesses.
+        let change: @Sendable (Connection) throws -> Void
+        let gate = DispatchSemaphore(value: 0)
+        var failure: (any Error)?
+        var done = false
+
+        init(_ change: @escaping @Sendable (Connection) throws -> Void) {
+            self.change = change
+        }
+    }
+
+    /// A committer over `database`'s writer, batching at most `maxBatch` changes per transaction.
+    public init(database: Database, maxBatch: Int = 512) {
+        self.database = database
+        self.maxBatch = max(1, maxBatch)
+    }
+
+    /// Runs `change` on the writer inside a transaction shared with concurrent callers, and returns its result once
+    /// that transaction has committed.
+    /// - Throws: what `change` throws (its own writes undone, the others' kept), or the `DatabaseError` of a failed
+    ///   commit (every change of the batch undone).
+    public func write<T: Sendable>(_ change: @escaping @Sendable (Connection) throws -> T) throws -> T {
+        let result = Mutex<T?>(nil)
+        let ticket = Ticket { db in
+            let value = try change(db)
+            result.withLock { $0 = value }
+        }
+        try run(ticket)
+        guard let value = result.withLock({ $0.take() }) else {
+            throw WriteConflict("group commit finished a change without its result")
+        }
+        return value
+    }
+
+    private func run(_ ticket: Ticket) throws {
+        let leads = state.withLock { queue in
+            queue.pending.append(ticket)
+            guard !queue.leading else { return false }
+            queue.leading = true
+            return true
+        }
+        if !leads {
+            ticket.gate.wait()
+        }
+        if !ticket.done {
+            // Took the lead, or was woken undone and so handed it: the next batch holds this ticket (the oldest queued).
+            lead()
+        }
+        if let failure = ticket.failure { throw failure }
+    }
+
+    /// Runs one batch of the queued tickets, then hands the lead on or gives it up.
+    private func lead() {
+        let batch = state.withLock { queue in
+            let n = min(maxBatch, queue.pending.count)
+            let batch = Array(queue.pending.prefix(n))
+            queue.pending.removeFirst(n)
+            return batch
+        }
+        do {
+            try database.write { db in
+                for ticket in batch {
+                    do {
+                        try db.savepoint { try ticket.change(db) }
+                    } catch {
+                        ticket.failure = error
+                    }
+                }
+            }
+        } catch {
+            for ticket in batch { ticket.failure = error }
+        }
+        let next: Ticket? = state.withLock { queue in
+            guard let first = queue.pending.first else {
+                queue.leading = false
+                return nil
+            }
+            return first
+        }
+        for ticket in batch {
+            ticket.done = true
+        }
+        // The next leader is woken before the batch's waiters, so the writer idles as little as possible.
+        if let next {
+            next.gate.signal()
+        }
+        for ticket in batch {
+            ticket.gate.signal()
+        }
+    }
+}

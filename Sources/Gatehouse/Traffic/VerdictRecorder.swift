@@ -1,0 +1,86 @@
+import Foundation
+import Synchronization
+
+/// Records the server's own judgements into traffic (the rollups ingest feeds), batched: verdicts wait in memory
+/// and are written per environment at most `interval` later, by a background thread, or at once by `flush()` (which
+/// the server calls on its graceful shutdown, SIGTERM). Statistics may lag by that interval; the state a verdict
+/// depends on never does (it is committed before the answer, elsewhere).
+public final class VerdictRecorder: Sendable {
+    private let verdicts: Verdicts
+    /// The longest a recorded verdict waits before it is written.
+    public let interval: Duration
+    /// Past this many waiting verdicts the background thread is woken early.
+    public let highWater: Int
+    private let pending = Mutex<[String: [Verdict]]>([:])
+    private let waiting = Atomic<Int>(0)
+    private let wake = DispatchSemaphore(value: 0)
+    private let flushing = Mutex(())
+    private let running = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    private let stopped = DispatchSemaphore(value: 0)
+    private let onError: @Sendable (any Error) -> Void
+
+    /// A recorder writing through `verdicts` every `interval`; `onError` hears of a batch that could not be written
+    /// (it is dropped: statistics, not state).
+    public init(verdicts: Verdicts, interval: Duration = .seconds(1), highWater: Int = 5_000,
+                onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+        self.verdicts = verdicts
+        self.interval = interval
+        self.highWater = max(1, highWater)
+        self.onError = onError
+    }
+
+    /// Queues one verdict of `environmentID`.
+    public func record(_ verdict: Verdict, environmentID: String) {
+        pending.withLock { $0[environmentID, default: []].append(verdict) }
+        if waiting.add(1, ordering: .relaxed).newValue == highWater { wake.signal() }
+    }
+
+    /// Verdicts queued and not yet written.
+    public var backlog: Int { waiting.load(ordering: .relaxed) }
+
+    /// Writes every queued verdict now, one ingest per environment; returns how many were written.
+    @discardableResult
+    public func flush() -> Int {
+        flushing.withLock { _ in
+            let batches = pending.withLock { queued in
+                defer { queued.removeAll(keepingCapacity: true) }
+                return queued
+            }
+            var written = 0
+            for (environmentID, batch) in batches {
+                waiting.subtract(batch.count, ordering: .relaxed)
+                do {
+                    written += try verdicts.ingest(batch, environmentID: environmentID)
+                } catch {
+                    onError(error)
+                }
+            }
+            return written
+        }
+    }
+
+    /// Starts the background thread that flushes every `interval` (once; later calls do nothing).
+    public func start() {
+        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
+        let thread = Thread { [self] in
+            while !stopping.load(ordering: .acquiring) {
+                _ = wake.wait(timeout: .now() + seconds)
+                flush()
+            }
+            stopped.signal()
+        }
+        thread.name = "gh-verdicts"
+        thread.start()
+    }
+
+    /// Stops the background thread, then writes what is still queued (the graceful-shutdown path).
+    public func stop() {
+        if running.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) {
+            wake.signal()
+            stopped.wait()
+        }
+        flush()
+    }
+}

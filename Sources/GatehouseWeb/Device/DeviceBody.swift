@@ -1,0 +1,72 @@
+import Crypto
+import Gatehouse
+import HTTP
+import JSON
+
+/// A device request's JSON body, read field by field: every field that cannot be read is collected by JSON pointer
+/// and answered at once as a 400 problem (DEVICE-API.md: only requests that cannot be judged are refused).
+struct DeviceBody {
+    /// The largest body a device endpoint reads (DEVICE-API.md "Keys and authentication").
+    static let maxBytes = 64 * 1024
+
+    let json: JSON
+    private(set) var errors = FieldErrors()
+
+    /// The body of `request` as a JSON object.
+    /// - Throws: `Problem` 413 (over 64 KiB), 415 (not JSON), 400 (malformed JSON, or not an object).
+    init(_ request: Request) throws {
+        guard request.body.count <= Self.maxBytes else {
+            throw Problem(status: 413, slug: "body-too-large", title: "Body too large",
+                          detail: "Device requests are at most \(Self.maxBytes) bytes; this one has \(request.body.count).")
+        }
+        json = try JSONBody.read(request)
+        guard json.members != nil else {
+            var p = Problem(status: 400, slug: "malformed-request", title: "Malformed request", detail: "The body must be a JSON object.")
+            p.errors = [FieldError("", "must be a JSON object")]
+            throw p
+        }
+    }
+
+    /// The string member `name` (1 to `maxLength` UTF-8 bytes); nil and an error when missing or not such a string.
+    mutating func string(_ name: String, maxLength: Int, what: String) -> String? {
+        guard let value = json[name], !value.isNull else {
+            errors.add("/" + name, "is required: \(what)")
+            return nil
+        }
+        guard let text = value.string, !text.isEmpty, text.utf8.count <= maxLength else {
+            errors.add("/" + name, "must be \(what) (a non-empty string of at most \(maxLength) bytes)")
+            return nil
+        }
+        return text
+    }
+
+    /// The base64 member `name` (either alphabet, padded or not) decoded; nil and an error when missing, not a string,
+    /// not base64, or of another length than `exactly` when given. With `optional`, a missing, null or empty member
+    /// is nil without an error.
+    mutating func bytes(_ name: String, what: String, exactly: Int? = nil, optional: Bool = false) -> [UInt8]? {
+        let value = json[name]
+        if optional, value == nil || value?.isNull == true || value?.string == "" { return nil }
+        guard let value, !value.isNull else {
+            errors.add("/" + name, "is required: \(what)")
+            return nil
+        }
+        guard let text = value.string, !text.isEmpty, let bytes = Base64.decode(text) else {
+            errors.add("/" + name, "must be \(what), as a non-empty base64 string")
+            return nil
+        }
+        if let exactly, bytes.count != exactly {
+            errors.add("/" + name, "must be \(what): \(exactly) bytes in base64, got \(bytes.count)")
+            return nil
+        }
+        return bytes
+    }
+
+    /// Throws the collected errors as one 400 problem, if any.
+    func throwIfAny() throws {
+        guard !errors.isEmpty else { return }
+        var p = Problem(status: 400, slug: "malformed-request", title: "Malformed request",
+                        detail: errors.errors.count == 1 ? "1 field cannot be read: see errors." : "\(errors.errors.count) fields cannot be read: see errors.")
+        p.errors = errors.errors
+        throw p
+    }
+}

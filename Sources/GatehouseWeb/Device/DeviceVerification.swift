@@ -1,0 +1,98 @@
+import Attestation
+import Foundation
+import Gatehouse
+import HTTPServer
+import Synchronization
+
+/// The device side of Gatehouse assembled: the App Attest service over the configured roots, the group committer its
+/// state changes share, the recorder of its verdicts, the rate limiters, and a background purge of expired
+/// challenges. `Application` registers its routes, starts it with the server and stops it on shutdown (which writes
+/// the verdicts still queued).
+public final class DeviceVerification: Sendable {
+    public let service: AppAttestService
+    public let recorder: VerdictRecorder
+    public let committer: GroupCommit
+    let api: DeviceAPI
+    /// How often expired challenges are purged.
+    let purgeInterval: TimeInterval = 60
+    private let stopped = DispatchSemaphore(value: 0)
+    private let running = Mutex(false)
+
+    /// Builds the device side; with `configuration.appAttestRoots` set, the roots come from that PEM file (logged as
+    /// a warning), else Apple's built-in root.
+    /// - Throws: `ConfigurationError` when the roots cannot be read.
+    public init(configuration: Configuration, services: Services, logger: Logger, rateClock: @escaping @Sendable () -> UInt64 = RateLimiter.monotonicNanoseconds) throws {
+        let roots = try Self.roots(configuration, logger: logger)
+        let store = services.store
+        committer = GroupCommit(database: store.database)
+        recorder = VerdictRecorder(verdicts: services.verdicts) { error in
+            logger.error("device verdicts could not be written to traffic", ["error": .string("\(error)")])
+        }
+        service = AppAttestService(store: store, roots: roots, committer: committer, recorder: recorder)
+        api = DeviceAPI(
+            service: service,
+            addressLimiter: RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock),
+            keyLimiter: RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock))
+    }
+
+    static func roots(_ configuration: Configuration, logger: Logger) throws -> AppAttestRoots {
+        guard let file = configuration.appAttestRoots else {
+            do {
+                return try AppAttestRoots.apple()
+            } catch {
+                throw ConfigurationError("\(error)")
+            }
+        }
+        let pem: String
+        do {
+            pem = try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ConfigurationError("--app-attest-roots / GATEHOUSE_APP_ATTEST_ROOTS: cannot read \(file)")
+        }
+        let roots: AppAttestRoots
+        do {
+            roots = try AppAttestRoots(pem: pem)
+        } catch {
+            throw ConfigurationError("--app-attest-roots / GATEHOUSE_APP_ATTEST_ROOTS: \(file) holds no usable PEM certificate (\(error))")
+        }
+        if !roots.isApple {
+            logger.warning("App Attest roots replaced: attestations are trusted when they chain to the certificates of this file, not to Apple's App Attestation Root CA",
+                           ["file": .string(file), "certificates": .int(roots.certificates.count)])
+        }
+        return roots
+    }
+
+    /// Adds the device routes through `add` (method, pattern, handler).
+    func register(_ add: (String, String, @escaping Router.Handler) -> Void) {
+        add("POST", "/api/v4/attestation/challenge", api.challenge)
+        add("POST", "/api/v4/attestation/app-attest", api.register)
+        add("POST", "/api/v4/attestation/app-attest/assertion", api.assertion)
+    }
+
+    /// Starts the verdict recorder and the challenge purge (once).
+    func start(logger: Logger) {
+        recorder.start()
+        let first = running.withLock { r in
+            defer { r = true }
+            return !r
+        }
+        guard first else { return }
+        let thread = Thread { [self] in
+            repeat {
+                do {
+                    try service.purgeExpiredChallenges()
+                } catch {
+                    logger.error("purging expired challenges failed", ["error": .string("\(error)")])
+                }
+            } while stopped.wait(timeout: .now() + purgeInterval) == .timedOut
+        }
+        thread.name = "gh-challenges"
+        thread.start()
+    }
+
+    /// Stops the purge and writes every verdict still queued (the graceful-shutdown path).
+    func stop() {
+        if running.withLock({ $0 }) { stopped.signal() }
+        recorder.stop()
+    }
+}

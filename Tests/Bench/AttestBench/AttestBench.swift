@@ -1,0 +1,191 @@
+import Crypto
+import Foundation
+import Gatehouse
+import SQLite
+
+/// The App Attest bench's preparation (Tests/Bench/attest-bench.sh serves and drives it with wrk):
+/// - `setup DIR REPO KEYS`: a migrated database `DIR/db.sqlite` (master key from `GATEHOUSE_MASTER_KEY`) with a
+///   production environment registering one app id, and KEYS attested keys written straight into `attested_keys`
+///   (their private keys kept in `DIR/keys.der` for signing); prints the environment's public key;
+/// - `fill DIR TOTAL`: more rows in `attested_keys`, up to TOTAL, with random key ids (the bench's keys stay among
+///   them, so a lookup walks an index of TOTAL keys);
+/// - `requests DIR BASE COUNT`: COUNT assertion request bodies, one JSON object a line in `DIR/requests.txt`, the
+///   keys in turn with counters BASE+1, BASE+2… (each verifiable once), and `DIR/assert.lua`, `DIR/challenge.lua`.
+@main
+struct AttestBench {
+    static let appId = "ABCDE12345.com.example.app"
+
+    static func main() throws {
+        let args = CommandLine.arguments
+        switch args.count >= 3 ? args[1] : "" {
+        case "setup" where args.count >= 5: try setup(directory: args[2], repository: args[3], keys: Int(args[4]) ?? 1000)
+        case "fill" where args.count >= 4: try fill(directory: args[2], total: Int(args[3]) ?? 1_000_000)
+        case "requests" where args.count >= 5: try requests(directory: args[2], base: UInt32(args[3]) ?? 0, count: Int(args[4]) ?? 100_000)
+        default:
+            FileHandle.standardError.write(Data("usage: AttestBench setup DIR REPO KEYS | fill DIR TOTAL | requests DIR BASE COUNT\n".utf8))
+            exit(2)
+        }
+    }
+
+    static func setup(directory: String, repository: String, keys count: Int) throws {
+        guard let text = ProcessInfo.processInfo.environment["GATEHOUSE_MASTER_KEY"], let masterKey = Base64.decode(text) else {
+            throw BenchError("set GATEHOUSE_MASTER_KEY to base64 of 32 bytes")
+        }
+        let database = try Database(path: directory + "/db.sqlite")
+        _ = try Migrator(directory: repository + "/Migrations").migrate(database)
+        let store = try Store(database: database, masterKey: masterKey)
+        let (environment, issued) = try Environments(store: store).create(name: "Bench", kind: .production, actor: .system)
+        var patch = EnvironmentPatch()
+        patch.appleAppIDs = .set([appId])
+        _ = try Environments(store: store).patch(environment.id, with: patch, actor: .system)
+        let publicKey = issued.first { $0.key.type == .public }?.key.publicValue ?? ""
+        let keys = try (0..<count).map { _ in try ECPrivateKey.generate() }
+        let now = Int64(Date().timeIntervalSince1970)
+        try database.write { db in
+            for key in keys {
+                try insert(db, keyID: SHA256.hash(key.publicKey.x962), environmentID: environment.id, publicKey: key.publicKey.x962, now: now)
+            }
+        }
+        var file: [UInt8] = []
+        for key in keys { file += [UInt8(key.pkcs8DER.count)] + key.pkcs8DER }
+        try Data(file).write(to: URL(fileURLWithPath: directory + "/keys.der"))
+        try Data((environment.id + "\n" + publicKey + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/environment.txt"))
+        print(publicKey)
+    }
+
+    static func insert(_ db: Connection, keyID: [UInt8], environmentID: String, publicKey: [UInt8], now: Int64) throws {
+        try db.execute(
+            "INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at) VALUES (?, ?, ?, ?, 'production', 0, 0, ?)",
+            [.blob(keyID), .text(environmentID), .blob(publicKey), .text(appId), .integer(now)])
+    }
+
+    static func environment(_ directory: String) throws -> (id: String, publicKey: String) {
+        let lines = try String(contentsOfFile: directory + "/environment.txt", encoding: .utf8).split(separator: "\n").map(String.init)
+        guard lines.count >= 2 else { throw BenchError("run setup first") }
+        return (lines[0], lines[1])
+    }
+
+    static func keys(_ directory: String) throws -> [ECPrivateKey] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: directory + "/keys.der")))
+        var keys: [ECPrivateKey] = []
+        var i = 0
+        while i < bytes.count {
+            let n = Int(bytes[i])
+            keys.append(try ECPrivateKey(pkcs8DER: Array(bytes[(i + 1)..<(i + 1 + n)])))
+            i += 1 + n
+        }
+        return keys
+    }
+
+    static func fill(directory: String, total: Int) throws {
+        let database = try Database(path: directory + "/db.sqlite")
+        let (environmentID, _) = try environment(directory)
+        let existing = try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM attested_keys")?["n"].int ?? 0 }
+        let filler = try keys(directory)[0].publicKey.x962
+        let now = Int64(Date().timeIntervalSince1970)
+        var done = existing
+        while done < total {
+            let n = min(50_000, total - done)
+            try database.write { db in
+                for _ in 0..<n {
+                    try insert(db, keyID: try SecureRandom.bytes(32), environmentID: environmentID, publicKey: filler, now: now)
+                }
+            }
+            done += n
+        }
+        print("attested_keys: \(done) rows")
+    }
+
+    static func requests(directory: String, base: UInt32, count: Int) throws {
+        let (_, publicKey) = try environment(directory)
+        let keys = try keys(directory)
+        let rpIdHash = SHA256.hash(appId)
+        let lines = Lines(count: count)
+        DispatchQueue.concurrentPerform(iterations: 2) { part in
+            for r in stride(from: part, to: count, by: 2) {
+                let key = keys[r % keys.count]
+                let counter = base + UInt32(r / keys.count) + 1
+                let clientData = Array("POST /orders \(r)".utf8)
+                let authenticatorData = rpIdHash + [0x40] + [UInt8(counter >> 24), UInt8((counter >> 16) & 0xFF), UInt8((counter >> 8) & 0xFF), UInt8(counter & 0xFF)]
+                let nonce = SHA256.hash(authenticatorData + SHA256.hash(clientData))
+                guard let signature = try? key.signature(for: nonce) else { continue }
+                // CBOR: {"signature": bytes, "authenticatorData": bytes}.
+                let assertion: [UInt8] = [0xA2, 0x69] + Array("signature".utf8) + [0x58, UInt8(signature.count)] + signature
+                    + [0x71] + Array("authenticatorData".utf8) + [0x58, UInt8(authenticatorData.count)] + authenticatorData
+                lines.set(r, "{\"apiKey\":\"\(publicKey)\",\"keyId\":\"\(Base64.encode(SHA256.hash(key.publicKey.x962)))\",\"clientData\":\"\(Base64.encode(clientData))\",\"assertion\":\"\(Base64.encode(assertion))\"}")
+            }
+        }
+        try Data((lines.values.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/requests.txt"))
+        try Data(assertLua(directory).utf8).write(to: URL(fileURLWithPath: directory + "/assert.lua"))
+        try Data(challengeLua(publicKey).utf8).write(to: URL(fileURLWithPath: directory + "/challenge.lua"))
+    }
+
+    /// wrk: each thread loads its share of the request lines (every n-th) and sends them in turn; responses are counted
+    /// by verdict.
+    static func assertLua(_ directory: String) -> String {
+        """
+        local threads = {}
+        local counter = 0
+        function setup(thread)
+          thread:set("id", counter)
+          counter = counter + 1
+          table.insert(threads, thread)
+        end
+        function init(args)
+          bodies = {}
+          local i = 0
+          for line in io.lines("\(directory)/requests.txt") do
+            if i % 2 == id then table.insert(bodies, line) end
+            i = i + 1
+          end
+          n = 0
+          verified = 0
+          other = 0
+          wrk.method = "POST"
+          wrk.headers["Content-Type"] = "application/json"
+        end
+        function request()
+          n = n + 1
+          return wrk.format(nil, nil, nil, bodies[((n - 1) % #bodies) + 1])
+        end
+        function response(status, headers, body)
+          if status == 200 and string.find(body, '"verified"', 1, true) then verified = verified + 1 else other = other + 1 end
+        end
+        function done(summary, latency, requests)
+          local v, o = 0, 0
+          for _, t in ipairs(threads) do v = v + t:get("verified"); o = o + t:get("other") end
+          io.write(string.format("verified: %d, other: %d\\n", v, o))
+        end
+        """
+    }
+
+    static func challengeLua(_ publicKey: String) -> String {
+        """
+        wrk.method = "POST"
+        wrk.headers["Content-Type"] = "application/json"
+        wrk.body = '{"apiKey":"\(publicKey)"}'
+        local failed = 0
+        response = function(status, headers, body)
+          if status ~= 201 then failed = failed + 1 end
+        end
+        """
+    }
+}
+
+/// Lines filled in by two threads.
+final class Lines: @unchecked Sendable {
+    // @unchecked Sendable: `slots` is only touched under `lock`.
+    private let lock = NSLock()
+    private var slots: [String]
+
+    init(count: Int) { slots = Array(repeating: "", count: count) }
+
+    func set(_ i: Int, _ line: String) { lock.withLock { slots[i] = line } }
+
+    var values: [String] { lock.withLock { slots.filter { !$0.isEmpty } } }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Gatehouse
+import SQLite
+import Synchronization
+import Testing
+
+/// Group commit: concurrent changes share transactions, each caller learns its own result, and a change that fails
+/// undoes only itself.
+@Suite("Group commit")
+struct GroupCommitTests {
+    struct Refused: Error {}
+
+    @Test func concurrentChangesCommitTogetherAndFailAlone() throws {
+        let directory = NSTemporaryDirectory() + "gatehouse-group-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = try Database(path: directory + "/db.sqlite")
+        try database.write { try $0.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+        let committer = GroupCommit(database: database, maxBatch: 8)
+
+        let outcomes = Mutex<[Int: String]>([:])
+        let start = DispatchSemaphore(value: 0)
+        let done = DispatchGroup()
+        for i in 0..<48 {
+            done.enter()
+            Thread {
+                start.wait()
+                let outcome: String
+                do {
+                    // 40 and 41 insert the same row: one of them conflicts. 7 throws after writing: its row is undone.
+                    let value = try committer.write { db -> Int in
+                        try db.execute("INSERT INTO t (x) VALUES (?)", [.integer(Int64(i == 41 ? 40 : i))])
+                        if i == 7 { throw Refused() }
+                        return i * 10
+                    }
+                    outcome = "ok \(value)"
+                } catch is Refused {
+                    outcome = "refused"
+                } catch {
+                    outcome = "conflict"
+                }
+                outcomes.withLock { $0[i] = outcome }
+                done.leave()
+            }.start()
+        }
+        for _ in 0..<48 { start.signal() }
+        done.wait()
+
+        let results = outcomes.withLock { $0 }
+        #expect(results[7] == "refused")
+        #expect([results[40], results[41]].filter { $0 == "conflict" }.count == 1)
+        for i in 0..<40 where i != 7 { #expect(results[i] == "ok \(i * 10)") }
+        let rows = try database.read { db in try db.query("SELECT x FROM t ORDER BY x").compactMap { $0["x"].int } }
+        #expect(rows == Array(0..<7) + Array(8...40) + Array(42..<48))
+    }
+}

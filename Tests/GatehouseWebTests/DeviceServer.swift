@@ -1,0 +1,140 @@
+import Attestation
+import AttestationTesting
+import ChildProcess
+import Crypto
+import Foundation
+import GatehouseTesting
+import JSON
+import Testing
+
+/// A real `gatehouse serve` on port 0 over a fresh SQLite file, trusting a synthetic App Attest root, with a
+/// management token to set environments up: what the device API tests drive over a loopback socket.
+final class DeviceServer {
+    let directory: String
+    let database: String
+    let rootsFile: String
+    let token: String
+    let extraArguments: [String]
+    private(set) var process: ChildProcess
+    private(set) var client: LoopbackClient
+
+    /// The synthetic CA the servers trust, made once (it runs `openssl`).
+    static let authority: Result<SyntheticAppAttest, any Error> = Result { try SyntheticAppAttest() }
+
+    static func ca() throws -> SyntheticAppAttest { try authority.get() }
+
+    /// Starts a server on a new database trusting the synthetic root, after creating a write token with the CLI.
+    init(_ extraArguments: [String] = []) throws {
+        directory = NSTemporaryDirectory() + "gatehouse-device-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        database = directory + "/gatehouse.sqlite"
+        rootsFile = directory + "/roots.pem"
+        try Self.ca().rootPEM.write(toFile: rootsFile, atomically: true, encoding: .utf8)
+        self.extraArguments = extraArguments
+        let executable = try ServeEndToEndTests.executable()
+        let cli = try ChildProcess(executable, ["token", "create", "--name", "device-tests", "--scope", "write", "--database", database,
+                                                "--resources", TestApp.repositoryRoot], standardErrorPath: directory + "/cli.log")
+        let (code, lines) = cli.finish(timeout: 60)
+        #expect(code == 0, "token create: \(cli.standardError)")
+        token = try #require(lines.first { $0.hasPrefix("gtm_") })
+        (process, client) = try Self.start(executable: executable, database: database, roots: rootsFile, log: directory + "/serve.log", extra: extraArguments)
+    }
+
+    deinit {
+        process.kill(SIGKILL)
+        _ = process.finish(timeout: 10)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    private static func start(executable: String, database: String, roots: String, log: String, extra: [String]) throws -> (ChildProcess, LoopbackClient) {
+        let process = try ChildProcess(executable, [
+            "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--resources", TestApp.repositoryRoot,
+            "--log-level", "warning", "--app-attest-roots", roots,
+        ] + extra, standardErrorPath: log)
+        let prefix = "gatehouse listening on http://127.0.0.1:"
+        let line = try #require(process.readLine(timeout: 30), "no first line from gatehouse serve; its log: \(process.standardError)")
+        let port = try #require(UInt16(line.dropFirst(prefix.count)), "no port in \(line)")
+        return (process, LoopbackClient(port: port))
+    }
+
+    /// Stops the server with `signal` (SIGTERM: gracefully, expecting exit 0) and starts it again on the same file.
+    func restart(after signal: Int32) throws {
+        process.kill(signal)
+        let (code, _) = process.finish(timeout: 30)
+        if signal == SIGTERM { #expect(code == 0, "exit after SIGTERM; log: \(process.standardError)") }
+        (process, client) = try Self.start(executable: try ServeEndToEndTests.executable(), database: database, roots: rootsFile,
+                                           log: directory + "/serve.log", extra: extraArguments)
+    }
+
+    /// What the server logged on standard error.
+    var log: String { process.standardError }
+
+    /// Creates an environment of `kind` registering `appIds`; returns its id and public key.
+    func environment(kind: String, appIds: [String]) throws -> (id: String, publicKey: String) {
+        let auth = [("Authorization", "Bearer " + token), ("Content-Type", "application/json")]
+        let base = "/api/management/v1/environments"
+        let created = try client.send("POST", base, headers: auth, body: Array(#"{"name": "Device \#(kind)", "kind": "\#(kind)"}"#.utf8))
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(created.json?["id"]?.string)
+        let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "public" }?["value"]?.string)
+        if !appIds.isEmpty {
+            let patch = JSON.object([.init("appleAppIds", .array(appIds.map { .string($0) }))])
+            let patched = try client.send("PATCH", "\(base)/\(id)", headers: auth, body: patch.serialized())
+            #expect(patched.status == 200, "\(patched.text)")
+        }
+        return (id, publicKey)
+    }
+
+    /// The environment's checklist as the management API answers it.
+    func checklist(_ environmentID: String) throws -> JSON {
+        let response = try client.send("GET", "/api/management/v1/environments/\(environmentID)/checklist", headers: [("Authorization", "Bearer " + token)])
+        #expect(response.status == 200, "\(response.text)")
+        return try #require(response.json)
+    }
+
+    /// POSTs `body` as JSON to a device endpoint.
+    func post(_ path: String, _ body: JSON) throws -> LoopbackClient.Response {
+        try post(path, raw: body.serialized())
+    }
+
+    /// POSTs raw bytes as `application/json` to a device endpoint.
+    func post(_ path: String, raw: [UInt8]) throws -> LoopbackClient.Response {
+        try client.send("POST", "/api/v4/attestation" + path, headers: [("Content-Type", "application/json")], body: raw)
+    }
+
+    /// A fresh challenge for `publicKey`.
+    func challenge(_ publicKey: String) throws -> String {
+        let response = try post("/challenge", ["apiKey": .string(publicKey)])
+        #expect(response.status == 201, "\(response.text)")
+        return try #require(response.json?["challenge"]?.string)
+    }
+
+    /// Registers `key` with `challenge`; returns the response.
+    func register(_ key: SyntheticKey, publicKey: String, challenge: String) throws -> LoopbackClient.Response {
+        try post("/app-attest", ["apiKey": .string(publicKey), "keyId": .string(Base64.encode(key.keyId)), "challenge": .string(challenge),
+                                 "attestation": .string(Base64.encode(key.attestation))])
+    }
+
+    /// Attests a new key for `appId` against a fresh challenge and registers it; returns the key and the response.
+    func attestAndRegister(appId: String, publicKey: String, environment: AttestationEnvironment = .production) throws -> (SyntheticKey, LoopbackClient.Response) {
+        let challenge = try self.challenge(publicKey)
+        let key = try Self.ca().attest(appId: appId, clientDataHash: SHA256.hash(Array(challenge.utf8)), environment: environment)
+        return (key, try register(key, publicKey: publicKey, challenge: challenge))
+    }
+
+    /// Sends an assertion by `key` with `counter` over `clientData`.
+    func assert(_ key: SyntheticKey, counter: UInt32, publicKey: String, clientData: [UInt8] = Array("GET /orders".utf8)) throws -> LoopbackClient.Response {
+        let assertion = try key.assertion(counter: counter, clientData: clientData)
+        return try post("/app-attest/assertion", ["apiKey": .string(publicKey), "keyId": .string(Base64.encode(key.keyId)),
+                                                  "clientData": .string(Base64.encode(clientData)), "assertion": .string(Base64.encode(assertion))])
+    }
+}
+
+extension LoopbackClient.Response {
+    /// The verdict's status and reasons, e.g. "forged counterReused" ("verified" alone when verified).
+    var verdict: String {
+        let status = json?["verdict"]?["status"]?.string ?? "no verdict (\(self.status): \(text))"
+        let reasons = json?["verdict"]?["reasons"]?.array?.compactMap(\.string) ?? []
+        return ([status] + reasons).joined(separator: " ")
+    }
+}
