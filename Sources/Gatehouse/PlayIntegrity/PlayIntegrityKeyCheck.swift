@@ -13,6 +13,15 @@ public struct PlayIntegrityKeyCheck: Sendable {
         self.store = store
     }
 
+    /// ``run(environmentID:keys:)`` with keys as saved (validated by `PlayIntegrityFields`); nil when they cannot be
+    /// Play keys.
+    /// - Throws: `DatabaseError`.
+    public func run(environmentID: String, local: LocalDecodingKeys) throws -> PlayIntegrityKeyCheckResult? {
+        guard let publicKey = try? ECPublicKey(derSubjectPublicKeyInfo: local.verificationKey),
+              let keys = try? PlayIntegrityKeys(decryptionKey: local.decryptionKey, verificationKey: publicKey) else { return nil }
+        return try run(environmentID: environmentID, keys: keys)
+    }
+
     /// What trying `keys` on the recent failures of `environmentID` found.
     /// - Throws: `DatabaseError`; a failure that no longer opens under the master key is skipped.
     public func run(environmentID: String, keys: PlayIntegrityKeys) throws -> PlayIntegrityKeyCheckResult {

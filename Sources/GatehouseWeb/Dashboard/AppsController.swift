@@ -11,6 +11,8 @@ import Mustache
 struct AppsController: Sendable {
     let pages: Pages
     let environments: Environments
+    /// Tries local keys on the recent failures when they are saved.
+    let keyCheck: PlayIntegrityKeyCheck
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

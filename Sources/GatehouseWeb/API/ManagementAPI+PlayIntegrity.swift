@@ -1,0 +1,16 @@
+import Gatehouse
+import HTTP
+import JSON
+
+extension ManagementAPI {
+    /// `POST /environments/{id}/play-integrity/check` (read scope): tries candidate local keys on the environment's
+    /// recent failures without saving anything → `{"tried", "decrypted", "verified", "packages"}`; keys that cannot
+    /// be Play keys → 400 naming each field by pointer.
+    func checkPlayIntegrityKeys(_ request: Request) throws -> Response {
+        _ = try services.authenticate(request, scope: .read)
+        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let keys = try PlayIntegrityFields.candidateKeys(try JSONBody.read(request))
+        let result = try PlayIntegrityKeyCheck(store: services.store).run(environmentID: environment.id, keys: keys)
+        return JSONBody.response(result.json)
+    }
+}
