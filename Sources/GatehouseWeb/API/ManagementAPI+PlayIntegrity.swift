@@ -1,3 +1,4 @@
+import Attestation
 import Gatehouse
 import HTTP
 import JSON
@@ -9,7 +10,16 @@ extension ManagementAPI {
     func checkPlayIntegrityKeys(_ request: Request) throws -> Response {
         _ = try services.authenticate(request, scope: .read)
         let environment = try services.environments.get(try request.parameter("environmentId"))
-        let keys = try PlayIntegrityFields.candidateKeys(try JSONBody.read(request))
+        let keys: PlayIntegrityKeys
+        do {
+            keys = try PlayIntegrityFields.candidateKeys(try JSONBody.read(request))
+        } catch let error as ValidationError {
+            // Not keys at all: the request cannot be tried (400), as DEVICE-API.md's malformed fields.
+            var problem = Problem(status: 400, slug: "malformed-request", title: "Malformed request",
+                                  detail: "\(error.errors.count == 1 ? "1 field is" : "\(error.errors.count) fields are") not a Play key: see errors.")
+            problem.errors = error.errors
+            throw problem
+        }
         let result = try PlayIntegrityKeyCheck(store: services.store).run(environmentID: environment.id, keys: keys)
         return JSONBody.response(result.json)
     }
