@@ -56,7 +56,7 @@ struct PlayIntegrityAPITests {
             #expect(response.status == 200, "\(response.text)")
             #expect(response.verdict == expected)
         }
-        #expect(try server.playIntegrity(apiKey: apiKey, token: cases[0].0).verdict == "rejected certificateMismatch unlicensed verdictReplayed")
+        #expect(try server.playIntegrity(apiKey: apiKey, token: cases[0].0).verdict == "rejected verdictReplayed certificateMismatch unlicensed")
     }
 
     @Test func nothingConfiguredIsUnavailable() throws {
