@@ -9,7 +9,8 @@ import SQLite
 /// `PIBench DIR REPO COUNT` makes a migrated database `DIR/db.sqlite` (master key from `GATEHOUSE_MASTER_KEY`) with a
 /// production environment registering one Android app and random local keys, then mints COUNT distinct tokens as
 /// Google would (each passes every check once, made now: fresh for 10 minutes) into `DIR/requests.txt`, one request
-/// body a line, and writes `DIR/pi.lua`, which rotates through them (a token sent twice is a replay).
+/// body a line, and writes `DIR/pi.lua`, which rotates through them (a token sent twice is a replay), and the
+/// throwaway local keys to `DIR/keys.json`.
 @main
 struct PIBench {
     static let packageName = "com.example.app"
@@ -41,6 +42,9 @@ struct PIBench {
         }
         try Data(out.utf8).write(to: URL(fileURLWithPath: directory + "/requests.txt"))
         try Data(lua(directory).utf8).write(to: URL(fileURLWithPath: directory + "/pi.lua"))
+        // The throwaway keys, for trying the key check or the dashboard by hand on this database.
+        let keys: JSON = ["decryptionKey": .string(minter.decryptionKeyBase64), "verificationKey": .string(minter.verificationKeyBase64)]
+        try Data(keys.serialized()).write(to: URL(fileURLWithPath: directory + "/keys.json"))
     }
 
     /// The database with one environment (its app and local keys); returns the environment's public key.
