@@ -68,7 +68,7 @@ let package = Package(
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
         .executableTarget(name: "AttestBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
-        .executableTarget(name: "PIBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
+        .executableTarget(name: "PIBench", dependencies: ["Gatehouse", "Attestation", "SQLite", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
