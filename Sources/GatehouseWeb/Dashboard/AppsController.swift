@@ -53,8 +53,14 @@ struct AppsController: Sendable {
                 "removeURL": .string("\(base)/apps/android/\(encoded)/remove"),
             ]
         })
+        // Keys registered per app id and the last verified assertion; the page still renders when they cannot be read.
+        let keyCounts = (try? AttestedKeyCounts(store: services.store).perApp(environmentID: environment.id)) ?? [:]
         data["appleAppIds"] = .array(environment.appleAppIDs.map { id in
-            [
+            let keys = keyCounts[id] ?? AppKeyCount(appID: id)
+            return [
+                "productionKeys": .string(String(keys.production)),
+                "developmentKeys": .string(String(keys.development)),
+                "lastAssertion": keys.lastAssertionAt.map(Self.time) ?? .null,
                 "appId": .string(id),
                 "teamId": .string(AppleAppID.teamID(id)),
                 "bundleId": .string(AppleAppID.bundleID(id)),
