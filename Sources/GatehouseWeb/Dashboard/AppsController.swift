@@ -11,6 +11,8 @@ import Mustache
 struct AppsController: Sendable {
     let pages: Pages
     let environments: Environments
+    /// The store, for the App Attest key counts per app id.
+    let store: Store
     /// Tries local keys on the recent failures when they are saved.
     let keyCheck: PlayIntegrityKeyCheck
 
@@ -54,13 +56,13 @@ struct AppsController: Sendable {
             ]
         })
         // Keys registered per app id and the last verified assertion; the page still renders when they cannot be read.
-        let keyCounts = (try? AttestedKeyCounts(store: services.store).perApp(environmentID: environment.id)) ?? [:]
+        let keyCounts = (try? AttestedKeyCounts(store: store).perApp(environmentID: environment.id)) ?? [:]
         data["appleAppIds"] = .array(environment.appleAppIDs.map { id in
             let keys = keyCounts[id] ?? AppKeyCount(appID: id)
             return [
                 "productionKeys": .string(String(keys.production)),
                 "developmentKeys": .string(String(keys.development)),
-                "lastAssertion": keys.lastAssertionAt.map(Self.time) ?? .null,
+                "lastAssertion": keys.lastAssertionAt.map(TokensController.time) ?? .null,
                 "appId": .string(id),
                 "teamId": .string(AppleAppID.teamID(id)),
                 "bundleId": .string(AppleAppID.bundleID(id)),
