@@ -12,6 +12,8 @@ struct AppsController: Sendable {
     let pages: Pages
     let environments: Environments
     let keyCounts: AttestedKeyCounts
+    /// Tries local keys on the recent failures when they are saved.
+    let keyCheck: PlayIntegrityKeyCheck
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

@@ -12,6 +12,8 @@ public final class DeviceVerification: Sendable {
     public let service: AppAttestService
     public let recorder: VerdictRecorder
     public let committer: GroupCommit
+    /// Play Integrity: local decoding, decoding through Google (one decoder made at start-up), the replay store.
+    public let playIntegrity: PlayIntegrityService
     let api: DeviceAPI
     /// How often expired challenges are purged.
     let purgeInterval: TimeInterval = 60
@@ -29,6 +31,7 @@ public final class DeviceVerification: Sendable {
             logger.error("device verdicts could not be written to traffic", ["error": .string("\(error)")])
         }
         service = AppAttestService(store: store, roots: roots, committer: committer, recorder: recorder)
+        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), committer: committer, recorder: recorder)
         api = DeviceAPI(
             service: service,
             addressLimiter: RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock),
@@ -67,6 +70,7 @@ public final class DeviceVerification: Sendable {
         add("POST", "/api/v4/attestation/challenge", api.challenge)
         add("POST", "/api/v4/attestation/app-attest", api.register)
         add("POST", "/api/v4/attestation/app-attest/assertion", api.assertion)
+        add("POST", "/api/v4/attestation/play-integrity", PlayIntegrityAPI(device: api, service: playIntegrity).judge)
     }
 
     /// Starts the verdict recorder and the challenge purge (once).
@@ -83,6 +87,11 @@ public final class DeviceVerification: Sendable {
                     try service.purgeExpiredChallenges()
                 } catch {
                     logger.error("purging expired challenges failed", ["error": .string("\(error)")])
+                }
+                do {
+                    try playIntegrity.purgeExpired()
+                } catch {
+                    logger.error("purging spent and failed Play Integrity tokens failed", ["error": .string("\(error)")])
                 }
             } while stopped.wait(timeout: .now() + purgeInterval) == .timedOut
         }
