@@ -77,6 +77,9 @@ def main():
         call(base, "PATCH", f"{V1}/environments/{environment_id}", token, {
             "androidApps": [{"packageName": "com.example.app", "certificateDigests": ["AB" * 32]}],
             "appleAppIds": ["ABCDE12345.com.example.yourapp"],
+            # Throwaway local keys, so generated Play Integrity requests reach the local decoder.
+            "playIntegrity": {"local": {"decryptionKey": "ONFIslR+FQYjY6wOaxNXV16cV4kcVBSOTt1NvXlqsQI=",
+                                        "verificationKey": "MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEf/l2rl5W3YhM7eCcWch7vx6H/3dsguaqihEg7D3DUtjg785sklhgQkVSjxo27eza/k2VfyVRnL32tgD71GNoHw=="}},
         })
 
         env = dict(os.environ,

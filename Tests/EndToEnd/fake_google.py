@@ -5,10 +5,12 @@ Usage: python3 fake_google.py CERT.pem KEY.pem  -> serves HTTPS on 127.0.0.1, a 
 Endpoints (everything received is recorded and listed by GET /_received):
   POST /token[?status=N][&delay=S][&expires_in=N]   OAuth token endpoint: an access token "fake-access-N"
   POST /v1/{package}:decodeIntegrityToken          needs "Authorization: Bearer <an issued token>" (else 401);
-       the integrity token chooses the answer: "status:N" answers N, "delay:S" waits S seconds, anything else
+       the integrity token chooses the answer: "status:N" answers N, "delay:S" waits S seconds, "payload:B64URL"
+       answers that JSON as the payload, anything else
        decodes to {"tokenPayloadExternal": {...}} echoing the token and the package
   GET  /hello, /bytes?count=N, /stream?count=N (no Content-Length), /slow?delay=S, /hold (until POST /release), /echo (method, headers, body as JSON)
 """
+import base64
 import json
 import ssl
 import sys
@@ -77,6 +79,11 @@ class Handler(BaseHTTPRequestHandler):
             token = json.loads(body or b"{}").get("integrityToken", "")
             if token.startswith("status:"):
                 return self.answer(int(token[len("status:"):]), {"error": {"message": "fake"}})
+            if token.startswith("payload:"):
+                # The test chose the whole verdict payload: base64url (no padding) of its JSON.
+                encoded = token[len("payload:"):]
+                payload = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+                return self.answer(200, {"tokenPayloadExternal": payload})
             if token.startswith("delay:"):
                 time.sleep(float(token[len("delay:"):]))
             return self.answer(200, {"tokenPayloadExternal": {

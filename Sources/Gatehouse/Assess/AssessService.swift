@@ -10,6 +10,7 @@ import SQLite
 public final class AssessService: Sendable {
     let store: Store
     let appAttest: AppAttestService
+    let playIntegrity: PlayIntegrityService
     let committer: GroupCommit
     let recorder: VerdictRecorder
     let receipts: ReceiptIssuer
@@ -19,12 +20,13 @@ public final class AssessService: Sendable {
     /// How far a request's timestamp may be from now, in milliseconds (5 minutes).
     public static let window: Int64 = 300_000
 
-    /// A service judging App Attest through `appAttest`, committing through `committer`, recording into `recorder`
-    /// and signing receipts with `receipts`.
-    public init(store: Store, appAttest: AppAttestService, committer: GroupCommit, recorder: VerdictRecorder, receipts: ReceiptIssuer,
-                tally: AssessTally = AssessTally()) {
+    /// A service judging App Attest through `appAttest` and Play Integrity through `playIntegrity`, committing
+    /// through `committer`, recording into `recorder` and signing receipts with `receipts`.
+    public init(store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, committer: GroupCommit,
+                recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally = AssessTally()) {
         self.store = store
         self.appAttest = appAttest
+        self.playIntegrity = playIntegrity
         self.committer = committer
         self.recorder = recorder
         self.receipts = receipts
@@ -89,7 +91,7 @@ public final class AssessService: Sendable {
         case .appAttest(let keyID, let assertion):
             return try judgeAppAttest(keyID: keyID, assertion: assertion, request: request, canonical: canonical, environment: environment, now: now)
         case .playIntegrity(let token):
-            return try judgePlayIntegrity(token: token, request: request, canonical: canonical, environment: environment, now: now)
+            return try judgePlayIntegrity(token: token, request: request, canonical: canonical, environment: environment)
         }
     }
 

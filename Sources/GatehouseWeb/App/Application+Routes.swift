@@ -67,6 +67,7 @@ extension Application {
         add("POST", "\(v1)/environments/{environmentId}/keys/{keyId}/roll", api.rollKey)
         add("DELETE", "\(v1)/environments/{environmentId}/keys/{keyId}", api.revokeKey)
         add("GET", "\(v1)/environments/{environmentId}/checklist", api.checklist)
+        add("POST", "\(v1)/environments/{environmentId}/play-integrity/check", api.checkPlayIntegrityKeys)
         add("GET", "\(v1)/audit", api.listAudit)
 
         // Static assets (Public/).

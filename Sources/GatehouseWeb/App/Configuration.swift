@@ -29,6 +29,10 @@ public struct Configuration: Sendable {
     public var deviceRatePerAddress: Double = 50
     /// Device requests per second per public key (token bucket, bursts of twice as many); 0: no limit.
     public var deviceRatePerKey: Double = 2000
+    /// Google's Play Integrity API base URL (https); replaced by tests and private deployments.
+    public var playIntegrityEndpoint = "https://playintegrity.googleapis.com"
+    /// A PEM file of CAs trusted for outbound HTTPS (Google) instead of the system's; verification stays on.
+    public var outboundCAFile: String?
 
     public init() {}
 
@@ -54,6 +58,8 @@ public struct Configuration: Sendable {
         Option(flag: "--app-attest-roots", variable: "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)", takesValue: true),
         Option(flag: "--device-rate-per-address", variable: "GATEHOUSE_DEVICE_RATE_PER_ADDRESS", help: "device API requests per second per client address, bursts of twice as many; 0 = no limit (default 50)", takesValue: true),
         Option(flag: "--device-rate-per-key", variable: "GATEHOUSE_DEVICE_RATE_PER_KEY", help: "device API requests per second per public key, bursts of twice as many; 0 = no limit (default 2000)", takesValue: true),
+        Option(flag: "--play-integrity-endpoint", variable: "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)", takesValue: true),
+        Option(flag: "--outbound-ca-file", variable: "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)", takesValue: true),
         Option(flag: "--log-level", variable: "GATEHOUSE_LOG_LEVEL", help: "debug, info (default), warning or error", takesValue: true),
     ]
 
@@ -112,6 +118,13 @@ public struct Configuration: Sendable {
             c.workers = n
         }
         if let v = values["--app-attest-roots"], !v.isEmpty { c.appAttestRoots = v }
+        if let v = values["--play-integrity-endpoint"], !v.isEmpty {
+            guard v.lowercased().hasPrefix("https://"), v.count > "https://".count else {
+                throw ConfigurationError("--play-integrity-endpoint / GATEHOUSE_PLAY_INTEGRITY_ENDPOINT must be an https:// URL, got \(v)")
+            }
+            c.playIntegrityEndpoint = v
+        }
+        if let v = values["--outbound-ca-file"], !v.isEmpty { c.outboundCAFile = v }
         c.deviceRatePerAddress = try rate(values["--device-rate-per-address"], "--device-rate-per-address / GATEHOUSE_DEVICE_RATE_PER_ADDRESS") ?? c.deviceRatePerAddress
         c.deviceRatePerKey = try rate(values["--device-rate-per-key"], "--device-rate-per-key / GATEHOUSE_DEVICE_RATE_PER_KEY") ?? c.deviceRatePerKey
         if let v = values["--log-level"] {

@@ -69,7 +69,12 @@ extension AppsController {
         }
         let updated = try environments.patch(environment.id, with: patch, actor: context.actor)
         let fingerprint = updated.playIntegrity.localVerificationKeySHA256.map { " (verification key SHA-256 \($0.prefix(16))…)" } ?? ""
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).")
+        // The same check as POST …/play-integrity/check: what the saved keys make of the recent failures.
+        var found = ""
+        if case .set(let keys) = patch.localKeys, let result = try keyCheck.run(environmentID: environment.id, local: keys) {
+            found = " " + result.summary(registeredPackages: updated.androidApps.map(\.packageName))
+        }
+        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).\(found)")
     }
 
     /// GET /environments/{id}/play-integrity/{which}/remove, `which` = service-account | local.

@@ -11,7 +11,10 @@ import Mustache
 struct AppsController: Sendable {
     let pages: Pages
     let environments: Environments
-    let keyCounts: AttestedKeyCounts
+    /// The store, for the App Attest key counts per app id.
+    let store: Store
+    /// Tries local keys on the recent failures when they are saved.
+    let keyCheck: PlayIntegrityKeyCheck
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {
@@ -53,7 +56,7 @@ struct AppsController: Sendable {
             ]
         })
         // Keys registered per app id and the last verified assertion; the page still renders when they cannot be read.
-        let keyCounts = (try? keyCounts.perApp(environmentID: environment.id)) ?? [:]
+        let keyCounts = (try? AttestedKeyCounts(store: store).perApp(environmentID: environment.id)) ?? [:]
         data["appleAppIds"] = .array(environment.appleAppIDs.map { id in
             let keys = keyCounts[id] ?? AppKeyCount(appID: id)
             return [

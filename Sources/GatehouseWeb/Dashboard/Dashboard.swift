@@ -26,7 +26,7 @@ struct Dashboard: Sendable {
         account = AccountController(pages: pages, admins: services.admins)
         environments = EnvironmentsController(pages: pages, environments: services.environments, keys: services.keys, verdicts: services.verdicts,
                                               clock: clock)
-        apps = AppsController(pages: pages, environments: services.environments, keyCounts: AttestedKeyCounts(store: services.store))
+        apps = AppsController(pages: pages, environments: services.environments, store: services.store, keyCheck: PlayIntegrityKeyCheck(store: services.store))
         keys = KeysController(pages: pages, environments: services.environments, keys: services.keys, clock: clock)
         traffic = TrafficController(pages: pages, environments: services.environments, verdicts: services.verdicts, audit: services.audit,
                                     store: services.store, clock: clock)

@@ -59,7 +59,7 @@ struct DeviceAPI: Sendable {
     }
 
     /// The body, after the per-address limit (taken before anything is parsed).
-    private func read(_ request: Request) throws -> DeviceBody {
+    func read(_ request: Request) throws -> DeviceBody {
         if let retry = addressLimiter.take(request.remoteAddress ?? "") {
             throw Self.throttled("this address", retryAfter: retry)
         }
@@ -67,7 +67,7 @@ struct DeviceAPI: Sendable {
     }
 
     /// The environment of a public key, after the per-key limit.
-    private func authenticate(_ apiKey: String) throws -> Environment {
+    func authenticate(_ apiKey: String) throws -> Environment {
         let (key, environment) = try service.authenticate(apiKey: apiKey)
         if let retry = keyLimiter.take(key.id) {
             throw Self.throttled("this public key", retryAfter: retry)

@@ -61,6 +61,11 @@ struct DeviceBody {
         return bytes
     }
 
+    /// Adds an error at `/name` for a value that was read but cannot be used.
+    mutating func reject(_ name: String, _ message: String) {
+        errors.add("/" + name, message)
+    }
+
     /// Throws the collected errors as one 400 problem, if any.
     func throwIfAny() throws {
         guard !errors.isEmpty else { return }

@@ -14,6 +14,8 @@ public final class DeviceVerification: Sendable {
     public let committer: GroupCommit
     /// Signed requests judged whole, with their receipts.
     public let assess: AssessService
+    /// Play Integrity: local decoding, decoding through Google (one decoder made at start-up), the replay store.
+    public let playIntegrity: PlayIntegrityService
     let api: DeviceAPI
     let assessAPI: AssessAPI
     /// How often expired challenges, spent nonces and past days' key devices are purged.
@@ -32,7 +34,9 @@ public final class DeviceVerification: Sendable {
             logger.error("device verdicts could not be written to traffic", ["error": .string("\(error)")])
         }
         service = AppAttestService(store: store, roots: roots, committer: committer, recorder: recorder)
-        assess = AssessService(store: store, appAttest: service, committer: committer, recorder: recorder, receipts: services.receipts)
+        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), committer: committer, recorder: recorder)
+        assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, committer: committer, recorder: recorder,
+                               receipts: services.receipts)
         let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock)
         let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock)
         api = DeviceAPI(service: service, addressLimiter: addressLimiter, keyLimiter: keyLimiter)
@@ -71,6 +75,7 @@ public final class DeviceVerification: Sendable {
         add("POST", "/api/v4/attestation/challenge", api.challenge)
         add("POST", "/api/v4/attestation/app-attest", api.register)
         add("POST", "/api/v4/attestation/app-attest/assertion", api.assertion)
+        add("POST", "/api/v4/attestation/play-integrity", PlayIntegrityAPI(device: api, service: playIntegrity).judge)
         add("POST", "/api/v4/assess", assessAPI.assess)
     }
 
@@ -89,6 +94,11 @@ public final class DeviceVerification: Sendable {
                     try assess.purge()
                 } catch {
                     logger.error("purging expired challenges and nonces failed", ["error": .string("\(error)")])
+                }
+                do {
+                    try playIntegrity.purgeExpired()
+                } catch {
+                    logger.error("purging spent and failed Play Integrity tokens failed", ["error": .string("\(error)")])
                 }
             } while stopped.wait(timeout: .now() + purgeInterval) == .timedOut
         }

@@ -1,0 +1,124 @@
+import Attestation
+import Crypto
+import JSON
+
+/// The server side of Play Integrity (DEVICE-API.md "Play Integrity"): opens a token with the environment's local
+/// keys, or through Google with its service account when the local keys cannot decrypt it (or are not set), spends
+/// the token in the replay store before answering, judges the payload with the pure evaluator, keeps what the local
+/// keys could not open for the key check, and records the verdict into traffic.
+public final class PlayIntegrityService: Sendable {
+    let store: Store
+    let environments: Environments
+    /// Google's decoder, made once at start-up; nil: no decoding through Google (the service account is ignored).
+    let google: GoogleDecoder?
+    let committer: GroupCommit
+    let recorder: VerdictRecorder
+    let evaluator: PlayIntegrityEvaluator
+    let limits = PlayIntegrityLimits()
+    let credentialCache = PlayIntegrityCredentialCache()
+
+    /// A service decoding through `google`, committing through `committer` and recording into `recorder`.
+    public init(store: Store, google: GoogleDecoder?, committer: GroupCommit, recorder: VerdictRecorder,
+                evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator()) {
+        self.store = store
+        self.environments = Environments(store: store)
+        self.google = google
+        self.committer = committer
+        self.recorder = recorder
+        self.evaluator = evaluator
+    }
+
+    /// Judges `token`, presented for `packageName` bound to `requestHash`, in `environment`. A token is spent (its
+    /// hash kept) before this returns; the verdict reaches traffic within the recorder's interval.
+    /// - Throws: `DatabaseError` when the state cannot be read or committed (nothing is answered then).
+    public func judge(in environment: Environment, packageName: String, requestHash: String, token: String) throws -> PlayIntegrityOutcome {
+        let now = store.clock()
+        let request = PlayIntegrityRequest(packageName: packageName, requestHash: requestHash)
+        let tokenBytes = Array(token.utf8)
+        let decoding = try credentials(environment)
+        let outcome: PlayIntegrityOutcome
+        if decoding.isEmpty {
+            try keepFailed(tokenBytes, environmentID: environment.id, now: now)
+            outcome = PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .notConfigured), decodedBy: nil)
+        } else {
+            outcome = try decodeAndJudge(tokenBytes, token: token, decoding: decoding, environment: environment, request: request, now: now)
+        }
+        record(outcome.judgement, environmentID: environment.id, requestedPackage: packageName, at: now)
+        return outcome
+    }
+
+    /// Local keys first; Google when they are not set or cannot decrypt (a signature that fails after decryption
+    /// is forged, not a question for Google).
+    private func decodeAndJudge(_ tokenBytes: [UInt8], token: String, decoding: DecodingCredentials, environment: Environment,
+                                request: PlayIntegrityRequest, now: Int64) throws -> PlayIntegrityOutcome {
+        var localError: PlayIntegrityDecodeError?
+        if let local = decoding.local {
+            switch Result(catching: { () throws(PlayIntegrityDecodeError) -> JSON in try local.decode(tokenBytes) }) {
+            case .success(let payload):
+                return try judge(payload, decodedBy: .local, tokenBytes: tokenBytes, environment: environment, request: request, now: now)
+            case .failure(let error):
+                localError = error
+                try keepFailed(tokenBytes, environmentID: environment.id, now: now)
+                if error.stage == .signature {
+                    return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(decodeError: error), decodedBy: nil)
+                }
+            }
+        }
+        guard let account = decoding.serviceAccount, let google else {
+            let judgement = localError.map { PlayIntegrityJudgement(decodeError: $0) } ?? PlayIntegrityJudgement(unavailable: .notConfigured)
+            return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
+        }
+        let decoded = Result { () throws(GoogleDecodeError) -> JSON in
+            try google.decode(integrityToken: token, packageName: request.packageName, serviceAccount: account)
+        }
+        switch decoded {
+        case .success(let payload):
+            return try judge(payload, decodedBy: .google, tokenBytes: tokenBytes, environment: environment, request: request, now: now)
+        case .failure(.googleUnreachable):
+            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .googleUnreachable), decodedBy: nil)
+        case .failure(.serviceAccountRejected):
+            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .serviceAccountRejected), decodedBy: nil)
+        case .failure(.tokenNotDecodable), .failure(.invalidPackageName):
+            let error = localError ?? PlayIntegrityDecodeError(.decryption, "Google could not decode the token")
+            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(decodeError: error), decodedBy: nil)
+        }
+    }
+
+    /// Judges the payload, then spends the token (atomically: of concurrent presentations one is first) for as long
+    /// as its timestamp keeps it fresh; a token spent before is judged again as replayed.
+    private func judge(_ payload: JSON, decodedBy: PlayIntegrityOutcome.DecodedBy, tokenBytes: [UInt8], environment: Environment,
+                       request: PlayIntegrityRequest, now: Int64) throws -> PlayIntegrityOutcome {
+        let registration = Self.registration(environment)
+        let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
+        var judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: false)
+        if let expiry = SpentIntegrityTokens.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
+            let hash = SHA256.hash(tokenBytes)
+            let environmentID = environment.id
+            let seenBefore = try committer.write { db in
+                try SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
+            }
+            if seenBefore {
+                judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: true)
+            }
+        }
+        return PlayIntegrityOutcome(judgement: judgement, decodedBy: decodedBy)
+    }
+
+    /// Keeps a token the local keys could not open (or nothing was set to open), sealed, for the key check. Only
+    /// what has a JWE's shape and size is kept.
+    private func keepFailed(_ tokenBytes: [UInt8], environmentID: String, now: Int64) throws {
+        guard tokenBytes.count <= limits.maxTokenBytes, tokenBytes.count(where: { $0 == UInt8(ascii: ".") }) == 4 else { return }
+        let hash = SHA256.hash(tokenBytes)
+        let sealed = try store.seal(tokenBytes, environmentID: environmentID)
+        try committer.write { db in
+            try FailedIntegrityTokens.insert(db, tokenHash: hash, sealed: sealed, environmentID: environmentID, now: now)
+        }
+    }
+
+    /// What the evaluator needs of an environment.
+    static func registration(_ environment: Environment) -> PlayIntegrityRegistration {
+        PlayIntegrityRegistration(apps: environment.androidApps.map {
+            AndroidAppRegistration(packageName: $0.packageName, certificateDigests: $0.certificateDigests, outsidePlay: $0.outsidePlay)
+        })
+    }
+}

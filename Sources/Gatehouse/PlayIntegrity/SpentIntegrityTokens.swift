@@ -1,0 +1,46 @@
+import Crypto
+import SQLite
+
+/// The replay store of Play Integrity tokens (`spent_integrity_tokens`): the SHA-256 of each token judged, never the
+/// token, kept for as long as the token could still pass the freshness check.
+///
+/// Portable SQL: spending is one `INSERT … ON CONFLICT DO NOTHING`, so of several servers or threads presenting one
+/// token exactly one inserts the row; every other sees it spent.
+enum SpentIntegrityTokens {
+    /// How long after its timestamp a token could still pass the freshness check (10 minutes), in seconds.
+    static let freshness: Int64 = 600
+    /// The longest a hash is kept from when it was judged (20 minutes: a timestamp up to 10 minutes ahead), seconds.
+    static let maxKept: Int64 = 1_200
+
+    /// When the hash of a token made at `timestampMillis` may be forgotten, judged at `now` (Unix seconds): the
+    /// timestamp + 10 minutes, at most now + 20 minutes; `nil` when the token could not pass the freshness check
+    /// any more (or never had a timestamp), so there is nothing to keep.
+    static func expiry(timestampMillis: Int64?, now: Int64) -> Int64? {
+        guard let timestampMillis else { return nil }
+        let seconds = timestampMillis / 1000
+        let (end, overflow) = seconds.addingReportingOverflow(freshness)
+        let expiry = overflow ? now + maxKept : min(end, now + maxKept)
+        return expiry > now ? expiry : nil
+    }
+
+    /// Spends `token` in `environmentID` until `expiresAt`: true when it had been spent before (a replay).
+    /// - Throws: `DatabaseError`.
+    static func spend(_ db: Connection, tokenHash: [UInt8], environmentID: String, expiresAt: Int64) throws -> Bool {
+        try db.execute(
+            "INSERT INTO spent_integrity_tokens (token_hash, environment_id, expires_at) VALUES (?, ?, ?) ON CONFLICT (environment_id, token_hash) DO NOTHING",
+            [.blob(tokenHash), .text(environmentID), .integer(expiresAt)])
+        return db.changes == 0
+    }
+
+    /// Deletes hashes expired at `now`, at most `limit` per call; returns how many.
+    /// - Throws: `DatabaseError`.
+    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+        let rows = try db.query(
+            """
+            DELETE FROM spent_integrity_tokens WHERE (environment_id, token_hash) IN
+              (SELECT environment_id, token_hash FROM spent_integrity_tokens WHERE expires_at <= ? LIMIT ?) RETURNING expires_at
+            """,
+            [.integer(now), .integer(Int64(limit))])
+        return rows.count
+    }
+}

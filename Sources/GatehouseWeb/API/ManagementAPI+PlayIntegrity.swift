@@ -1,0 +1,26 @@
+import Attestation
+import Gatehouse
+import HTTP
+import JSON
+
+extension ManagementAPI {
+    /// `POST /environments/{id}/play-integrity/check` (read scope): tries candidate local keys on the environment's
+    /// recent failures without saving anything → `{"tried", "decrypted", "verified", "packages"}`; keys that cannot
+    /// be Play keys → 400 naming each field by pointer.
+    func checkPlayIntegrityKeys(_ request: Request) throws -> Response {
+        _ = try services.authenticate(request, scope: .read)
+        let environment = try services.environments.get(try request.parameter("environmentId"))
+        let keys: PlayIntegrityKeys
+        do {
+            keys = try PlayIntegrityFields.candidateKeys(try JSONBody.read(request))
+        } catch let error as ValidationError {
+            // Not keys at all: the request cannot be tried (400), as DEVICE-API.md's malformed fields.
+            var problem = Problem(status: 400, slug: "malformed-request", title: "Malformed request",
+                                  detail: "\(error.errors.count == 1 ? "1 field is" : "\(error.errors.count) fields are") not a Play key: see errors.")
+            problem.errors = error.errors
+            throw problem
+        }
+        let result = try PlayIntegrityKeyCheck(store: services.store).run(environmentID: environment.id, keys: keys)
+        return JSONBody.response(result.json)
+    }
+}
