@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto, JSON};
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
+// Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
 // GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
 // Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON};
 // GatehouseReceipts → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
@@ -37,12 +38,16 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
         .target(name: "GatehouseReceipts", dependencies: ["Crypto", "JSON"]),
+        // A phone played for people and tests (`gatehouse simulate`): signed requests, a synthetic App Attest CA, Play
+        // Integrity tokens minted with local keys, and plain HTTP to a server on loopback.
+        .target(name: "Simulator", dependencies: ["Attestation", "GatehouseReceipts", "Crypto", "JSON"]),
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto", "JSON"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
+                                                           "GatehouseReceipts", "Crypto", "JSON"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
@@ -66,8 +71,7 @@ let package = Package(
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),
         // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
-        .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "JSON", "ChildProcess"],
-                path: "Tests/Support/AttestationTesting"),
+        .target(name: "AttestationTesting", dependencies: ["Simulator"], path: "Tests/Support/AttestationTesting"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
         // The replay `main` of the fuzz targets' plain builds (reads the files named and runs the checks on each).
         .target(name: "FuzzReplay", path: "Tests/Support/FuzzReplay"),
