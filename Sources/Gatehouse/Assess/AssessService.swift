@@ -76,7 +76,7 @@ public final class AssessService: Sendable {
         if couldProve { tally.count(environmentID: environment.id, platform: request.platform, proven: proven, at: now) }
         let attackMode: Assessment.AttackMode = environment.attackMode && couldProve ? (proven ? .proven : .unproven) : .off
         let action: ReceiptAction = attackMode == .unproven ? .challenge : .allow
-        let requestID = try RandomToken.identifier(prefix: "req")
+        let requestID = try RandomToken.identifier(prefix: "req_")
         let token = try receipts.issue(environmentID: environment.id, requestID: requestID, action: action,
                                        attestation: attestation.map { ReceiptAttestation(provider: $0.provider, status: $0.verdict.status.rawValue) },
                                        receiptKey: request.receiptKey)
