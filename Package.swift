@@ -80,6 +80,8 @@ let package = Package(
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
         .executableTarget(name: "AttestBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
+        .executableTarget(name: "AssessBench", dependencies: ["Gatehouse", "GatehouseReceipts", "SQLite", "Crypto", "JSON", "AttestationTesting"],
+                          path: "Tests/Bench/AssessBench"),
         .executableTarget(name: "PIBench", dependencies: ["Gatehouse", "Attestation", "SQLite", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
