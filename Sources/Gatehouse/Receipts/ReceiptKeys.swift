@@ -68,6 +68,13 @@ public struct ReceiptKeys: Sendable {
         }.map(\.jwk))
     }
 
+    /// The current key's id (nil before `prepare` ran), for the dashboard.
+    ///
+    /// - Throws: `DatabaseError` when the keys cannot be read.
+    public func currentKeyID() throws -> String? {
+        try rows().first { $0.retiredAt == nil }?.kid
+    }
+
     /// A signer with the current key (opened once per key and kept).
     ///
     /// - Throws: `DatabaseError`; `CryptoError` when the sealed key does not open under this master key;

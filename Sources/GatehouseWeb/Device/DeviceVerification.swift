@@ -36,7 +36,7 @@ public final class DeviceVerification: Sendable {
         service = AppAttestService(store: store, roots: roots, committer: committer, recorder: recorder)
         playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), committer: committer, recorder: recorder)
         assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, committer: committer, recorder: recorder,
-                               receipts: services.receipts)
+                               receipts: services.receipts, tally: services.assessTally)
         let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock)
         let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock)
         api = DeviceAPI(service: service, addressLimiter: addressLimiter, keyLimiter: keyLimiter)
