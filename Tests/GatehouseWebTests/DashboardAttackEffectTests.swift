@@ -33,7 +33,7 @@ struct DashboardAttackEffectTests {
         try assess(nil)
         try assess(SignedEnvelope.appAttest(keyID: [UInt8](repeating: 1, count: 32), assertion: [0xA0]))
         try assess(nil)
-        #expect(page().contains("in the last hour 100 % of iOS requests (3 of 3) came without proof and would be challenged."), "\(page())")
+        #expect(page().contains("In the last hour <strong>100 %</strong> of iOS requests (3 of 3) came without proof and would be challenged."), "\(page())")
 
         app.clock.advance(by: 3_601)
         #expect(page().contains("No iOS requests were assessed in the last hour."))

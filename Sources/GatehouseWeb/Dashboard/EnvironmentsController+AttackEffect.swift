@@ -11,12 +11,11 @@ extension EnvironmentsController {
             let name = platform == .ios ? "iOS" : "Android"
             let counts = assessTally.lastHour(environmentID: environment.id, platform: platform, now: now)
             guard counts.requests > 0 else {
-                return ["text": .string("No \(name) requests were assessed in the last hour."), "share": .null]
+                return ["none": .string("No \(name) requests were assessed in the last hour.")]
             }
-            let verb = environment.attackMode ? "were challenged" : "would be challenged"
             return [
                 "share": .string(Self.percent(counts.unprovenPercent)),
-                "text": .string("in the last hour \(Self.percent(counts.unprovenPercent)) of \(name) requests (\(counts.unproven) of \(counts.requests)) came without proof and \(verb)."),
+                "rest": .string("of \(name) requests (\(counts.unproven) of \(counts.requests)) came without proof and \(environment.attackMode ? "were" : "would be") challenged."),
             ]
         }
     }
