@@ -1,3 +1,5 @@
+import Crypto
+
 /// One signed request to `POST /api/v4/assess` (DEVICE-API.md "Assessment"), as read from the envelope: what the
 /// phone signed, the signature, and the attestation it brought. The web layer reads and checks the shapes; the
 /// judgement is ``AssessService``'s.
@@ -38,14 +40,14 @@ public struct AssessRequest: Sendable {
     public var signatureDigest: [UInt8]?
     /// `signed.device.id`, when given.
     public var deviceID: String?
-    /// `signed.receiptKey` decoded: a P-256 SubjectPublicKeyInfo to bind the receipt to.
-    public var receiptKey: [UInt8]?
+    /// `signed.receiptKey` read: the phone's P-256 key to bind the receipt to.
+    public var receiptKey: ECPublicKey?
     /// The attestation, if any.
     public var proof: Proof?
 
     /// A request with every field given.
     public init(platform: Platform, timestamp: Int64, nonce: String, signature: [UInt8], signedText: String, appID: String,
-                signatureDigest: [UInt8]?, deviceID: String?, receiptKey: [UInt8]?, proof: Proof?) {
+                signatureDigest: [UInt8]?, deviceID: String?, receiptKey: ECPublicKey?, proof: Proof?) {
         self.platform = platform
         self.timestamp = timestamp
         self.nonce = nonce

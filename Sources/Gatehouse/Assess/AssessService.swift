@@ -34,8 +34,8 @@ public final class AssessService: Sendable {
     }
 
     /// Judges `request`, sent with the public key `apiKey` of `environment`, and issues its receipt.
-    /// - Throws: `DatabaseError` when state cannot be read or committed (nothing is answered then); `ValidationError`
-    ///   at `/signed/receiptKey` for a key that is not P-256; what the receipt key store throws.
+    /// - Throws: `DatabaseError` when state cannot be read or committed (nothing is answered then); what the receipt
+    ///   key store throws.
     public func assess(_ request: AssessRequest, apiKey: String, in environment: Environment) throws -> Assessment {
         let now = store.clock()
         let canonical = request.canonical
@@ -79,7 +79,7 @@ public final class AssessService: Sendable {
         let requestID = try RandomToken.identifier(prefix: "req_")
         let token = try receipts.issue(environmentID: environment.id, requestID: requestID, action: action,
                                        attestation: attestation.map { ReceiptAttestation(provider: $0.provider, status: $0.verdict.status.rawValue) },
-                                       receiptKey: request.receiptKey)
+                                       confirmationKey: request.receiptKey)
         return Assessment(requestID: requestID, attestation: attestation, tampering: tampering, attackMode: attackMode, action: action,
                           sessionToken: token, receiptBound: request.receiptKey != nil)
     }

@@ -78,7 +78,7 @@ struct AssessEnvelope {
 
     /// The `signed` text and what is read of the object it holds.
     static func signedFields(_ value: JSON?, platform: AssessRequest.Platform?, _ errors: inout FieldErrors)
-        -> (text: String, appID: String, digest: [UInt8]?, deviceID: String?, receiptKey: [UInt8]?)? {
+        -> (text: String, appID: String, digest: [UInt8]?, deviceID: String?, receiptKey: ECPublicKey?)? {
         guard let value, !value.isNull else {
             errors.add("/signed", "is required: a JSON object as text")
             return nil
@@ -117,12 +117,12 @@ struct AssessEnvelope {
         case .object?: deviceID = optionalString(object["device"]?["id"], "/signed/device/id", max: maxIDLength, &errors)
         default: errors.add("/signed/device", "must be an object {\"id\": …}")
         }
-        var receiptKey: [UInt8]?
+        var receiptKey: ECPublicKey?
         switch object["receiptKey"] {
         case nil, .null?: receiptKey = nil
         case .string(let text)?:
-            if let der = Base64.decode(text), (try? ECPublicKey(derSubjectPublicKeyInfo: der)) != nil {
-                receiptKey = der
+            if let der = Base64.decode(text), let key = try? ECPublicKey(derSubjectPublicKeyInfo: der) {
+                receiptKey = key
             } else {
                 errors.add("/signed/receiptKey", "must be base64 of a P-256 public key as DER SubjectPublicKeyInfo")
             }

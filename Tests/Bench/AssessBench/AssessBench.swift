@@ -24,6 +24,10 @@ struct AssessBench {
 
     static func main() throws {
         let args = CommandLine.arguments
+        if args.count == 3, args[1] == "profile" {
+            try profile(count: Int(args[2]) ?? 2_000)
+            return
+        }
         guard args.count == 4, let count = Int(args[3]), count > 0 else {
             FileHandle.standardError.write(Data("usage: AssessBench DIR REPO COUNT\n".utf8))
             exit(2)
