@@ -69,7 +69,7 @@ struct AssessAndroidTests {
          ["/request/timestamp", "/request/nonce"]),
     ])
     func badEnvelopesAre400WithPointers(body: String, pointers: [String]) throws {
-        let server = try Self.shared()
+        let server = try DeviceServer()
         let response = try server.assess(raw: Array(body.utf8))
         #expect(response.status == 400, "\(response.text)")
         #expect(response.header("Content-Type") == "application/problem+json")
@@ -77,7 +77,7 @@ struct AssessAndroidTests {
     }
 
     @Test func aSignedOf64KiBIsNamedAndNotJSONIsRefused() throws {
-        let server = try Self.shared()
+        let server = try DeviceServer()
         let huge = #"{"app": {"id": "x"}, "pad": ""# + String(repeating: "a", count: 64 * 1024) + #""}"#
         let body = JSON.object([JSON.Member("apiKey", "pk_x"), JSON.Member("platform", "ios"), JSON.Member("signed", .string(huge))])
         let response = try server.assess(body)
@@ -88,11 +88,4 @@ struct AssessAndroidTests {
         let unknown = try server.assess(try AssessFixture.ios("pk_live_unknown").json())
         #expect(unknown.status == 401)
     }
-
-    /// One server for the bad-envelope cases (nothing they send changes state).
-    static func shared() throws -> DeviceServer {
-        try sharedServer.get()
-    }
-
-    nonisolated(unsafe) static let sharedServer: Result<DeviceServer, any Error> = Result { try DeviceServer() }
 }
