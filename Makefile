@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test check-imports test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
+.PHONY: deps build release run test check-imports test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -73,7 +73,7 @@ test-browser: deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python -m pytest -q Tests/Browser
 
-bench: release bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-crypto bench-mustache
+bench: release bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-crypto bench-mustache
 
 # Ingest throughput over HTTP (wrk against a release server on a temporary database, with the server's CPU time per
 # batch), where a batch's time goes in-process, and the checklist's latency at 10 thousand, 1 million and 10 million
@@ -99,6 +99,16 @@ bench-pi: deps
 	$(SWIFT) build -c release --product gatehouse
 	$(SWIFT) build -c release --product PIBench
 	sh Tests/Bench/pi-bench.sh
+
+# Signed requests: assess with an App Attest assertion and with a Play Integrity token, and receipt verification with a
+# proof, over HTTP (wrk, distinct pre-built requests) against `openssl speed` ECDSA verify/s in the same run
+# (Tests/Bench/assess-bench.sh).
+bench-assess: deps
+	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
+	@command -v sqlite3 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq sqlite3; }
+	$(SWIFT) build -c release --product gatehouse
+	$(SWIFT) build -c release --product AssessBench
+	sh Tests/Bench/assess-bench.sh
 
 # The management API (GET and PATCH of an environment) under wrk against nginx serving a static file in the same run.
 bench-api: deps

@@ -1,6 +1,7 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Crypto, JSON};
+// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
+// Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
 // GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
 // Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON};
 // GatehouseReceipts → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
@@ -37,12 +38,16 @@ let package = Package(
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
         .target(name: "GatehouseReceipts", dependencies: ["Crypto", "JSON"]),
+        // A phone played for people and tests (`gatehouse simulate`): signed requests, a synthetic App Attest CA, Play
+        // Integrity tokens minted with local keys, and plain HTTP to a server on loopback.
+        .target(name: "Simulator", dependencies: ["Attestation", "GatehouseReceipts", "Crypto", "JSON"]),
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
-        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Crypto", "JSON"]),
+        .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
+                                                           "GatehouseReceipts", "Crypto", "JSON"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
@@ -55,19 +60,18 @@ let package = Package(
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "FakeGoogle", "SQLite",
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "FakeGoogle",
                                                           "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
-                                                                "ChildProcess", "SQLite", "JSON", "GatehouseReceipts", "Crypto",
-                                                                "Attestation", "AttestationTesting", "FakeGoogle"]),
+                                                              "ChildProcess", "SQLite", "JSON", "GatehouseReceipts", "Crypto",
+                                                              "Attestation", "AttestationTesting", "FakeGoogle"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),
         // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
-        .target(name: "AttestationTesting", dependencies: ["Attestation", "Crypto", "JSON", "ChildProcess"],
-                path: "Tests/Support/AttestationTesting"),
+        .target(name: "AttestationTesting", dependencies: ["Simulator"], path: "Tests/Support/AttestationTesting"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
         // The replay `main` of the fuzz targets' plain builds (reads the files named and runs the checks on each).
         .target(name: "FuzzReplay", path: "Tests/Support/FuzzReplay"),
@@ -76,6 +80,8 @@ let package = Package(
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
         .executableTarget(name: "AttestBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
+        .executableTarget(name: "AssessBench", dependencies: ["Gatehouse", "GatehouseReceipts", "SQLite", "Crypto", "JSON", "AttestationTesting"],
+                          path: "Tests/Bench/AssessBench"),
         .executableTarget(name: "PIBench", dependencies: ["Gatehouse", "Attestation", "SQLite", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 

@@ -89,7 +89,7 @@ public struct ECPrivateKey: Sendable {
         publicKey = try ECPublicKey(derSubjectPublicKeyInfo: spki)
     }
 
-    private static func parse(_ der: [UInt8], operation: String) throws -> OpaquePointer {
+    static func parse(_ der: [UInt8], operation: String) throws -> OpaquePointer {
         guard !der.isEmpty, der.count <= Int(Int32.max) else { throw CryptoError(operation: operation, reason: "empty or oversized key") }
         return try der.withUnsafeBufferPointer { buffer in
             var cursor: UnsafePointer<UInt8>? = buffer.baseAddress

@@ -1,3 +1,4 @@
+import Crypto
 import JSON
 
 /// A JSON Web Key Set (RFC 7517 §5) of receipt signing keys: what `GET /api/v4/receipts/keys` serves and what a
@@ -5,10 +6,23 @@ import JSON
 public struct JWKS: Sendable, Equatable {
     /// The keys, each with a `kid`.
     public let keys: [PublicJWK]
+    /// The keys parsed once by OpenSSL, by `kid` (a parse costs more than a verification with OpenSSL 3), so a set
+    /// kept for many verifications parses each key once.
+    let verifiers: [String: ECVerifyingKey]
 
     /// A set of `keys`.
     public init(keys: [PublicJWK]) {
         self.keys = keys
+        var verifiers: [String: ECVerifyingKey] = [:]
+        for key in keys {
+            if let kid = key.kid, verifiers[kid] == nil, let verifier = try? ECVerifyingKey(key.publicKey) { verifiers[kid] = verifier }
+        }
+        self.verifiers = verifiers
+    }
+
+    /// Equal when the keys are.
+    public static func == (a: JWKS, b: JWKS) -> Bool {
+        a.keys == b.keys
     }
 
     /// Reads `{"keys": [JWK, …]}` strictly, within `limits`.
@@ -30,7 +44,7 @@ public struct JWKS: Sendable, Equatable {
             guard seen.insert(kid).inserted else { throw ReceiptError(.key, "the JWKS names kid \(kid) twice") }
             keys.append(key)
         }
-        self.keys = keys
+        self.init(keys: keys)
     }
 
     /// Reads a JWKS from its text. Throws as ``init(bytes:limits:)``.
@@ -41,6 +55,12 @@ public struct JWKS: Sendable, Equatable {
     /// The key named `kid`, or nil.
     public func key(kid: String) -> PublicJWK? {
         keys.first { $0.kid == kid }
+    }
+
+    /// Whether `signature` (raw R‖S) verifies over `message` under the key `kid` (false for an unknown kid).
+    func verifies(kid: String, signature: [UInt8], message: [UInt8]) -> Bool {
+        if let verifier = verifiers[kid] { return verifier.isValidSignature(signature, format: .raw, for: message) }
+        return key(kid: kid)?.publicKey.isValidSignature(signature, format: .raw, for: message) ?? false
     }
 
     /// `{"keys": [...]}`.

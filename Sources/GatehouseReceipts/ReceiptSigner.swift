@@ -5,12 +5,16 @@ import Crypto
 public struct ReceiptSigner: Sendable {
     /// The signing key.
     let privateKey: ECPrivateKey
+    /// The key parsed once (OpenSSL 3's parse costs more than a signature); nil when it could not be prepared, and
+    /// then each signature parses the key itself.
+    let prepared: ECSigningKey?
     /// The key's id in the JWKS.
     public let kid: String
 
     /// A signer with `privateKey`, published under `kid`.
     public init(privateKey: ECPrivateKey, kid: String) {
         self.privateKey = privateKey
+        self.prepared = try? ECSigningKey(privateKey)
         self.kid = kid
     }
 
@@ -24,7 +28,8 @@ public struct ReceiptSigner: Sendable {
         let signingInput = Base64URL.encode(ReceiptHeader.text(kid: kid)) + "." + Base64URL.encode(claims.json.serialized())
         let signature: [UInt8]
         do {
-            signature = try privateKey.rawSignature(for: Array(signingInput.utf8))
+            let input = Array(signingInput.utf8)
+            signature = try prepared?.signature(for: input, format: .raw) ?? privateKey.rawSignature(for: input)
         } catch {
             throw ReceiptError(.signing, "signing the receipt failed")
         }

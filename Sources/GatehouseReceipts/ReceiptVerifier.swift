@@ -67,11 +67,11 @@ public struct ReceiptVerifier: Sendable {
         } catch {
             return .refused(.malformed)
         }
-        guard let key = keys.key(kid: kid)?.publicKey, signature.count == 64 else {
+        guard keys.key(kid: kid) != nil, signature.count == 64 else {
             return .refused(.signatureInvalid)
         }
         let signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
-        guard key.isValidSignature(signature, format: .raw, for: signingInput) else { return .refused(.signatureInvalid) }
+        guard keys.verifies(kid: kid, signature: signature, message: signingInput) else { return .refused(.signatureInvalid) }
         do {
             return .claims(try ReceiptClaims(payload: payload))
         } catch {

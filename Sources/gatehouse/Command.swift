@@ -18,6 +18,8 @@ enum Command {
       gatehouse app-attest verify-attestation|verify-assertion ...
                                                          judge App Attest objects offline (JSON on stdout)
       gatehouse play-integrity decode ...                decrypt, verify and judge a Play Integrity token offline
+      gatehouse simulate --endpoint URL --api-key pk_… ...
+                                                         play a phone (Android or iOS) against a running server
       gatehouse COMMAND --help                           the options of a command
 
     Every option also reads a GATEHOUSE_* environment variable; a flag wins.
@@ -55,6 +57,8 @@ enum Command {
                 return PlayIntegrityCommand.run(rest)
             case "receipts":
                 return try ReceiptsCommand.run(rest, environment: environment)
+            case "simulate":
+                return SimulateCommand.run(rest)
             case "backup":
                 if rest.contains("--help") { return help("gatehouse backup FILE [options]", "Copies a consistent snapshot of the database to FILE through SQLite's online backup, while the server keeps serving.") }
                 let (configuration, positional) = try Configuration.parse(rest, environment: environment, positional: 1)

@@ -13,14 +13,22 @@ extension AppAttestService {
     /// - Throws: `DatabaseError` when the state cannot be committed (nothing is answered then).
     public func assert(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8]) throws -> AssertionOutcome {
         let now = store.clock()
+        let (outcome, key) = try judgeAssertion(in: environment, keyID: keyID, clientData: clientData, assertion: assertion, now: now)
+        record(outcome.verdict, environmentID: environment.id, appID: key?.appID, kind: key?.attestationEnvironment, at: now)
+        return outcome
+    }
+
+    /// Judges and commits an assertion as ``assert(in:keyID:clientData:assertion:)`` does, without recording it into
+    /// traffic (the caller may add reasons first, then records): the outcome and the stored key it named, if any.
+    /// - Throws: `DatabaseError` when the state cannot be committed.
+    func judgeAssertion(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8],
+                        now: Int64) throws -> (AssertionOutcome, AttestedKey?) {
         guard let keyID, !keyID.isEmpty else {
-            record(.of(.missingKeyId), environmentID: environment.id, appID: nil, kind: nil, at: now)
-            return AssertionOutcome(verdict: .of(.missingKeyId), counter: nil)
+            return (AssertionOutcome(verdict: .of(.missingKeyId), counter: nil), nil)
         }
         let stored = try store.read { db in try AttestedKeys.load(db, keyID: keyID, environmentID: environment.id) }
         guard let stored, let publicKey = try? ECPublicKey(x962: stored.publicKey) else {
-            record(.of(.unknownKeyId), environmentID: environment.id, appID: nil, kind: nil, at: now)
-            return AssertionOutcome(verdict: .of(.unknownKeyId), counter: nil)
+            return (AssertionOutcome(verdict: .of(.unknownKeyId), counter: nil), nil)
         }
         let state = AttestedKeyState(publicKey: publicKey, appId: stored.appID, environment: stored.attestationEnvironment, counter: stored.counter)
         let request = AssertionRequest(assertion: assertion, clientDataHash: SHA256.hash(clientData))
@@ -29,8 +37,7 @@ extension AppAttestService {
         if verdict.isVerified, let counter = result.counter, let window = result.newWindow {
             verdict = try commit(counter: counter, keyID: keyID, judgedAgainst: stored.counter, accepted: window, now: now)
         }
-        record(verdict, environmentID: environment.id, appID: stored.appID, kind: stored.attestationEnvironment, at: now)
-        return AssertionOutcome(verdict: verdict, counter: result.counter)
+        return (AssertionOutcome(verdict: verdict, counter: result.counter), stored)
     }
 
     /// Commits `counter` for `keyID`: moves the window from `old` to `new` if it is still `old`; otherwise re-reads

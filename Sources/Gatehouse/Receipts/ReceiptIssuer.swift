@@ -20,15 +20,24 @@ public struct ReceiptIssuer: Sendable {
     ///   signing fails.
     public func issue(environmentID: String, requestID: String, action: ReceiptAction, attestation: ReceiptAttestation?,
                       receiptKey: [UInt8]?) throws -> String {
-        var confirmation: PublicJWK?
+        var confirmation: ECPublicKey?
         if let receiptKey {
             guard let key = try? ECPublicKey(derSubjectPublicKeyInfo: receiptKey) else {
                 throw ValidationError("/signed/receiptKey", "must be base64 of a P-256 public key as DER SubjectPublicKeyInfo")
             }
-            confirmation = PublicJWK(publicKey: key)
+            confirmation = key
         }
+        return try issue(environmentID: environmentID, requestID: requestID, action: action, attestation: attestation, confirmationKey: confirmation)
+    }
+
+    /// A receipt as above, bound to `confirmationKey` (already parsed) when given.
+    ///
+    /// - Throws: `DatabaseError`, `CryptoError` or `DomainError` when the signing key cannot be had; `ReceiptError`
+    ///   when signing fails.
+    public func issue(environmentID: String, requestID: String, action: ReceiptAction, attestation: ReceiptAttestation?,
+                      confirmationKey: ECPublicKey?) throws -> String {
         let claims = ReceiptClaims(environment: environmentID, subject: requestID, issuedAt: keys.store.clock(), action: action,
-                                   attestation: attestation, confirmationKey: confirmation)
+                                   attestation: attestation, confirmationKey: confirmationKey.map { PublicJWK(publicKey: $0) })
         return try keys.signer().sign(claims)
     }
 }

@@ -7,6 +7,9 @@ final class ReceiptKeyCache: Sendable {
         var rows: [ReceiptKeyRow]?
         var readAt: Int64 = 0
         var signers: [String: ReceiptSigner] = [:]
+        /// The JWKS made from `rows` (its keys parsed once for verification) and when.
+        var published: JWKS?
+        var publishedAt: Int64 = 0
     }
 
     private let state = Mutex(State())
@@ -24,6 +27,7 @@ final class ReceiptKeyCache: Sendable {
         state.withLock { state in
             state.rows = rows
             state.readAt = now
+            state.published = nil
             // Signers of keys no longer in the table are dropped.
             let kids = Set(rows.map(\.kid))
             state.signers = state.signers.filter { kids.contains($0.key) }
@@ -40,8 +44,27 @@ final class ReceiptKeyCache: Sendable {
         state.withLock { $0.signers[signer.kid] = signer }
     }
 
+    /// The JWKS made at most `ttl` seconds before `now` from the rows kept now, if any.
+    func published(now: Int64, ttl: Int64) -> JWKS? {
+        state.withLock { state in
+            guard let published = state.published, now >= state.publishedAt, now - state.publishedAt < ttl else { return nil }
+            return published
+        }
+    }
+
+    /// Keeps `jwks` as made at `now`.
+    func keep(_ jwks: JWKS, at now: Int64) {
+        state.withLock { state in
+            state.published = jwks
+            state.publishedAt = now
+        }
+    }
+
     /// Forgets the rows, so the next read goes to the database.
     func invalidate() {
-        state.withLock { $0.rows = nil }
+        state.withLock { state in
+            state.rows = nil
+            state.published = nil
+        }
     }
 }

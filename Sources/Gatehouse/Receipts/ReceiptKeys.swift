@@ -59,13 +59,26 @@ public struct ReceiptKeys: Sendable {
     }
 
     /// The JWKS at the store's time: the current key, then the keys retired less than an hour ago, newest first.
+    /// Made once per ``refreshSeconds`` (its keys parsed once for verification), so a retired key leaves it at most
+    /// that late.
     ///
     /// - Throws: `DatabaseError` when the keys cannot be read.
     public func published() throws -> JWKS {
         let now = store.clock()
-        return JWKS(keys: try rows().filter { row in
+        let rows = try rows()
+        if let cached = cache.published(now: now, ttl: Self.refreshSeconds) { return cached }
+        let jwks = JWKS(keys: rows.filter { row in
             row.retiredAt.map { now - $0 < Self.retiredKeyLifetime } ?? true
         }.map(\.jwk))
+        cache.keep(jwks, at: now)
+        return jwks
+    }
+
+    /// The current key's id (nil before `prepare` ran), for the dashboard.
+    ///
+    /// - Throws: `DatabaseError` when the keys cannot be read.
+    public func currentKeyID() throws -> String? {
+        try rows().first { $0.retiredAt == nil }?.kid
     }
 
     /// A signer with the current key (opened once per key and kept).

@@ -25,7 +25,7 @@ struct Dashboard: Sendable {
         signIn = SignInController(pages: pages, admins: services.admins, sessions: sessions, setup: setup, clock: clock)
         account = AccountController(pages: pages, admins: services.admins)
         environments = EnvironmentsController(pages: pages, environments: services.environments, keys: services.keys, verdicts: services.verdicts,
-                                              clock: clock)
+                                              receiptKeys: services.receiptKeys, assessTally: services.assessTally, clock: clock)
         apps = AppsController(pages: pages, environments: services.environments, keyCounts: AttestedKeyCounts(store: services.store),
                               keyCheck: PlayIntegrityKeyCheck(store: services.store))
         keys = KeysController(pages: pages, environments: services.environments, keys: services.keys, clock: clock)

@@ -26,6 +26,10 @@ extension EnvironmentsController {
         data["playSet"] = .bool(play.serviceAccountSet || play.localSet)
         data["activeKeys"] = .string(Wording.count(keys.filter { $0.isActive(at: now) }.count, "active key", "active keys", zero: "no"))
         data["coverage"] = .array(attackCoverage(environment))
+        let effect = attackEffect(environment, now: now)
+        data["attackEffect"] = .array(effect)
+        data["hasAttackEffect"] = .bool(!effect.isEmpty)
+        data["receiptKeyId"] = (try? receiptKeys.currentKeyID()).flatMap { $0 }.map { .string($0) } ?? .null
         data["name"] = .string(environment.name)
         data["kindDevelopment"] = .bool(environment.kind == .development)
         for (key, value) in values { data[key] = value }

@@ -9,6 +9,10 @@ struct EnvironmentsController: Sendable {
     let environments: Environments
     let keys: APIKeys
     let verdicts: Verdicts
+    /// The receipt signing keys, for the current key's id.
+    let receiptKeys: ReceiptKeys
+    /// The last hour's assessed requests with and without proof, for attack mode's effect.
+    let assessTally: AssessTally
     let clock: @Sendable () -> Int64
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).

@@ -12,10 +12,13 @@ public final class DeviceVerification: Sendable {
     public let service: AppAttestService
     public let recorder: VerdictRecorder
     public let committer: GroupCommit
+    /// Signed requests judged whole, with their receipts.
+    public let assess: AssessService
     /// Play Integrity: local decoding, decoding through Google (one decoder made at start-up), the replay store.
     public let playIntegrity: PlayIntegrityService
     let api: DeviceAPI
-    /// How often expired challenges are purged.
+    let assessAPI: AssessAPI
+    /// How often expired challenges, spent nonces and past days' key devices are purged.
     let purgeInterval: TimeInterval = 60
     private let stopped = DispatchSemaphore(value: 0)
     private let running = Mutex(false)
@@ -32,10 +35,12 @@ public final class DeviceVerification: Sendable {
         }
         service = AppAttestService(store: store, roots: roots, committer: committer, recorder: recorder)
         playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), committer: committer, recorder: recorder)
-        api = DeviceAPI(
-            service: service,
-            addressLimiter: RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock),
-            keyLimiter: RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock))
+        assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, committer: committer, recorder: recorder,
+                               receipts: services.receipts, tally: services.assessTally)
+        let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock)
+        let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock)
+        api = DeviceAPI(service: service, addressLimiter: addressLimiter, keyLimiter: keyLimiter)
+        assessAPI = AssessAPI(service: assess, appAttest: service, addressLimiter: addressLimiter, keyLimiter: keyLimiter)
     }
 
     static func roots(_ configuration: Configuration, logger: Logger) throws -> AppAttestRoots {
@@ -71,6 +76,7 @@ public final class DeviceVerification: Sendable {
         add("POST", "/api/v4/attestation/app-attest", api.register)
         add("POST", "/api/v4/attestation/app-attest/assertion", api.assertion)
         add("POST", "/api/v4/attestation/play-integrity", PlayIntegrityAPI(device: api, service: playIntegrity).judge)
+        add("POST", "/api/v4/assess", assessAPI.assess)
     }
 
     /// Starts the verdict recorder and the challenge purge (once).
@@ -85,8 +91,9 @@ public final class DeviceVerification: Sendable {
             repeat {
                 do {
                     try service.purgeExpiredChallenges()
+                    try assess.purge()
                 } catch {
-                    logger.error("purging expired challenges failed", ["error": .string("\(error)")])
+                    logger.error("purging expired challenges and nonces failed", ["error": .string("\(error)")])
                 }
                 do {
                     try playIntegrity.purgeExpired()

@@ -15,6 +15,8 @@ public struct Services: Sendable {
     public let receiptKeys: ReceiptKeys
     /// Issues receipts under the current receipt key.
     public let receipts: ReceiptIssuer
+    /// The last hour's assessed requests with and without proof (the assess service counts; the Overview reads).
+    public let assessTally = AssessTally()
 
     public init(store: Store) {
         self.store = store

@@ -1,7 +1,7 @@
-import ChildProcess
 import Foundation
 
-/// Runs the `openssl` command-line tool for test fixtures (certificates), in a working directory.
+/// Runs the `openssl` command-line tool in a working directory, for the synthetic App Attest CA (certificates with
+/// the nonce extension, which the Crypto module does not issue).
 struct OpenSSLTool {
     let directory: String
 
@@ -13,11 +13,22 @@ struct OpenSSLTool {
     /// Runs `openssl arguments…` in `directory`; throws when it does not exit 0.
     func run(_ arguments: [String]) throws {
         let errorPath = directory + "/openssl.err"
-        let process = try ChildProcess("/usr/bin/env", ["openssl"] + arguments.map { path($0) }, standardErrorPath: errorPath)
-        let (code, _) = process.finish(timeout: 60)
-        guard code == 0 else {
+        guard FileManager.default.createFile(atPath: errorPath, contents: nil) else {
+            throw Failure(description: "cannot create \(errorPath)")
+        }
+        let errors = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
+        defer { try? errors.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["openssl"] + arguments.map { path($0) }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = errors
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
-            throw Failure(description: "openssl \(arguments.joined(separator: " ")) exited \(code.map(String.init) ?? "?"): \(message)")
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")) exited \(process.terminationStatus): \(message)")
         }
     }
 

@@ -11,8 +11,10 @@ public struct SyntheticAppAttest: Sendable {
     /// The root as verifier roots.
     public let roots: AppAttestRoots
     let rootKeyPEM: String
-    let intermediatePEM: String
-    let intermediateKeyPEM: String
+    /// The CA that certifies the keys (PEM): the intermediate, or the root itself when made from one CA.
+    public let intermediatePEM: String
+    /// Its private key (PEM).
+    public let intermediateKeyPEM: String
 
     /// What an attestation should get wrong, to test each check.
     public struct Tweaks: Sendable {
@@ -60,6 +62,18 @@ public struct SyntheticAppAttest: Sendable {
         intermediatePEM = try tool.read("ca.pem")
         intermediateKeyPEM = try tool.read("ca.key")
         roots = try AppAttestRoots(pem: rootPEM)
+    }
+
+    /// A CA from files: `certificatePEM` both certifies the keys and is the root a server trusts
+    /// (`--app-attest-roots`), with its private key `keyPEM`.
+    ///
+    /// - Throws: when the certificate cannot be read as roots.
+    public init(certificatePEM: String, keyPEM: String) throws {
+        rootPEM = certificatePEM
+        rootKeyPEM = keyPEM
+        intermediatePEM = certificatePEM
+        intermediateKeyPEM = keyPEM
+        roots = try AppAttestRoots(pem: certificatePEM)
     }
 
     /// Generates a P-256 key and attests it for `appId` against `clientDataHash`, as a device of `environment`

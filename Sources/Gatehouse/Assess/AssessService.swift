@@ -1,0 +1,169 @@
+import Attestation
+import Crypto
+import GatehouseReceipts
+import SQLite
+
+/// The judgement of one signed request (DEVICE-API.md "Assessment"; seed 003 "Request signing", "Attack mode"):
+/// the HMAC under the public key (constant time), the 5-minute window, the nonce spent per app across every
+/// environment (committed through group commit before the answer), the reported signing certificate, the
+/// attestation judged against the canonical string, attack mode, and the receipt.
+public final class AssessService: Sendable {
+    let store: Store
+    let appAttest: AppAttestService
+    let playIntegrity: PlayIntegrityService
+    let committer: GroupCommit
+    let recorder: VerdictRecorder
+    let receipts: ReceiptIssuer
+    /// The last hour's requests with and without proof, for the Overview.
+    public let tally: AssessTally
+
+    /// How far a request's timestamp may be from now, in milliseconds (5 minutes).
+    public static let window: Int64 = 300_000
+
+    /// A service judging App Attest through `appAttest` and Play Integrity through `playIntegrity`, committing
+    /// through `committer`, recording into `recorder` and signing receipts with `receipts`.
+    public init(store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, committer: GroupCommit,
+                recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally = AssessTally()) {
+        self.store = store
+        self.appAttest = appAttest
+        self.playIntegrity = playIntegrity
+        self.committer = committer
+        self.recorder = recorder
+        self.receipts = receipts
+        self.tally = tally
+    }
+
+    /// Judges `request`, sent with the public key `apiKey` of `environment`, and issues its receipt.
+    /// - Throws: `DatabaseError` when state cannot be read or committed (nothing is answered then); what the receipt
+    ///   key store throws.
+    public func assess(_ request: AssessRequest, apiKey: String, in environment: Environment) throws -> Assessment {
+        let now = store.clock()
+        let canonical = request.canonical
+        var tampering: [String] = []
+        let signatureValid = CanonicalRequest.verifies(request.signature, canonical: canonical, apiKey: apiKey)
+        if !signatureValid { tampering.append(Tampering.signatureInvalid) }
+        let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
+        let skew = nowMillis.subtractingReportingOverflow(request.timestamp)
+        let fresh = !skew.overflow && skew.partialValue.magnitude <= UInt64(Self.window)
+        var replayed = false
+        if signatureValid && fresh {
+            let appID = request.appID, nonce = request.nonce
+            let expiresAt = request.timestamp / 1000 + Self.window / 1000 + 1
+            replayed = try !committer.write { db in try SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
+            if replayed { tampering.append(Tampering.replayed) }
+        }
+        if request.platform == .android, Self.digestMismatch(request, environment) {
+            tampering.append(Tampering.signatureDigestMismatch)
+        }
+
+        var attestation: Assessment.AttestationResult?
+        if let proof = request.proof {
+            let verdict: Attestation.Verdict
+            if !fresh {
+                verdict = .of(.requestStale)
+                record(verdict, proof: proof, request: request, environment: environment, observed: [:], at: now)
+            } else if replayed {
+                verdict = .of(.requestReplayed)
+                record(verdict, proof: proof, request: request, environment: environment, observed: [:], at: now)
+            } else {
+                verdict = try judge(proof, request: request, canonical: canonical, environment: environment, now: now)
+            }
+            attestation = Assessment.AttestationResult(provider: proof.provider, verdict: verdict)
+        }
+
+        let proven = attestation?.verdict.isVerified ?? false
+        let couldProve = Self.couldProve(request.platform, environment)
+        if couldProve { tally.count(environmentID: environment.id, platform: request.platform, proven: proven, at: now) }
+        let attackMode: Assessment.AttackMode = environment.attackMode && couldProve ? (proven ? .proven : .unproven) : .off
+        let action: ReceiptAction = attackMode == .unproven ? .challenge : .allow
+        let requestID = try RandomToken.identifier(prefix: "req_")
+        let token = try receipts.issue(environmentID: environment.id, requestID: requestID, action: action,
+                                       attestation: attestation.map { ReceiptAttestation(provider: $0.provider, status: $0.verdict.status.rawValue) },
+                                       confirmationKey: request.receiptKey)
+        return Assessment(requestID: requestID, attestation: attestation, tampering: tampering, attackMode: attackMode, action: action,
+                          sessionToken: token, receiptBound: request.receiptKey != nil)
+    }
+
+    /// The attestation judged against the canonical string, recorded into traffic.
+    private func judge(_ proof: AssessRequest.Proof, request: AssessRequest, canonical: String, environment: Environment,
+                       now: Int64) throws -> Attestation.Verdict {
+        switch proof {
+        case .appAttest(let keyID, let assertion):
+            return try judgeAppAttest(keyID: keyID, assertion: assertion, request: request, canonical: canonical, environment: environment, now: now)
+        case .playIntegrity(let token):
+            return try judgePlayIntegrity(token: token, request: request, canonical: canonical, environment: environment)
+        }
+    }
+
+    /// App Attest: the assertion over the canonical string (clientData), then the key's app against `signed.app.id`
+    /// and the devices the key spoke for today.
+    private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], request: AssessRequest, canonical: String, environment: Environment,
+                                now: Int64) throws -> Attestation.Verdict {
+        let (outcome, key) = try appAttest.judgeAssertion(in: environment, keyID: keyID, clientData: Array(canonical.utf8),
+                                                          assertion: assertion, now: now)
+        var verdict = outcome.verdict
+        if verdict.isVerified, let key {
+            if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
+            if let deviceID = request.deviceID {
+                let keyID = key.keyID
+                let devices = try committer.write { db in try KeyDevices.record(db, keyID: keyID, deviceID: deviceID, now: now) }
+                if devices > KeyDevices.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
+            }
+        }
+        var observed: [String: String] = [:]
+        if let key {
+            observed["appId"] = key.appID
+            observed["attestationEnvironment"] = key.attestationEnvironment.rawValue
+        }
+        record(verdict, proof: .appAttest(keyID: keyID, assertion: []), request: request, environment: environment, observed: observed, at: now)
+        return verdict
+    }
+
+    /// Records a judgement made here into the environment's traffic.
+    func record(_ verdict: Attestation.Verdict, proof: AssessRequest.Proof, request: AssessRequest, environment: Environment,
+                observed: [String: String], at now: Int64) {
+        var observed = observed
+        if request.platform == .android { observed["packageName"] = observed["packageName"] ?? request.appID }
+        recorder.record(Verdict(at: now, platform: request.platform.rawValue, provider: proof.provider, status: verdict.status.rawValue,
+                                reasons: verdict.reasons, observed: observed),
+                        environmentID: environment.id)
+    }
+
+    /// Whether an Android request's reported signing certificate is not one registered for its package. Nothing is
+    /// compared while the environment registers no Android app.
+    static func digestMismatch(_ request: AssessRequest, _ environment: Environment) -> Bool {
+        guard !environment.androidApps.isEmpty else { return false }
+        guard let digest = request.signatureDigest,
+              let app = environment.androidApps.first(where: { $0.packageName == request.appID })
+        else { return true }
+        return !app.certificateDigests.contains(digest)
+    }
+
+    /// Whether `platform` could have proven itself in `environment` (attack mode's condition): iOS with an app id
+    /// registered; Android with an app registered and Play Integrity decodable (local keys or a service account).
+    public static func couldProve(_ platform: AssessRequest.Platform, _ environment: Environment) -> Bool {
+        switch platform {
+        case .ios: !environment.appleAppIDs.isEmpty
+        case .android: !environment.androidApps.isEmpty && (environment.playIntegrity.localSet || environment.playIntegrity.serviceAccountSet)
+        }
+    }
+
+    /// Deletes expired nonces and past days' key devices; returns how many rows.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func purge(limit: Int = 10_000) throws -> Int {
+        let now = store.clock()
+        var total = 0
+        while true {
+            let n = try store.write { db in try SpentNonces.purge(db, now: now, limit: limit) + KeyDevices.purge(db, now: now, limit: limit) }
+            total += n
+            if n < limit { return total }
+        }
+    }
+
+    /// How many nonces are kept now.
+    /// - Throws: `DatabaseError`.
+    public func spentNonceCount() throws -> Int {
+        try store.read { db in try SpentNonces.count(db) }
+    }
+}

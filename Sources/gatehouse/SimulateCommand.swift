@@ -1,0 +1,169 @@
+import Crypto
+import Foundation
+import JSON
+import Simulator
+
+/// `gatehouse simulate`: plays a phone against a running server (DEVICE-API.md "Assessment") and prints what came
+/// back as one JSON object; `make-keys` and `make-ca` write the throwaway Play Integrity keys and App Attest CA a
+/// simulated phone needs. Exit status: 0 assessed (200), 1 anything else answered, 2 wrong usage or unreachable.
+enum SimulateCommand {
+    static let usage = """
+    Usage:
+      gatehouse simulate --endpoint http://HOST:PORT --api-key pk_… --platform android|ios [options]
+      gatehouse simulate make-keys DIR     Play Integrity response keys for a simulated Android app
+      gatehouse simulate make-ca DIR       a synthetic App Attest CA (serve with --app-attest-roots DIR/roots.pem)
+
+    Android: --decryption-key B64 --verification-private-key FILE (make-keys writes both) --digest HEX (the signing
+      certificate the app reports and its token carries) [--app-id PACKAGE] [--verdict genuine|rooted|basic|emulator|
+      unrecognized|unlicensed].
+    iOS: --ca-cert FILE --ca-key FILE (make-ca's ca.pem and ca.key) --app-id TEAMID.bundleId.
+    Both: [--device-id ID] [--no-bind] (no receipt key) [--no-attestation] [--wrong-signature] [--clock-skew SECONDS]
+      [--secret-key sk_…] (check the receipt with /api/v4/receipts/verify) [--proof-method GET] [--proof-path /api/orders].
+    Prints {"canonical", "assess": {status, body}, "receipt": {header, claims}, "proof", "verify"} (and the App
+    Attest challenge and registration on iOS).
+    """
+
+    static let valued: Set<String> = ["--endpoint", "--api-key", "--platform", "--app-id", "--device-id", "--decryption-key",
+                                      "--verification-private-key", "--digest", "--verdict", "--ca-cert", "--ca-key", "--clock-skew",
+                                      "--secret-key", "--proof-method", "--proof-path"]
+    static let flags: Set<String> = ["--no-bind", "--no-attestation", "--wrong-signature"]
+
+    static func run(_ arguments: [String]) -> Int32 {
+        if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
+            print(usage)
+            return arguments.isEmpty ? 2 : 0
+        }
+        do {
+            switch arguments[0] {
+            case "make-keys": return try makeKeys(arguments.dropFirst().first)
+            case "make-ca": return try makeCA(arguments.dropFirst().first)
+            default:
+                let report = try simulate(try parse(arguments))
+                print(report.text)
+                return report["assess"]?["status"]?.integer == 200 ? 0 : 1
+            }
+        } catch let error as AppAttestCommand.UsageError {
+            Command.fail("\(error)")
+            return 2
+        } catch {
+            Command.fail("\(error)")
+            return 2
+        }
+    }
+
+    static func simulate(_ values: [String: String]) throws -> JSON {
+        func required(_ name: String) throws -> String {
+            guard let value = values[name] else { throw AppAttestCommand.UsageError("\(name) is required\n\n\(usage)") }
+            return value
+        }
+        let http = try PlainHTTP(endpoint: try required("--endpoint"))
+        let apiKey = try required("--api-key")
+        let platform = try required("--platform")
+        var options = Phone.Options(apiKey: apiKey, appID: "")
+        if let device = values["--device-id"] { options.deviceID = device }
+        options.bind = values["--no-bind"] == nil
+        options.withoutAttestation = values["--no-attestation"] != nil
+        if values["--wrong-signature"] != nil { options.signingKey = apiKey + "-not-it" }
+        if let skew = values["--clock-skew"] {
+            guard let seconds = Int64(skew) else { throw AppAttestCommand.UsageError("--clock-skew takes whole seconds") }
+            options.clockSkew = seconds * 1000
+        }
+        options.secretKey = values["--secret-key"]
+        if let method = values["--proof-method"] { options.proofMethod = method }
+        if let path = values["--proof-path"] { options.proofPath = path }
+        switch platform {
+        case "android":
+            options.appID = values["--app-id"] ?? "com.example.app"
+            let decryption = try required("--decryption-key")
+            guard let decryptionKey = Base64.decode(decryption), decryptionKey.count == 32 else {
+                throw AppAttestCommand.UsageError("--decryption-key must be base64 of 32 bytes")
+            }
+            let signing = try ECPrivateKey(pem: try read(try required("--verification-private-key")))
+            let digest = try PlayIntegrityCommand.parseDigest(try required("--digest"))
+            let verdictName = values["--verdict"] ?? "genuine"
+            guard let verdict = SimulatedVerdict(rawValue: verdictName) else {
+                throw AppAttestCommand.UsageError("--verdict must be one of \(SimulatedVerdict.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            return try Phone(http: http, options: options).android(minter: PlayIntegrityMinter(decryptionKey: decryptionKey, signingKey: signing),
+                                                                  digest: digest, verdict: verdict)
+        case "ios":
+            let teamAppID = try required("--app-id")
+            guard teamAppID.utf8.count > 11, Array(teamAppID.utf8)[10] == UInt8(ascii: ".") else {
+                throw AppAttestCommand.UsageError("--app-id must be TEAMID.bundleId on iOS (a 10-character team id)")
+            }
+            options.appID = String(teamAppID.dropFirst(11))
+            let ca = try SyntheticAppAttest(certificatePEM: try read(try required("--ca-cert")), keyPEM: try read(try required("--ca-key")))
+            return try Phone(http: http, options: options).ios(ca: ca, teamAppID: teamAppID)
+        default:
+            throw AppAttestCommand.UsageError("--platform must be android or ios")
+        }
+    }
+
+    /// `--name value`, `--name=value` and the flags; each at most once.
+    static func parse(_ arguments: [String]) throws -> [String: String] {
+        var values: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            var name = arguments[index]
+            var value: String?
+            if let equals = name.firstIndex(of: "=") {
+                value = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if flags.contains(name), value == nil {
+                value = ""
+            } else if valued.contains(name) {
+                if value == nil {
+                    guard index + 1 < arguments.count else { throw AppAttestCommand.UsageError("\(name) needs a value") }
+                    index += 1
+                    value = arguments[index]
+                }
+            } else {
+                throw AppAttestCommand.UsageError("unknown argument \(arguments[index])\n\n\(usage)")
+            }
+            guard values[name] == nil else { throw AppAttestCommand.UsageError("\(name) is given twice") }
+            values[name] = value
+            index += 1
+        }
+        return values
+    }
+
+    static func read(_ path: String) throws -> String {
+        do {
+            return try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw AppAttestCommand.UsageError("cannot read \(path)")
+        }
+    }
+
+    /// Writes `decryption.key` (base64) and `verification.pem` (the private half Google would hold) into `directory`
+    /// and prints the `playIntegrity.local` object to PATCH into an environment.
+    static func makeKeys(_ directory: String?) throws -> Int32 {
+        guard let directory else { throw AppAttestCommand.UsageError("make-keys needs a directory") }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let minter = try PlayIntegrityMinter.random()
+        try write(minter.decryptionKeyBase64 + "\n", to: directory + "/decryption.key")
+        try write(minter.signingKey.pkcs8PEM, to: directory + "/verification.pem")
+        print(JSON.object([JSON.Member("playIntegrity", ["local": ["decryptionKey": .string(minter.decryptionKeyBase64),
+                                                                    "verificationKey": .string(minter.verificationKeyBase64)]])]).text)
+        return 0
+    }
+
+    /// Writes a synthetic App Attest CA into `directory`: `roots.pem` for the server, `ca.pem` and `ca.key` for the phone.
+    static func makeCA(_ directory: String?) throws -> Int32 {
+        guard let directory else { throw AppAttestCommand.UsageError("make-ca needs a directory") }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let ca = try SyntheticAppAttest()
+        try write(ca.rootPEM, to: directory + "/roots.pem")
+        try write(ca.intermediatePEM, to: directory + "/ca.pem")
+        try write(ca.intermediateKeyPEM, to: directory + "/ca.key")
+        print("wrote \(directory)/roots.pem (serve with --app-attest-roots \(directory)/roots.pem), \(directory)/ca.pem and \(directory)/ca.key (simulate with --ca-cert and --ca-key)")
+        return 0
+    }
+
+    static func write(_ text: String, to path: String) throws {
+        guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw AppAttestCommand.UsageError("cannot write \(path)")
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import AttestationTesting
+import ChildProcess
+import Crypto
+import Foundation
+import JSON
+import Testing
+
+/// `gatehouse simulate` played against a running `gatehouse serve`, as the README's tour does: an Android phone with
+/// local keys and a chosen verdict, an iOS phone with the synthetic CA the server trusts, the receipt checked by the
+/// backend endpoint with the environment's secret key.
+@Suite("gatehouse simulate", .serialized)
+struct SimulateCommandTests {
+    static func simulate(_ server: DeviceServer, _ arguments: [String]) throws -> (status: Int32, report: JSON?, error: String) {
+        let run = try CommandRun(try CommandRun.gatehouse(), ["simulate", "--endpoint", "http://127.0.0.1:\(server.client.port)"] + arguments, timeout: 60)
+        return (run.status, try? JSONParser.parse(run.output), run.error)
+    }
+
+    @Test func androidAndIOSPhonesAreAssessedAndTheirReceiptsVerify() throws {
+        let server = try DeviceServer()
+        let fixture = try PlayIntegrityFixture()
+        let (environment, publicKey) = try server.environment(kind: "production", appIds: [AssessFixture.appId])
+        try server.patch(environment, fixture.registration(playIntegrity: fixture.localKeys()))
+        let secret = try #require(try server.secretKey(environment))
+        let files = server.directory
+        try fixture.minter.signingKey.pkcs8PEM.write(toFile: files + "/verification.pem", atomically: true, encoding: .utf8)
+        try DeviceServer.ca().intermediatePEM.write(toFile: files + "/ca.pem", atomically: true, encoding: .utf8)
+        try DeviceServer.ca().intermediateKeyPEM.write(toFile: files + "/ca.key", atomically: true, encoding: .utf8)
+
+        let android = try Self.simulate(server, ["--api-key", publicKey, "--platform", "android", "--decryption-key", fixture.minter.decryptionKeyBase64,
+                                                 "--verification-private-key", files + "/verification.pem", "--digest", Hex.encode(fixture.digest),
+                                                 "--secret-key", secret])
+        #expect(android.status == 0, "\(android.error)")
+        #expect(android.report?["assess"]?["body"]?["attestation"]?["status"]?.string == "verified")
+        #expect(android.report?["receipt"]?["claims"]?["env"]?.string == environment)
+        #expect(android.report?["verify"]?["body"]?["valid"]?.bool == true)
+        #expect(android.report?["verify"]?["body"]?["bound"]?.bool == true)
+
+        let rooted = try Self.simulate(server, ["--api-key", publicKey, "--platform", "android", "--decryption-key", fixture.minter.decryptionKeyBase64,
+                                                "--verification-private-key", files + "/verification.pem", "--digest", Hex.encode(fixture.digest),
+                                                "--verdict", "rooted", "--wrong-signature"])
+        #expect(rooted.report?["assess"]?["body"]?["attestation"]?["reasons"]?.array == ["deviceIntegrityNotMet"])
+        #expect(rooted.report?["assess"]?["body"]?["tampering"]?["reasons"]?.array == ["signatureInvalid"])
+
+        let ios = try Self.simulate(server, ["--api-key", publicKey, "--platform", "ios", "--ca-cert", files + "/ca.pem", "--ca-key", files + "/ca.key",
+                                             "--app-id", AssessFixture.appId, "--secret-key", secret, "--device-id", "iphone-1"])
+        #expect(ios.status == 0, "\(ios.error)")
+        #expect(ios.report?["registration"]?["body"]?["verdict"]?["status"]?.string == "verified")
+        #expect(ios.report?["assess"]?["body"]?["attestation"]?["status"]?.string == "verified")
+        #expect(ios.report?["verify"]?["body"]?["valid"]?.bool == true)
+
+        let usage = try Self.simulate(server, ["--api-key", publicKey, "--platform", "windows"])
+        #expect(usage.status == 2)
+        #expect(usage.error.contains("--platform must be android or ios"))
+    }
+}
+
+extension DeviceServer {
+    /// A new secret key of environment `id`, made through the management API.
+    func secretKey(_ id: String) throws -> String? {
+        let response = try client.send("POST", "/api/management/v1/environments/\(id)/keys",
+                                       headers: [("Authorization", "Bearer " + token), ("Content-Type", "application/json")],
+                                       body: Array(#"{"type": "secret", "name": "simulate"}"#.utf8))
+        #expect(response.status == 201, "\(response.text)")
+        return response.json?["secret"]?.string
+    }
+}
