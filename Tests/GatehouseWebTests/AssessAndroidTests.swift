@@ -67,6 +67,9 @@ struct AssessAndroidTests {
          ["/signed/app/id", "/signed/receiptKey", "/attestation/provider"]),
         (#"{"apiKey": "pk_x", "platform": "ios", "request": {"timestamp": 1.5, "nonce": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "signature": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "signed": "{\"app\": {\"id\": \"a\"}}"}"#,
          ["/request/timestamp", "/request/nonce"]),
+        // A P-256 SubjectPublicKeyInfo whose point is not on the curve.
+        (#"{"apiKey": "pk_x", "platform": "ios", "request": {"timestamp": 1, "nonce": "AAAAAAAAAAAAAAAAAAAAAA", "signature": "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}, "signed": "{\"app\": {\"id\": \"a\"}, \"receiptKey\": \"MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQ==\"}"}"#,
+         ["/signed/receiptKey"]),
     ])
     func badEnvelopesAre400WithPointers(body: String, pointers: [String]) throws {
         let server = try DeviceServer()
