@@ -20,3 +20,8 @@
 static inline unsigned long gatehouse_name_flags_rfc2253_utf8(void) {
     return XN_FLAG_RFC2253 & ~ASN1_STRFLGS_ESC_MSB;
 }
+
+/* EVP_PKEY_fromdata's selection for a public key with its domain parameters. */
+static inline int gatehouse_evp_pkey_public_key(void) {
+    return EVP_PKEY_PUBLIC_KEY;
+}

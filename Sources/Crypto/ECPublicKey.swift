@@ -3,8 +3,8 @@ import COpenSSL
 /// A NIST P-256 (prime256v1 / secp256r1) public key, for ECDSA-with-SHA-256 signatures (App Attest keys,
 /// Play Integrity verification keys).
 ///
-/// The key is kept as bytes (normalized to an uncompressed point) and handed to OpenSSL per verification,
-/// so the value is trivially `Sendable`.
+/// The key is parsed once, when the value is made: it holds its point (normalized to an uncompressed point) and the
+/// parsed OpenSSL key, which every verification reuses (concurrently, from any thread).
 public struct ECPublicKey: Sendable {
     /// DER prefix of a P-256 SubjectPublicKeyInfo whose BIT STRING holds a 65-byte uncompressed point
     /// (RFC 5480 §2: id-ecPublicKey with the prime256v1 named curve).
@@ -15,6 +15,8 @@ public struct ECPublicKey: Sendable {
 
     /// The uncompressed point `04 || X || Y` (65 bytes, ANSI X9.62 / SEC 1 §2.3.3).
     public let x962: [UInt8]
+    /// The parsed key, shared by copies of this value.
+    let handle: PublicKeyHandle
 
     /// The key as a DER SubjectPublicKeyInfo (91 bytes, uncompressed point).
     public var derSubjectPublicKeyInfo: [UInt8] { Self.spkiPrefix + x962 }
@@ -39,8 +41,9 @@ public struct ECPublicKey: Sendable {
             }
             return key
         }
-        defer { EVP_PKEY_free(key) }
+        let handle = PublicKeyHandle(taking: key)
         x962 = try Self.uncompressedPoint(of: key, operation: operation)
+        self.handle = handle
     }
 
     /// Parses a PEM `PUBLIC KEY` block (SubjectPublicKeyInfo).
@@ -53,8 +56,9 @@ public struct ECPublicKey: Sendable {
         guard let key = PEM_read_bio_PUBKEY(bio, nil, nil, nil) else {
             throw CryptoError(openSSLOperation: operation)
         }
-        defer { EVP_PKEY_free(key) }
+        let handle = PublicKeyHandle(taking: key)
         x962 = try Self.uncompressedPoint(of: key, operation: operation)
+        self.handle = handle
     }
 
     /// Takes an uncompressed point `04 || X || Y` (65 bytes), as App Attest and WebAuthn carry it.
@@ -64,8 +68,10 @@ public struct ECPublicKey: Sendable {
         guard x962.count == 65, x962.first == 0x04 else {
             throw CryptoError(operation: "parse P-256 public key", reason: "expected a 65-byte uncompressed point starting with 04")
         }
-        // Parsing the equivalent SPKI makes OpenSSL check that the point is on the curve.
-        try self.init(derSubjectPublicKeyInfo: Self.spkiPrefix + x962)
+        // Built from parameters rather than decoded from the equivalent SPKI (OpenSSL 3's decoders cost several
+        // times a verification); importing the point makes OpenSSL check that it is on the curve.
+        handle = try Self.importPoint(x962, operation: "parse P-256 public key")
+        self.x962 = x962
     }
 
     /// Signature encodings.
@@ -88,8 +94,8 @@ public struct ECPublicKey: Sendable {
             guard signature.count == 64, let encoded = Self.derSignature(raw: signature) else { return false }
             der = encoded
         }
-        guard !der.isEmpty, let key = parsedKey() else { return false }
-        defer { EVP_PKEY_free(key) }
+        guard !der.isEmpty else { return false }
+        let key = handle.pointer
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
@@ -98,12 +104,29 @@ public struct ECPublicKey: Sendable {
         }
     }
 
-    private func parsedKey() -> OpaquePointer? {
-        let der = derSubjectPublicKeyInfo
-        return der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_PUBKEY(nil, &cursor, buffer.count)
+    /// A P-256 `EVP_PKEY` holding the uncompressed point `x962`, made with `EVP_PKEY_fromdata` (which rejects a point
+    /// off the curve).
+    private static func importPoint(_ x962: [UInt8], operation: String) throws -> PublicKeyHandle {
+        guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else { throw CryptoError(openSSLOperation: operation) }
+        defer { EVP_PKEY_CTX_free(context) }
+        guard EVP_PKEY_fromdata_init(context) == 1 else { throw CryptoError(openSSLOperation: operation) }
+        var key: OpaquePointer? = nil
+        let imported = x962.withUnsafeBufferPointer { point -> Int32 in
+            OSSL_PKEY_PARAM_GROUP_NAME.withCString { groupKey in
+                OSSL_PKEY_PARAM_PUB_KEY.withCString { publicKey in
+                    "prime256v1".withCString { curve in
+                        var parameters = [
+                            OSSL_PARAM_construct_utf8_string(groupKey, UnsafeMutablePointer(mutating: curve), 0),
+                            OSSL_PARAM_construct_octet_string(publicKey, UnsafeMutableRawPointer(mutating: point.baseAddress), point.count),
+                            OSSL_PARAM_construct_end(),
+                        ]
+                        return EVP_PKEY_fromdata(context, &key, gatehouse_evp_pkey_public_key(), &parameters)
+                    }
+                }
+            }
         }
+        guard imported == 1, let key else { throw CryptoError(openSSLOperation: operation) }
+        return PublicKeyHandle(taking: key)
     }
 
     /// Converts `r || s` into a DER ECDSA-Sig-Value.

@@ -30,6 +30,29 @@ import Testing
         #expect(!key.isValidSignature(flipped, format: .raw, for: message))
     }
 
+    /// One parsed key is shared by every copy of the value and verifies from many threads at once.
+    @Test func oneKeyVerifiesConcurrently() async throws {
+        let key = try ECPublicKey(x962: try hex(Self.rfc6979Point))
+        let message = Array("sample".utf8)
+        let der = try hex("3046 0221 00" + Self.rfc6979R + "0221 00" + Self.rfc6979S)
+        let forged = Array(der.dropLast()) + [der[der.count - 1] ^ 1]
+        let results = await withTaskGroup(of: (Bool, Bool).self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var good = true, bad = false
+                    for _ in 0..<50 {
+                        good = good && key.isValidSignature(der, format: .der, for: message)
+                        bad = bad || key.isValidSignature(forged, format: .der, for: message)
+                    }
+                    return (good, bad)
+                }
+            }
+            return await group.reduce(into: [(Bool, Bool)]()) { $0.append($1) }
+        }
+        #expect(results.count == 8)
+        #expect(results.allSatisfy { $0.0 && !$0.1 })
+    }
+
     @Test func encodingsRoundTrip() throws {
         let point = try hex(Self.rfc6979Point)
         let key = try ECPublicKey(x962: point)
