@@ -3,6 +3,7 @@ import AttestationTesting
 import Crypto
 import Foundation
 import JSON
+import SQLite
 import Testing
 
 /// The App Attest endpoints over a real socket, against a `gatehouse serve` that trusts a synthetic root: the
@@ -146,6 +147,29 @@ struct AppAttestAPITests {
         try server.restart(after: SIGKILL)
         #expect(try server.assert(key, counter: 7, publicKey: publicKey).verdict == "forged counterReused")
         #expect(try server.assert(key, counter: 6, publicKey: publicKey).verdict == "verified")
+    }
+
+    /// The server keeps keys it judged in memory; a window another server moved in the shared database is what
+    /// counters are judged against all the same (so a counter spent there is not verified here).
+    @Test func aWindowMovedByAnotherServerIsHonoured() throws {
+        let server = try DeviceServer()
+        let (_, publicKey) = try server.environment(kind: "production", appIds: [Self.appId])
+        let (key, registered) = try server.attestAndRegister(appId: Self.appId, publicKey: publicKey)
+        #expect(registered.verdict == "verified")
+        #expect(try (1...3).map { try server.assert(key, counter: $0, publicKey: publicKey).verdict } == ["verified", "verified", "verified"])
+        let elsewhere = try Database(path: server.database)
+        func move(newest: Int64) throws {
+            try elsewhere.write { db in
+                try db.execute("UPDATE attested_keys SET counter_newest = ?, counter_seen = 0 WHERE key_id = ?", [.integer(newest), .blob(key.keyId)])
+            }
+        }
+        try move(newest: 10)
+        #expect(try server.assert(key, counter: 10, publicKey: publicKey).verdict == "forged counterReused")
+        #expect(try server.assert(key, counter: 11, publicKey: publicKey).verdict == "verified")
+        try move(newest: 100)
+        #expect(try server.assert(key, counter: 50, publicKey: publicKey).verdict == "rejected counterRegression")
+        #expect(try server.assert(key, counter: 100, publicKey: publicKey).verdict == "forged counterReused")
+        #expect(try server.assert(key, counter: 99, publicKey: publicKey).verdict == "verified")
     }
 
     /// Runs `body` on `count` threads released together and returns their results in order.

@@ -26,36 +26,66 @@ extension AppAttestService {
         guard let keyID, !keyID.isEmpty else {
             return (AssertionOutcome(verdict: .of(.missingKeyId), counter: nil), nil)
         }
-        let stored = try store.read { db in try AttestedKeys.load(db, keyID: keyID, environmentID: environment.id) }
-        guard let stored, let publicKey = try? ECPublicKey(x962: stored.publicKey) else {
+        let (cached, generation) = store.attestedKeyCache.lookup(keyID)
+        guard var entry = try cached ?? load(keyID, environmentID: environment.id, generation: generation),
+              entry.key.environmentID == environment.id else {
             return (AssertionOutcome(verdict: .of(.unknownKeyId), counter: nil), nil)
         }
-        let state = AttestedKeyState(publicKey: publicKey, appId: stored.appID, environment: stored.attestationEnvironment, counter: stored.counter)
         let request = AssertionRequest(assertion: assertion, clientDataHash: SHA256.hash(clientData))
-        let result = verifier.verifyAssertion(request, key: state, registration: Self.registration(environment))
+        let registration = Self.registration(environment)
+        var result = verifier.verifyAssertion(request, key: Self.state(entry), registration: registration)
+        if cached != nil, result.verdict.reasons.contains(where: Self.counterReasons.contains) {
+            // The cached window may be older than the stored one: judge a spent counter against the stored window.
+            if let stored = try load(keyID, environmentID: environment.id, generation: generation), stored.key.counter != entry.key.counter {
+                entry = stored
+                result = verifier.verifyAssertion(request, key: Self.state(entry), registration: registration)
+            }
+        }
         var verdict = result.verdict
         if verdict.isVerified, let counter = result.counter, let window = result.newWindow {
-            verdict = try commit(counter: counter, keyID: keyID, judgedAgainst: stored.counter, accepted: window, now: now)
+            let committed = try commit(counter: counter, keyID: keyID, judgedAgainst: entry.key.counter, accepted: window, now: now)
+            verdict = committed.verdict
+            if let stored = committed.window { store.attestedKeyCache.committed(stored, keyID: keyID) }
         }
-        return (AssertionOutcome(verdict: verdict, counter: result.counter), stored)
+        return (AssertionOutcome(verdict: verdict, counter: result.counter), entry.key)
+    }
+
+    /// The reasons a stale window could give.
+    static let counterReasons: Set<String> = [Reason.counterReused.code, Reason.counterRegression.code]
+
+    /// The stored key `keyID` of `environmentID` with its public key parsed (nil: unknown, or its stored point does
+    /// not parse), kept in the cache unless it was invalidated after `generation`.
+    private func load(_ keyID: [UInt8], environmentID: String, generation: Int) throws -> AttestedKeyCache.Entry? {
+        let stored = try store.read { db in try AttestedKeys.load(db, keyID: keyID, environmentID: environmentID) }
+        guard let stored, let publicKey = try? ECPublicKey(x962: stored.publicKey) else { return nil }
+        let entry = AttestedKeyCache.Entry(key: stored, publicKey: publicKey)
+        store.attestedKeyCache.keep(entry, seen: generation)
+        return entry
+    }
+
+    /// What the verifier judges an assertion against.
+    private static func state(_ entry: AttestedKeyCache.Entry) -> AttestedKeyState {
+        AttestedKeyState(publicKey: entry.publicKey, appId: entry.key.appID, environment: entry.key.attestationEnvironment, counter: entry.key.counter)
     }
 
     /// Commits `counter` for `keyID`: moves the window from `old` to `new` if it is still `old`; otherwise re-reads
     /// the window on the writer (which sees every change committed or batched before) and judges the counter again.
-    private func commit(counter: UInt32, keyID: [UInt8], judgedAgainst old: CounterWindow, accepted new: CounterWindow, now: Int64) throws -> Attestation.Verdict {
-        try committer.write { db -> Attestation.Verdict in
+    /// Returns the verdict and the window stored after it (nil when the key is gone).
+    private func commit(counter: UInt32, keyID: [UInt8], judgedAgainst old: CounterWindow, accepted new: CounterWindow,
+                        now: Int64) throws -> (verdict: Attestation.Verdict, window: CounterWindow?) {
+        try committer.write { db -> (verdict: Attestation.Verdict, window: CounterWindow?) in
             var old = old, new = new
             for _ in 0..<Self.maxAttempts {
-                if try AttestedKeys.advance(db, keyID: keyID, from: old, to: new, now: now) { return .verified }
-                guard let current = try AttestedKeys.window(db, keyID: keyID) else { return .of(.unknownKeyId) }
+                if try AttestedKeys.advance(db, keyID: keyID, from: old, to: new, now: now) { return (.verified, new) }
+                guard let current = try AttestedKeys.window(db, keyID: keyID) else { return (.of(.unknownKeyId), nil) }
                 switch current.judge(counter) {
                 case .accept(let next):
                     old = current
                     new = next
                 case .reused:
-                    return .of(.counterReused)
+                    return (.of(.counterReused), current)
                 case .regression:
-                    return .of(.counterRegression)
+                    return (.of(.counterRegression), current)
                 }
             }
             // Only another writer moving the window on every attempt gets here; the counter is not spent.

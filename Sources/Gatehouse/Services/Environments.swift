@@ -106,6 +106,7 @@ public struct Environments: Sendable {
             store.environmentCache.invalidate()
             store.secretKeyExpiries.invalidate()
             store.publicKeys.invalidate()
+            store.attestedKeyCache.invalidate()
         }
         try store.write { db in
             guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }

@@ -23,6 +23,9 @@ public final class Store: Sendable {
     /// Management tokens (with their stored hash) by the hash of their secret; `ManagementTokens` invalidates it
     /// when one is revoked.
     let tokenCache = ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>(limit: 10_000)
+    /// App Attest keys with their parsed public keys and counter windows, for assertions; `Environments` invalidates
+    /// it when an environment (with its keys) is deleted.
+    let attestedKeyCache = AttestedKeyCache()
     /// Now, in unix seconds. Injected so tests can move time.
     public let clock: @Sendable () -> Int64
 
