@@ -6,18 +6,9 @@ import JSON
 public struct JWKS: Sendable, Equatable {
     /// The keys, each with a `kid`.
     public let keys: [PublicJWK]
-    /// The keys parsed once by OpenSSL, by `kid` (a parse costs more than a verification with OpenSSL 3), so a set
-    /// kept for many verifications parses each key once.
-    let verifiers: [String: ECVerifyingKey]
-
     /// A set of `keys`.
     public init(keys: [PublicJWK]) {
         self.keys = keys
-        var verifiers: [String: ECVerifyingKey] = [:]
-        for key in keys {
-            if let kid = key.kid, verifiers[kid] == nil, let verifier = try? ECVerifyingKey(key.publicKey) { verifiers[kid] = verifier }
-        }
-        self.verifiers = verifiers
     }
 
     /// Equal when the keys are.
@@ -59,7 +50,6 @@ public struct JWKS: Sendable, Equatable {
 
     /// Whether `signature` (raw R‖S) verifies over `message` under the key `kid` (false for an unknown kid).
     func verifies(kid: String, signature: [UInt8], message: [UInt8]) -> Bool {
-        if let verifier = verifiers[kid] { return verifier.isValidSignature(signature, format: .raw, for: message) }
         return key(kid: kid)?.publicKey.isValidSignature(signature, format: .raw, for: message) ?? false
     }
 

@@ -10,15 +10,10 @@ public struct PlayIntegrityDecoder: Sendable {
     public let keys: PlayIntegrityKeys
     /// Bounds on the token.
     public let limits: PlayIntegrityLimits
-    /// The verification key parsed once (OpenSSL 3's parse costs more than a verification); nil if it could not be
-    /// prepared, and then each verification parses the key itself.
-    private let verifier: ECVerifyingKey?
-
     /// A decoder for `keys`, within `limits`.
     public init(keys: PlayIntegrityKeys, limits: PlayIntegrityLimits = PlayIntegrityLimits()) {
         self.keys = keys
         self.limits = limits
-        verifier = try? ECVerifyingKey(keys.verificationKey)
     }
 
     /// Decrypts and verifies `token`, returning the verdict payload (a JSON object, Google's `tokenPayloadExternal`).
@@ -91,9 +86,7 @@ public struct PlayIntegrityDecoder: Sendable {
             throw fail("JWS signature is not 64 bytes (ES256 R‖S)")
         }
         let signingInput = Array(jws[jws.startIndex..<parts[1].endIndex])
-        let valid = verifier?.isValidSignature(signature, format: .raw, for: signingInput)
-            ?? keys.verificationKey.isValidSignature(signature, format: .raw, for: signingInput)
-        guard valid else {
+        guard keys.verificationKey.isValidSignature(signature, format: .raw, for: signingInput) else {
             throw fail("the signature does not verify with the verification key")
         }
         guard let payload = JOSECompact.base64URL(parts[1], maxBytes: limits.maxTokenBytes) else {
