@@ -72,6 +72,9 @@ let package = Package(
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),
         // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
         .target(name: "AttestationTesting", dependencies: ["Simulator"], path: "Tests/Support/AttestationTesting"),
+        // What the signed-request benches share: their database with one environment, and the wrk script that rotates
+        // through pre-built request bodies.
+        .target(name: "BenchSupport", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Support/BenchSupport"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
         // The replay `main` of the fuzz targets' plain builds (reads the files named and runs the checks on each).
         .target(name: "FuzzReplay", path: "Tests/Support/FuzzReplay"),
@@ -79,10 +82,10 @@ let package = Package(
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
-        .executableTarget(name: "AttestBench", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
-        .executableTarget(name: "AssessBench", dependencies: ["Gatehouse", "GatehouseReceipts", "SQLite", "Crypto", "JSON", "AttestationTesting"],
+        .executableTarget(name: "AttestBench", dependencies: ["BenchSupport", "Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
+        .executableTarget(name: "AssessBench", dependencies: ["BenchSupport", "Gatehouse", "GatehouseReceipts", "Crypto", "JSON", "AttestationTesting"],
                           path: "Tests/Bench/AssessBench"),
-        .executableTarget(name: "PIBench", dependencies: ["Gatehouse", "Attestation", "SQLite", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
+        .executableTarget(name: "PIBench", dependencies: ["BenchSupport", "Gatehouse", "Attestation", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.

@@ -1,3 +1,4 @@
+import BenchSupport
 import Crypto
 import Foundation
 import Gatehouse
@@ -28,29 +29,21 @@ struct AttestBench {
     }
 
     static func setup(directory: String, repository: String, keys count: Int) throws {
-        guard let text = ProcessInfo.processInfo.environment["GATEHOUSE_MASTER_KEY"], let masterKey = Base64.decode(text) else {
-            throw BenchError("set GATEHOUSE_MASTER_KEY to base64 of 32 bytes")
-        }
-        let database = try Database(path: directory + "/db.sqlite")
-        _ = try Migrator(directory: repository + "/Migrations").migrate(database)
-        let store = try Store(database: database, masterKey: masterKey)
-        let (environment, issued) = try Environments(store: store).create(name: "Bench", kind: .production, actor: .system)
         var patch = EnvironmentPatch()
         patch.appleAppIDs = .set([appId])
-        _ = try Environments(store: store).patch(environment.id, with: patch, actor: .system)
-        let publicKey = issued.first { $0.key.type == .public }?.key.publicValue ?? ""
+        let bench = try BenchDatabase(directory: directory, repository: repository, patch: patch)
         let keys = try (0..<count).map { _ in try ECPrivateKey.generate() }
         let now = Int64(Date().timeIntervalSince1970)
-        try database.write { db in
+        try bench.database.write { db in
             for key in keys {
-                try insert(db, keyID: SHA256.hash(key.publicKey.x962), environmentID: environment.id, publicKey: key.publicKey.x962, now: now)
+                try insert(db, keyID: SHA256.hash(key.publicKey.x962), environmentID: bench.environment.id, publicKey: key.publicKey.x962, now: now)
             }
         }
         var file: [UInt8] = []
         for key in keys { file += [UInt8(key.pkcs8DER.count)] + key.pkcs8DER }
         try Data(file).write(to: URL(fileURLWithPath: directory + "/keys.der"))
-        try Data((environment.id + "\n" + publicKey + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/environment.txt"))
-        print(publicKey)
+        try Data((bench.environment.id + "\n" + bench.publicKey + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/environment.txt"))
+        print(bench.publicKey)
     }
 
     static func insert(_ db: Connection, keyID: [UInt8], environmentID: String, publicKey: [UInt8], now: Int64) throws {
@@ -115,48 +108,9 @@ struct AttestBench {
                 lines.set(r, "{\"apiKey\":\"\(publicKey)\",\"keyId\":\"\(Base64.encode(SHA256.hash(key.publicKey.x962)))\",\"clientData\":\"\(Base64.encode(clientData))\",\"assertion\":\"\(Base64.encode(assertion))\"}")
             }
         }
-        try Data((lines.values.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: directory + "/requests.txt"))
-        try Data(assertLua(directory).utf8).write(to: URL(fileURLWithPath: directory + "/assert.lua"))
+        let rotation = WrkRotation(requests: directory + "/requests.txt", tallies: [.init("verified", bodyContains: ["\"verified\""])])
+        try rotation.write(lines.values, script: directory + "/assert.lua")
         try Data(challengeLua(publicKey).utf8).write(to: URL(fileURLWithPath: directory + "/challenge.lua"))
-    }
-
-    /// wrk: each thread loads its share of the request lines (every n-th) and sends them in turn; responses are counted
-    /// by verdict.
-    static func assertLua(_ directory: String) -> String {
-        """
-        local threads = {}
-        local counter = 0
-        function setup(thread)
-          thread:set("id", counter)
-          counter = counter + 1
-          table.insert(threads, thread)
-        end
-        function init(args)
-          bodies = {}
-          local i = 0
-          for line in io.lines("\(directory)/requests.txt") do
-            if i % 2 == id then table.insert(bodies, line) end
-            i = i + 1
-          end
-          n = 0
-          verified = 0
-          other = 0
-          wrk.method = "POST"
-          wrk.headers["Content-Type"] = "application/json"
-        end
-        function request()
-          n = n + 1
-          return wrk.format(nil, nil, nil, bodies[((n - 1) % #bodies) + 1])
-        end
-        function response(status, headers, body)
-          if status == 200 and string.find(body, '"verified"', 1, true) then verified = verified + 1 else other = other + 1 end
-        end
-        function done(summary, latency, requests)
-          local v, o = 0, 0
-          for _, t in ipairs(threads) do v = v + t:get("verified"); o = o + t:get("other") end
-          io.write(string.format("verified: %d, other: %d\\n", v, o))
-        end
-        """
     }
 
     static func challengeLua(_ publicKey: String) -> String {
@@ -183,9 +137,4 @@ final class Lines: @unchecked Sendable {
     func set(_ i: Int, _ line: String) { lock.withLock { slots[i] = line } }
 
     var values: [String] { lock.withLock { slots.filter { !$0.isEmpty } } }
-}
-
-struct BenchError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
 }
