@@ -8,32 +8,18 @@
 # Goals (issue 14): assess >= 0.4x the verify limit, receipt verification >= 0.5x, p99 <= 20 ms.
 # Knobs: BENCH_PORT (18196), BENCH_SECONDS (10), BENCH_REQUESTS (60000 of each kind).
 set -eu
-BIN=.build/release
+NAME=assess-bench
 PORT=${BENCH_PORT:-18196}
-SECONDS_=${BENCH_SECONDS:-10}
 REQUESTS=${BENCH_REQUESTS:-60000}
-CORES=$(nproc)
-DIR=$(mktemp -d /tmp/assess-bench.XXXXXX)
-GATEHOUSE_MASTER_KEY=$(head -c 32 /dev/urandom | base64)
-export GATEHOUSE_MASTER_KEY
-PID=""
-trap 'if [ -n "$PID" ]; then kill $PID 2>/dev/null || true; fi; rm -rf "$DIR"' EXIT INT TERM
+. Tests/Bench/verify-limit-lib.sh
 
-ms() { echo "$1" | awk '/us$/ {sub("us",""); print $1/1000; next} /ms$/ {sub("ms",""); print $1; next} /s$/ {sub("s",""); print $1*1000}'; }
-
-echo "openssl speed -multi $CORES ecdsap256 (verify/s, same machine, same run):"
-openssl speed -multi "$CORES" -seconds 5 ecdsap256 2>/dev/null | tee "$DIR/openssl.txt" | grep -i "nistp256" | tail -1
-LIMIT=$(awk '/256 bits ecdsa/ {v=$NF} END {print v}' "$DIR/openssl.txt")
-echo "ECDSA P-256 verify limit: $LIMIT verify/s"
+verify_limit
 
 start=$(date +%s)
 "$BIN/AssessBench" "$DIR" "$PWD" "$REQUESTS"
 echo "built $REQUESTS iOS and $REQUESTS Android requests, $((REQUESTS / 10)) receipts with proofs in $(( $(date +%s) - start )) s (fresh for 2 minutes)"
 
-"$BIN/gatehouse" serve --port "$PORT" --database "$DIR/db.sqlite" --log-level warning --app-attest-roots "$DIR/roots.pem" \
-  --device-rate-per-address 0 --device-rate-per-key 0 >"$DIR/serve.log" 2>&1 &
-PID=$!
-for _ in $(seq 1 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+serve --app-attest-roots "$DIR/roots.pem"
 
 # The server's CPU time so far, in clock ticks (user + system), to state each run's CPU per request: a figure that
 # other processes on a shared machine move less than throughput.
@@ -64,7 +50,7 @@ NONCES_IOS=$(sqlite3 "$DIR/db.sqlite" "SELECT COUNT(*) FROM spent_nonces" 2>/dev
 run android /api/v4/assess
 BENCH_SECRET=$(cat "$DIR/secret.txt") run verify /api/v4/receipts/verify
 RSS=$(awk '/VmHWM/ {print $2}' "/proc/$PID/status")
-kill -TERM "$PID"; wait "$PID" || true; PID=""
+stop
 echo "peak RSS: $((RSS / 1024)) MB"
 echo "goals: assess >= 0.4x, receipt verification >= 0.5x, p99 <= 20 ms"
 

@@ -6,27 +6,11 @@
 # Goals (issue 12): >= 0.5x the verify limit, p99 <= 20 ms; 1,000 vs 1,000,000 keys within 20 %; RSS <= 100 MB;
 # challenges >= 20,000/s. Knobs: BENCH_PORT (18194), BENCH_SECONDS (10), BENCH_REQUESTS (100000 assertions per run, each verifiable once).
 set -eu
-BIN=.build/release
+NAME=attest-bench
 PORT=${BENCH_PORT:-18194}
-SECONDS_=${BENCH_SECONDS:-10}
 REQUESTS=${BENCH_REQUESTS:-100000}
 KEYS=1000
-CORES=$(nproc)
-DIR=$(mktemp -d /tmp/attest-bench.XXXXXX)
-GATEHOUSE_MASTER_KEY=$(head -c 32 /dev/urandom | base64)
-export GATEHOUSE_MASTER_KEY
-PID=""
-trap 'if [ -n "$PID" ]; then kill $PID 2>/dev/null || true; fi; rm -rf "$DIR"' EXIT INT TERM
-
-ms() { echo "$1" | awk '/us$/ {sub("us",""); print $1/1000; next} /ms$/ {sub("ms",""); print $1; next} /s$/ {sub("s",""); print $1*1000}'; }
-serve() {
-  "$BIN/gatehouse" serve --port "$PORT" --database "$DIR/db.sqlite" --log-level warning \
-    --device-rate-per-address 0 --device-rate-per-key 0 >"$DIR/serve.log" 2>&1 &
-  PID=$!
-  for _ in $(seq 1 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && return 0; sleep 0.1; done
-  echo "gatehouse serve did not start" >&2; cat "$DIR/serve.log" >&2; exit 1
-}
-stop() { kill -TERM "$PID"; wait "$PID" || true; PID=""; }
+. Tests/Bench/verify-limit-lib.sh
 # assert_run LABEL: wrk over the prepared assertions; prints "LABEL: N assertions/s, p99 X ms, verified V of T"
 assert_run() {
   wrk -t2 -c64 -d"${SECONDS_}s" --latency -s "$DIR/assert.lua" "http://127.0.0.1:$PORT/api/v4/attestation/app-attest/assertion" > "$DIR/wrk.txt"
@@ -37,10 +21,7 @@ assert_run() {
   echo "$rps" > "$DIR/$2.rps"
 }
 
-echo "openssl speed -multi $CORES ecdsap256 (verify/s, same machine, same run):"
-openssl speed -multi "$CORES" -seconds 5 ecdsap256 2>/dev/null | tee "$DIR/openssl.txt" | grep -i "nistp256" | tail -1
-LIMIT=$(awk '/256 bits ecdsa/ {v=$NF} END {print v}' "$DIR/openssl.txt")
-echo "ECDSA P-256 verify limit: $LIMIT verify/s"
+verify_limit
 
 "$BIN/AttestBench" setup "$DIR" "$PWD" $KEYS > "$DIR/public.txt"
 "$BIN/AttestBench" requests "$DIR" 0 "$REQUESTS"

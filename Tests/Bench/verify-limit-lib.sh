@@ -1,0 +1,35 @@
+# Shared pieces of the benches measured against the machine's ECDSA P-256 verify limit (attest-bench.sh, pi-bench.sh,
+# assess-bench.sh), sourced (not run) after `set -eu` with NAME (the temporary folder's prefix) and PORT set: the
+# release binaries' folder BIN, a temporary folder DIR (removed on exit, the server stopped), a fresh
+# GATEHOUSE_MASTER_KEY for the bench's database, CORES and SECONDS_ (BENCH_SECONDS, 10), and these functions.
+BIN=.build/release
+SECONDS_=${BENCH_SECONDS:-10}
+CORES=$(nproc)
+DIR=$(mktemp -d "/tmp/$NAME.XXXXXX")
+GATEHOUSE_MASTER_KEY=$(head -c 32 /dev/urandom | base64)
+export GATEHOUSE_MASTER_KEY
+PID=""
+trap 'if [ -n "$PID" ]; then kill $PID 2>/dev/null || true; fi; rm -rf "$DIR"' EXIT INT TERM
+
+ms() { echo "$1" | awk '/us$/ {sub("us",""); print $1/1000; next} /ms$/ {sub("ms",""); print $1; next} /s$/ {sub("s",""); print $1*1000}'; }
+
+# verify_limit: `openssl speed -multi CORES ecdsap256` now, on this machine; leaves verify/s of all cores in LIMIT.
+verify_limit() {
+  echo "openssl speed -multi $CORES ecdsap256 (verify/s, same machine, same run):"
+  openssl speed -multi "$CORES" -seconds 5 ecdsap256 2>/dev/null | tee "$DIR/openssl.txt" | grep -i "nistp256" | tail -1
+  LIMIT=$(awk '/256 bits ecdsa/ {v=$NF} END {print v}' "$DIR/openssl.txt")
+  echo "ECDSA P-256 verify limit: $LIMIT verify/s"
+}
+
+# serve [serve options…]: a release `gatehouse serve` on PORT over DIR/db.sqlite without device rate limits (its log in
+# DIR/serve.log), its pid in PID, once it answers /healthz.
+serve() {
+  "$BIN/gatehouse" serve --port "$PORT" --database "$DIR/db.sqlite" --log-level warning \
+    --device-rate-per-address 0 --device-rate-per-key 0 "$@" >"$DIR/serve.log" 2>&1 &
+  PID=$!
+  for _ in $(seq 1 100); do curl -fs -o /dev/null "http://127.0.0.1:$PORT/healthz" && return 0; sleep 0.1; done
+  echo "gatehouse serve did not start" >&2; cat "$DIR/serve.log" >&2; exit 1
+}
+
+# stop: SIGTERM to the server, waited for.
+stop() { kill -TERM "$PID"; wait "$PID" || true; PID=""; }
