@@ -75,40 +75,38 @@ test-browser: deps $(VENV)/.installed
 
 bench: release bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-crypto bench-mustache
 
+# The recipe of the benches that drive a release `gatehouse serve` with wrk: $(call wrk_bench,PRODUCT,SCRIPT) installs
+# wrk and curl when missing, builds gatehouse and the bench's preparation tool PRODUCT (release) and runs
+# Tests/Bench/SCRIPT.
+define wrk_bench
+@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
+$(SWIFT) build -c release --product gatehouse
+$(SWIFT) build -c release --product $(1)
+sh Tests/Bench/$(2)
+endef
+
 # Ingest throughput over HTTP (wrk against a release server on a temporary database, with the server's CPU time per
 # batch), where a batch's time goes in-process, and the checklist's latency at 10 thousand, 1 million and 10 million
 # verdicts in the window (Tests/Bench/traffic-bench.sh).
 bench-traffic: deps
-	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
-	$(SWIFT) build -c release --product gatehouse
-	$(SWIFT) build -c release --product TrafficBench
-	sh Tests/Bench/traffic-bench.sh
+	$(call wrk_bench,TrafficBench,traffic-bench.sh)
 
 # App Attest assertions over HTTP (wrk) with 1,000 and 1,000,000 registered keys against `openssl speed` ECDSA verify/s
 # in the same run, peak RSS with a million keys, and challenges/s (Tests/Bench/attest-bench.sh).
 bench-attest: deps
-	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
-	$(SWIFT) build -c release --product gatehouse
-	$(SWIFT) build -c release --product AttestBench
-	sh Tests/Bench/attest-bench.sh
+	$(call wrk_bench,AttestBench,attest-bench.sh)
 
 # Play Integrity local decoding over HTTP (wrk, distinct pre-minted tokens) against `openssl speed` ECDSA verify/s in
 # the same run (Tests/Bench/pi-bench.sh).
 bench-pi: deps
-	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
-	$(SWIFT) build -c release --product gatehouse
-	$(SWIFT) build -c release --product PIBench
-	sh Tests/Bench/pi-bench.sh
+	$(call wrk_bench,PIBench,pi-bench.sh)
 
 # Signed requests: assess with an App Attest assertion and with a Play Integrity token, and receipt verification with a
 # proof, over HTTP (wrk, distinct pre-built requests) against `openssl speed` ECDSA verify/s in the same run
 # (Tests/Bench/assess-bench.sh).
 bench-assess: deps
-	@command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
 	@command -v sqlite3 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq sqlite3; }
-	$(SWIFT) build -c release --product gatehouse
-	$(SWIFT) build -c release --product AssessBench
-	sh Tests/Bench/assess-bench.sh
+	$(call wrk_bench,AssessBench,assess-bench.sh)
 
 # The management API (GET and PATCH of an environment) under wrk against nginx serving a static file in the same run.
 bench-api: deps
