@@ -64,7 +64,7 @@ let package = Package(
                                                           "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "SQLite", "JSON", "GatehouseReceipts", "Crypto",
-                                                              "Attestation", "AttestationTesting", "FakeGoogle"]),
+                                                              "Attestation", "AttestationTesting", "FakeGoogle", "Simulator"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),

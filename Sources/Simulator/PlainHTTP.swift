@@ -2,8 +2,9 @@ import Foundation
 import JSON
 
 /// A tiny blocking HTTP/1.1 client for `http://host:port` (an IPv4 address or `localhost`): one request per
-/// connection, the response read to its end. What the simulator needs to play a phone against a server on this
-/// machine or a test network; it speaks no TLS (put the simulator beside the server, or behind a local proxy).
+/// connection (`Connection: close`), the response read to its end. What the simulator needs to play a phone against a
+/// server on this machine or a test network, and what the server's tests drive a running `gatehouse serve` with; it
+/// speaks no TLS (put the simulator beside the server, or behind a local proxy).
 public struct PlainHTTP: Sendable {
     public let host: String
     public let port: UInt16
@@ -12,10 +13,19 @@ public struct PlainHTTP: Sendable {
     /// The largest response read.
     public static let maxResponseBytes = 4 * 1024 * 1024
 
-    /// One response.
+    /// One response as received.
     public struct Response: Sendable {
         public var status: Int
+        public var headers: [(name: String, value: String)]
         public var body: [UInt8]
+
+        /// The first field named `name` (case-insensitive).
+        public func header(_ name: String) -> String? {
+            headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        }
+
+        /// The body as UTF-8 text.
+        public var text: String { String(decoding: body, as: UTF8.self) }
         /// The body as JSON, when it is.
         public var json: JSON? { try? JSONParser.parse(body) }
     }
@@ -40,6 +50,12 @@ public struct PlainHTTP: Sendable {
         self.port = port
     }
 
+    /// A client of `http://127.0.0.1:port`.
+    public init(loopbackPort port: UInt16) {
+        host = "127.0.0.1"
+        self.port = port
+    }
+
     /// POSTs `body` as JSON to `path`, with `headers`.
     /// - Throws: `Failure` when the server cannot be reached or answers garbage.
     public func post(_ path: String, _ body: JSON, headers: [(String, String)] = []) throws -> Response {
@@ -52,7 +68,10 @@ public struct PlainHTTP: Sendable {
         try send("GET", path, headers: [], body: [])
     }
 
-    func send(_ method: String, _ path: String, headers: [(String, String)], body: [UInt8]) throws -> Response {
+    /// Sends one request (with `Content-Length` when there is a body or the method takes one) and reads the whole
+    /// response.
+    /// - Throws: `Failure` when the server cannot be reached or answers garbage.
+    public func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []) throws -> Response {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         defer { close(fd) }
@@ -67,8 +86,9 @@ public struct PlainHTTP: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard connected == 0 else { throw Failure(description: "cannot connect to \(host):\(port) (errno \(errno)): is gatehouse serving there?") }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\nContent-Length: \(body.count)\r\n"
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || ["POST", "PUT", "PATCH"].contains(method) { head += "Content-Length: \(body.count)\r\n" }
         let request = Array((head + "\r\n").utf8) + body
         var sent = 0
         while sent < request.count {
@@ -82,26 +102,35 @@ public struct PlainHTTP: Sendable {
         while received.count <= Self.maxResponseBytes {
             let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else { throw Failure(description: "recv: errno \(errno)") }
+            guard n >= 0 else { throw Failure(description: "recv: errno \(errno) after \(received.count) bytes") }
             if n == 0 { break }
             received += chunk[..<n]
         }
         return try Self.parse(received)
     }
 
-    /// Status and body (by `Content-Length` when given, else to the end).
+    /// Splits a response into status, header fields and body (by `Content-Length` when given, else to the end).
     static func parse(_ bytes: [UInt8]) throws -> Response {
         let separator = Array("\r\n\r\n".utf8)
         guard bytes.count >= 4, let end = (0...(bytes.count - 4)).first(where: { Array(bytes[$0..<$0 + 4]) == separator }) else {
             throw Failure(description: "no complete response head in \(bytes.count) bytes")
         }
         let lines = String(decoding: bytes[..<end], as: UTF8.self).components(separatedBy: "\r\n")
-        let statusParts = lines.first?.split(separator: " ", maxSplits: 2) ?? []
-        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line") }
+        let statusLine = lines.first ?? ""
+        let statusParts = statusLine.split(separator: " ", maxSplits: 2)
+        guard statusParts.count >= 2, statusParts[0].hasPrefix("HTTP/1."), let status = Int(statusParts[1]) else {
+            throw Failure(description: "bad status line: \(statusLine)")
+        }
+        var headers: [(name: String, value: String)] = []
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { throw Failure(description: "bad header line: \(line)") }
+            headers.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
         var body = Array(bytes[(end + 4)...])
-        let length = lines.dropFirst().first { $0.lowercased().hasPrefix("content-length:") }
-            .flatMap { Int($0.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) }
-        if let length, body.count >= length { body = Array(body[..<length]) }
-        return Response(status: status, body: body)
+        if let length = headers.first(where: { $0.name.lowercased() == "content-length" }).flatMap({ Int($0.value) }) {
+            guard body.count >= length else { throw Failure(description: "body cut short: \(body.count) of \(length) bytes") }
+            body = Array(body[..<length])
+        }
+        return Response(status: status, headers: headers, body: body)
     }
 }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import GatehouseReceipts
 import JSON
+import Simulator
 import Testing
 
 /// `POST /api/v4/assess` for iOS over a real socket: the signed request judged whole with an App Attest assertion
@@ -126,7 +127,7 @@ struct AssessAPITests {
         try server.patch(environment, ["attackMode": true])
         let key = try server.registeredKey(publicKey: publicKey)
         let verifier = ReceiptVerifier(keys: try server.receiptKeys(), environment: environment)
-        func action(_ response: LoopbackClient.Response) -> ReceiptAction? {
+        func action(_ response: PlainHTTP.Response) -> ReceiptAction? {
             verifier.verify(response.json?["sessionToken"]?.string ?? "", method: "GET", pathAndQuery: "/", proof: nil,
                             nowMilliseconds: AssessFixture.nowMillis).claims?.action
         }

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import GatehouseReceipts
 import JSON
+import Simulator
 import Testing
 
 /// What the assess tests send with: envelopes built by the simulator's `SignedEnvelope` (written from the contract,
@@ -30,12 +31,12 @@ enum AssessFixture {
 
 extension DeviceServer {
     /// POSTs an assessment body.
-    func assess(_ body: JSON) throws -> LoopbackClient.Response {
+    func assess(_ body: JSON) throws -> PlainHTTP.Response {
         try client.send("POST", "/api/v4/assess", headers: [("Content-Type", "application/json")], body: body.serialized())
     }
 
     /// POSTs raw bytes to `/api/v4/assess`.
-    func assess(raw: [UInt8]) throws -> LoopbackClient.Response {
+    func assess(raw: [UInt8]) throws -> PlainHTTP.Response {
         try client.send("POST", "/api/v4/assess", headers: [("Content-Type", "application/json")], body: raw)
     }
 
@@ -54,7 +55,7 @@ extension DeviceServer {
     }
 }
 
-extension LoopbackClient.Response {
+extension PlainHTTP.Response {
     /// The attestation's status and reasons ("none" without one), e.g. "rejected requestStale".
     var assessed: String {
         guard status == 200, let json else { return "no assessment (\(status): \(text))" }

@@ -2,6 +2,7 @@ import Foundation
 import Gatehouse
 import GatehouseTesting
 import JSON
+import Simulator
 import Synchronization
 import Testing
 
@@ -51,7 +52,7 @@ struct ConcurrentAppChangesTests {
         let token = try app.token(scope: .write)
         let served = try app.serve(workers: 16)
         defer { served.stop() }
-        let client = LoopbackClient(port: served.port)
+        let client = PlainHTTP(loopbackPort: served.port)
         let outcome = Outcome()
 
         @Sendable func post(_ session: TestApp.BrowserSession, _ path: String, _ fields: [String: String]) {

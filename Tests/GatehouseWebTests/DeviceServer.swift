@@ -5,6 +5,7 @@ import Crypto
 import Foundation
 import GatehouseTesting
 import JSON
+import Simulator
 import Testing
 
 /// A real `gatehouse serve` on port 0 over a fresh SQLite file, trusting a synthetic App Attest root, with a
@@ -16,7 +17,7 @@ final class DeviceServer {
     let token: String
     let extraArguments: [String]
     private(set) var process: ChildProcess
-    private(set) var client: LoopbackClient
+    private(set) var client: PlainHTTP
 
     /// The synthetic CA the servers trust, made once (it runs `openssl`).
     static let authority: Result<SyntheticAppAttest, any Error> = Result { try SyntheticAppAttest() }
@@ -46,7 +47,7 @@ final class DeviceServer {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private static func start(executable: String, database: String, roots: String, log: String, extra: [String]) throws -> (ChildProcess, LoopbackClient) {
+    private static func start(executable: String, database: String, roots: String, log: String, extra: [String]) throws -> (ChildProcess, PlainHTTP) {
         let process = try ChildProcess(executable, [
             "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--resources", TestApp.repositoryRoot,
             "--log-level", "warning", "--app-attest-roots", roots,
@@ -54,7 +55,7 @@ final class DeviceServer {
         let prefix = "gatehouse listening on http://127.0.0.1:"
         let line = try #require(process.readLine(timeout: 30), "no first line from gatehouse serve; its log: \(process.standardError)")
         let port = try #require(UInt16(line.dropFirst(prefix.count)), "no port in \(line)")
-        return (process, LoopbackClient(port: port))
+        return (process, PlainHTTP(loopbackPort: port))
     }
 
     /// Stops the server with `signal` (SIGTERM: gracefully, expecting exit 0) and starts it again on the same file.
@@ -93,12 +94,12 @@ final class DeviceServer {
     }
 
     /// POSTs `body` as JSON to a device endpoint.
-    func post(_ path: String, _ body: JSON) throws -> LoopbackClient.Response {
+    func post(_ path: String, _ body: JSON) throws -> PlainHTTP.Response {
         try post(path, raw: body.serialized())
     }
 
     /// POSTs raw bytes as `application/json` to a device endpoint.
-    func post(_ path: String, raw: [UInt8]) throws -> LoopbackClient.Response {
+    func post(_ path: String, raw: [UInt8]) throws -> PlainHTTP.Response {
         try client.send("POST", "/api/v4/attestation" + path, headers: [("Content-Type", "application/json")], body: raw)
     }
 
@@ -110,27 +111,27 @@ final class DeviceServer {
     }
 
     /// Registers `key` with `challenge`; returns the response.
-    func register(_ key: SyntheticKey, publicKey: String, challenge: String) throws -> LoopbackClient.Response {
+    func register(_ key: SyntheticKey, publicKey: String, challenge: String) throws -> PlainHTTP.Response {
         try post("/app-attest", ["apiKey": .string(publicKey), "keyId": .string(Base64.encode(key.keyId)), "challenge": .string(challenge),
                                  "attestation": .string(Base64.encode(key.attestation))])
     }
 
     /// Attests a new key for `appId` against a fresh challenge and registers it; returns the key and the response.
-    func attestAndRegister(appId: String, publicKey: String, environment: AttestationEnvironment = .production) throws -> (SyntheticKey, LoopbackClient.Response) {
+    func attestAndRegister(appId: String, publicKey: String, environment: AttestationEnvironment = .production) throws -> (SyntheticKey, PlainHTTP.Response) {
         let challenge = try self.challenge(publicKey)
         let key = try Self.ca().attest(appId: appId, clientDataHash: SHA256.hash(Array(challenge.utf8)), environment: environment)
         return (key, try register(key, publicKey: publicKey, challenge: challenge))
     }
 
     /// Sends an assertion by `key` with `counter` over `clientData`.
-    func assert(_ key: SyntheticKey, counter: UInt32, publicKey: String, clientData: [UInt8] = Array("GET /orders".utf8)) throws -> LoopbackClient.Response {
+    func assert(_ key: SyntheticKey, counter: UInt32, publicKey: String, clientData: [UInt8] = Array("GET /orders".utf8)) throws -> PlainHTTP.Response {
         let assertion = try key.assertion(counter: counter, clientData: clientData)
         return try post("/app-attest/assertion", ["apiKey": .string(publicKey), "keyId": .string(Base64.encode(key.keyId)),
                                                   "clientData": .string(Base64.encode(clientData)), "assertion": .string(Base64.encode(assertion))])
     }
 }
 
-extension LoopbackClient.Response {
+extension PlainHTTP.Response {
     /// The verdict's status and reasons, e.g. "forged counterReused" ("verified" alone when verified).
     var verdict: String {
         let status = json?["verdict"]?["status"]?.string ?? "no verdict (\(self.status): \(text))"

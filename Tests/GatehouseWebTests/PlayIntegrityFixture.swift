@@ -2,6 +2,7 @@ import AttestationTesting
 import Crypto
 import Foundation
 import JSON
+import Simulator
 import Testing
 
 /// What the Play Integrity tests register and mint with: one Android app, its signing certificate's digest, and
@@ -80,12 +81,12 @@ extension DeviceServer {
     }
 
     /// POSTs a Play Integrity judgement request.
-    func playIntegrity(apiKey: String, token: String, requestHash: String = PlayIntegrityFixture.requestHash) throws -> LoopbackClient.Response {
+    func playIntegrity(apiKey: String, token: String, requestHash: String = PlayIntegrityFixture.requestHash) throws -> PlainHTTP.Response {
         try post("/play-integrity", PlayIntegrityFixture.request(apiKey: apiKey, token: token, requestHash: requestHash))
     }
 
     /// The key check of environment `id` with `keys`.
-    func checkKeys(_ id: String, _ keys: JSON) throws -> LoopbackClient.Response {
+    func checkKeys(_ id: String, _ keys: JSON) throws -> PlainHTTP.Response {
         try client.send("POST", "/api/management/v1/environments/\(id)/play-integrity/check",
                         headers: [("Authorization", "Bearer " + token), ("Content-Type", "application/json")], body: keys.serialized())
     }

@@ -4,6 +4,7 @@ import GatehouseReceipts
 import GatehouseTesting
 import HTTP
 import JSON
+import Simulator
 import Testing
 
 /// A test Gatehouse served on a loopback socket with two environments (their secret keys at hand), a phone key, and
@@ -11,7 +12,7 @@ import Testing
 final class ReceiptsFixture {
     let app: TestApp
     let server: LoopbackServer
-    let client: LoopbackClient
+    let client: PlainHTTP
     let environmentID: String
     let secret: String
     let otherEnvironmentID: String
@@ -33,7 +34,7 @@ final class ReceiptsFixture {
         (otherEnvironmentID, otherSecret) = try environment("Other")
         phone = try ECPrivateKey.generate()
         server = try LoopbackServer(app)
-        client = LoopbackClient(port: server.port)
+        client = PlainHTTP(loopbackPort: server.port)
     }
 
     /// Now on the test clock, in unix milliseconds.
@@ -60,7 +61,7 @@ final class ReceiptsFixture {
     }
 
     /// POST /api/v4/receipts/verify with `body` and the secret key `secret` (this environment's by default).
-    func verify(_ body: JSON, secret: String? = nil) throws -> LoopbackClient.Response {
+    func verify(_ body: JSON, secret: String? = nil) throws -> PlainHTTP.Response {
         try client.send("POST", "/api/v4/receipts/verify",
                         headers: [("Authorization", "Bearer " + (secret ?? self.secret)), ("Content-Type", "application/json")],
                         body: body.serialized())

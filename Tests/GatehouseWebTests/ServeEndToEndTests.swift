@@ -2,6 +2,7 @@ import ChildProcess
 import Foundation
 import Gatehouse
 import GatehouseTesting
+import Simulator
 import Testing
 
 /// The real `gatehouse` binary over a real socket and a real SQLite file: a token made with the CLI, seed 003's
@@ -11,7 +12,7 @@ struct ServeEndToEndTests {
     /// A running `gatehouse serve` on port 0.
     struct Server {
         let process: ChildProcess
-        let client: LoopbackClient
+        let client: PlainHTTP
 
         init(executable: String, database: String, directory: String) throws {
             process = try ChildProcess(executable, [
@@ -24,7 +25,7 @@ struct ServeEndToEndTests {
             #expect(line.hasPrefix(prefix), "first line: \(line)")
             let port = try #require(UInt16(line.dropFirst(prefix.count)), "no port in \(line)")
             #expect(port != 0)
-            client = LoopbackClient(port: port)
+            client = PlainHTTP(loopbackPort: port)
         }
 
         /// SIGTERM, then expects a graceful stop: exit code 0 after "gatehouse stopped".
