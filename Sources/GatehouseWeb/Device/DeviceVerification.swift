@@ -2,7 +2,6 @@ import Attestation
 import Foundation
 import Gatehouse
 import HTTPServer
-import Synchronization
 
 /// The device side of Gatehouse assembled: the App Attest service over the configured roots, the group committer its
 /// state changes share, the recorder of its verdicts, the rate limiters, and a background purge of expired
@@ -18,10 +17,8 @@ public final class DeviceVerification: Sendable {
     public let playIntegrity: PlayIntegrityService
     let api: DeviceAPI
     let assessAPI: AssessAPI
-    /// How often expired challenges, spent nonces and past days' key devices are purged.
-    let purgeInterval: TimeInterval = 60
-    private let stopped = DispatchSemaphore(value: 0)
-    private let running = Mutex(false)
+    /// The purge of expired challenges, spent nonces and past days' key devices, every minute.
+    private let purge = PeriodicJob(name: "gh-challenges", interval: 60)
 
     /// Builds the device side; with `configuration.appAttestRoots` set, the roots come from that PEM file (logged as
     /// a warning), else Apple's built-in root.
@@ -82,33 +79,24 @@ public final class DeviceVerification: Sendable {
     /// Starts the verdict recorder and the challenge purge (once).
     func start(logger: Logger) {
         recorder.start()
-        let first = running.withLock { r in
-            defer { r = true }
-            return !r
+        purge.start { [service, assess, playIntegrity] in
+            do {
+                try service.purgeExpiredChallenges()
+                try assess.purge()
+            } catch {
+                logger.error("purging expired challenges and nonces failed", ["error": .string("\(error)")])
+            }
+            do {
+                try playIntegrity.purgeExpired()
+            } catch {
+                logger.error("purging spent and failed Play Integrity tokens failed", ["error": .string("\(error)")])
+            }
         }
-        guard first else { return }
-        let thread = Thread { [self] in
-            repeat {
-                do {
-                    try service.purgeExpiredChallenges()
-                    try assess.purge()
-                } catch {
-                    logger.error("purging expired challenges and nonces failed", ["error": .string("\(error)")])
-                }
-                do {
-                    try playIntegrity.purgeExpired()
-                } catch {
-                    logger.error("purging spent and failed Play Integrity tokens failed", ["error": .string("\(error)")])
-                }
-            } while stopped.wait(timeout: .now() + purgeInterval) == .timedOut
-        }
-        thread.name = "gh-challenges"
-        thread.start()
     }
 
     /// Stops the purge and writes every verdict still queued (the graceful-shutdown path).
     func stop() {
-        if running.withLock({ $0 }) { stopped.signal() }
+        purge.stop()
         recorder.stop()
     }
 }
