@@ -3,39 +3,8 @@ import Crypto
 import Foundation
 
 extension AppAttestCommand {
-    /// `--name value` / `--name=value` options, each at most once; anything else is a usage error.
-    static func parse(_ arguments: [String], single names: [String]) throws -> [String: String] {
-        var options: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            let name: String
-            let value: String
-            if let equals = argument.firstIndex(of: "="), names.contains(String(argument[..<equals])) {
-                name = String(argument[..<equals])
-                value = String(argument[argument.index(after: equals)...])
-            } else if names.contains(argument) {
-                guard index + 1 < arguments.count else { throw UsageError("\(argument) needs a value") }
-                name = argument
-                value = arguments[index + 1]
-                index += 1
-            } else {
-                throw UsageError("unknown argument \(argument)\n\n\(usage)")
-            }
-            guard options[name] == nil else { throw UsageError("\(name) is given twice") }
-            options[name] = value
-            index += 1
-        }
-        return options
-    }
-
-    static func required(_ name: String, _ options: [String: String]) throws -> String {
-        guard let value = options[name] else { throw UsageError("\(name) is required\n\n\(usage)") }
-        return value
-    }
-
     /// Exactly one of `dataFlag` (turned into a hash by `hash`) and `--client-data-hash HEX`.
-    static func clientDataHash(_ options: [String: String], dataFlag: String, hash: (String) throws -> [UInt8]) throws -> [UInt8] {
+    static func clientDataHash(_ options: CommandOptions, dataFlag: String, hash: (String) throws -> [UInt8]) throws -> [UInt8] {
         switch (options[dataFlag], options["--client-data-hash"]) {
         case (let data?, nil): return try hash(data)
         case (nil, let hex?): return try decode(hex, as: "--client-data-hash", Hex.decode)

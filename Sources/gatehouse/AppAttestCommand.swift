@@ -49,11 +49,11 @@ enum AppAttestCommand {
     }
 
     static func verifyAttestation(_ arguments: [String]) throws -> (Verdict, [String: Any]) {
-        let options = try parse(arguments, single: ["--attestation", "--key-id", "--app-id", "--challenge", "--client-data-hash",
-                                                    "--at", "--environment-kind", "--roots"])
-        let attestation = try readObject(try required("--attestation", options))
-        let keyId = try decode(try required("--key-id", options), as: "--key-id", Base64.decode)
-        let appId = try required("--app-id", options)
+        let options = try CommandOptions(arguments, single: ["--attestation", "--key-id", "--app-id", "--challenge", "--client-data-hash",
+                                                             "--at", "--environment-kind", "--roots"], usage: usage)
+        let attestation = try readObject(try options.required("--attestation"))
+        let keyId = try decode(try options.required("--key-id"), as: "--key-id", Base64.decode)
+        let appId = try options.required("--app-id")
         let clientDataHash = try clientDataHash(options, dataFlag: "--challenge") { SHA256.hash($0) }
         let now = try options["--at"].map(parseTime) ?? Int64(Date().timeIntervalSince1970)
         let production: Bool
@@ -81,11 +81,11 @@ enum AppAttestCommand {
     }
 
     static func verifyAssertion(_ arguments: [String]) throws -> (Verdict, [String: Any]) {
-        let options = try parse(arguments, single: ["--assertion", "--public-key", "--app-id", "--client-data",
-                                                    "--client-data-hash", "--previous-counter"])
-        let assertion = try readObject(try required("--assertion", options))
-        let publicKey = try readPublicKey(try required("--public-key", options))
-        let appId = try required("--app-id", options)
+        let options = try CommandOptions(arguments, single: ["--assertion", "--public-key", "--app-id", "--client-data",
+                                                             "--client-data-hash", "--previous-counter"], usage: usage)
+        let assertion = try readObject(try options.required("--assertion"))
+        let publicKey = try readPublicKey(try options.required("--public-key"))
+        let appId = try options.required("--app-id")
         let clientDataHash = try clientDataHash(options, dataFlag: "--client-data") { SHA256.hash(try readObject($0)) }
         var window = CounterWindow.fresh
         if let text = options["--previous-counter"] {

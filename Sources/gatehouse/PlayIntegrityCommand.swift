@@ -42,22 +42,19 @@ enum PlayIntegrityCommand {
     }
 
     static func decode(_ arguments: [String]) throws -> PlayIntegrityJudgement {
-        let options = try parse(arguments)
-        func required(_ name: String) throws -> String {
-            guard let value = options.values[name]?.first else { throw AppAttestCommand.UsageError("\(name) is required\n\n\(usage)") }
-            return value
-        }
-        let tokenPath = try required("--token")
+        let options = try CommandOptions(arguments, single: ["--token", "--decryption-key", "--verification-key", "--request-hash", "--package", "--at"],
+                                         repeatable: ["--digest"], flags: ["--outside-play"], usage: usage)
+        let tokenPath = try options.required("--token")
         let keys: PlayIntegrityKeys
         do {
-            keys = try PlayIntegrityKeys(decryptionKeyBase64: try required("--decryption-key"),
-                                         verificationKeyBase64: try required("--verification-key"))
+            keys = try PlayIntegrityKeys(decryptionKeyBase64: try options.required("--decryption-key"),
+                                         verificationKeyBase64: try options.required("--verification-key"))
         } catch let error as PlayIntegrityKeyError {
             throw AppAttestCommand.UsageError("--\(error.field == .decryptionKey ? "decryption-key" : "verification-key"): \(error.message)")
         }
-        let requestHash = try required("--request-hash")
-        let digests = try (options.values["--digest"] ?? []).map(parseDigest)
-        let now = try options.values["--at"]?.first.map { try AppAttestCommand.parseTime($0) * 1000 }
+        let requestHash = try options.required("--request-hash")
+        let digests = try options.all("--digest").map(parseDigest)
+        let now = try options["--at"].map { try AppAttestCommand.parseTime($0) * 1000 }
             ?? Int64(Date().timeIntervalSince1970 * 1000)
         let token = trimmed(try AppAttestCommand.readObject(tokenPath))
 
@@ -71,44 +68,13 @@ enum PlayIntegrityCommand {
         let evaluator = PlayIntegrityEvaluator()
         let own = evaluator.evaluate(payload: payload, registration: PlayIntegrityRegistration(apps: []),
                                      request: PlayIntegrityRequest(packageName: "", requestHash: requestHash), now: now, seenBefore: false).observed
-        let packageName = options.values["--package"]?.first ?? own.packageName ?? ""
+        let packageName = options["--package"] ?? own.packageName ?? ""
         let registered = digests.isEmpty ? own.certificateDigests.compactMap { Hex.decode($0.filter { $0 != ":" }) } : digests
         let registration = PlayIntegrityRegistration(apps: [
-            AndroidAppRegistration(packageName: packageName, certificateDigests: registered, outsidePlay: options.flags.contains("--outside-play")),
+            AndroidAppRegistration(packageName: packageName, certificateDigests: registered, outsidePlay: options["--outside-play"] != nil),
         ])
         return evaluator.evaluate(payload: payload, registration: registration,
                                   request: PlayIntegrityRequest(packageName: packageName, requestHash: requestHash), now: now, seenBefore: false)
-    }
-
-    /// The options: single-valued ones at most once, `--digest` any number of times, `--outside-play` a flag.
-    static func parse(_ arguments: [String]) throws -> (values: [String: [String]], flags: Set<String>) {
-        let single = ["--token", "--decryption-key", "--verification-key", "--request-hash", "--package", "--at"]
-        var values: [String: [String]] = [:]
-        var flags = Set<String>()
-        var index = 0
-        while index < arguments.count {
-            var name = arguments[index]
-            var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            if name == "--outside-play" && value == nil {
-                flags.insert(name)
-            } else if single.contains(name) || name == "--digest" {
-                if value == nil {
-                    guard index + 1 < arguments.count else { throw AppAttestCommand.UsageError("\(name) needs a value") }
-                    index += 1
-                    value = arguments[index]
-                }
-                guard name == "--digest" || values[name] == nil else { throw AppAttestCommand.UsageError("\(name) is given twice") }
-                values[name, default: []].append(value ?? "")
-            } else {
-                throw AppAttestCommand.UsageError("unknown argument \(arguments[index])\n\n\(usage)")
-            }
-            index += 1
-        }
-        return (values, flags)
     }
 
     /// A certificate digest: hex (colons allowed, any case) or base64 (either alphabet) of 32 bytes.

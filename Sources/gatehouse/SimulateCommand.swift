@@ -38,7 +38,7 @@ enum SimulateCommand {
             case "make-keys": return try makeKeys(arguments.dropFirst().first)
             case "make-ca": return try makeCA(arguments.dropFirst().first)
             default:
-                let report = try simulate(try parse(arguments))
+                let report = try simulate(try CommandOptions(arguments, single: valued, flags: flags, usage: usage))
                 print(report.text)
                 return report["assess"]?["status"]?.integer == 200 ? 0 : 1
             }
@@ -51,14 +51,10 @@ enum SimulateCommand {
         }
     }
 
-    static func simulate(_ values: [String: String]) throws -> JSON {
-        func required(_ name: String) throws -> String {
-            guard let value = values[name] else { throw AppAttestCommand.UsageError("\(name) is required\n\n\(usage)") }
-            return value
-        }
-        let http = try PlainHTTP(endpoint: try required("--endpoint"))
-        let apiKey = try required("--api-key")
-        let platform = try required("--platform")
+    static func simulate(_ values: CommandOptions) throws -> JSON {
+        let http = try PlainHTTP(endpoint: try values.required("--endpoint"))
+        let apiKey = try values.required("--api-key")
+        let platform = try values.required("--platform")
         var options = Phone.Options(apiKey: apiKey, appID: "")
         if let device = values["--device-id"] { options.deviceID = device }
         options.bind = values["--no-bind"] == nil
@@ -74,12 +70,12 @@ enum SimulateCommand {
         switch platform {
         case "android":
             options.appID = values["--app-id"] ?? "com.example.app"
-            let decryption = try required("--decryption-key")
+            let decryption = try values.required("--decryption-key")
             guard let decryptionKey = Base64.decode(decryption), decryptionKey.count == 32 else {
                 throw AppAttestCommand.UsageError("--decryption-key must be base64 of 32 bytes")
             }
-            let signing = try ECPrivateKey(pem: try read(try required("--verification-private-key")))
-            let digest = try PlayIntegrityCommand.parseDigest(try required("--digest"))
+            let signing = try ECPrivateKey(pem: try read(try values.required("--verification-private-key")))
+            let digest = try PlayIntegrityCommand.parseDigest(try values.required("--digest"))
             let verdictName = values["--verdict"] ?? "genuine"
             guard let verdict = SimulatedVerdict(rawValue: verdictName) else {
                 throw AppAttestCommand.UsageError("--verdict must be one of \(SimulatedVerdict.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -87,45 +83,16 @@ enum SimulateCommand {
             return try Phone(http: http, options: options).android(minter: PlayIntegrityMinter(decryptionKey: decryptionKey, signingKey: signing),
                                                                   digest: digest, verdict: verdict)
         case "ios":
-            let teamAppID = try required("--app-id")
+            let teamAppID = try values.required("--app-id")
             guard teamAppID.utf8.count > 11, Array(teamAppID.utf8)[10] == UInt8(ascii: ".") else {
                 throw AppAttestCommand.UsageError("--app-id must be TEAMID.bundleId on iOS (a 10-character team id)")
             }
             options.appID = String(teamAppID.dropFirst(11))
-            let ca = try SyntheticAppAttest(certificatePEM: try read(try required("--ca-cert")), keyPEM: try read(try required("--ca-key")))
+            let ca = try SyntheticAppAttest(certificatePEM: try read(try values.required("--ca-cert")), keyPEM: try read(try values.required("--ca-key")))
             return try Phone(http: http, options: options).ios(ca: ca, teamAppID: teamAppID)
         default:
             throw AppAttestCommand.UsageError("--platform must be android or ios")
         }
-    }
-
-    /// `--name value`, `--name=value` and the flags; each at most once.
-    static func parse(_ arguments: [String]) throws -> [String: String] {
-        var values: [String: String] = [:]
-        var index = 0
-        while index < arguments.count {
-            var name = arguments[index]
-            var value: String?
-            if let equals = name.firstIndex(of: "=") {
-                value = String(name[name.index(after: equals)...])
-                name = String(name[..<equals])
-            }
-            if flags.contains(name), value == nil {
-                value = ""
-            } else if valued.contains(name) {
-                if value == nil {
-                    guard index + 1 < arguments.count else { throw AppAttestCommand.UsageError("\(name) needs a value") }
-                    index += 1
-                    value = arguments[index]
-                }
-            } else {
-                throw AppAttestCommand.UsageError("unknown argument \(arguments[index])\n\n\(usage)")
-            }
-            guard values[name] == nil else { throw AppAttestCommand.UsageError("\(name) is given twice") }
-            values[name] = value
-            index += 1
-        }
-        return values
     }
 
     static func read(_ path: String) throws -> String {
