@@ -10,15 +10,6 @@ enum Base64URL {
     /// Decodes unpadded base64url; nil for any other character (`+`, `/`, `=`, whitespace), an impossible length or
     /// non-zero unused bits.
     static func decode<S: StringProtocol>(_ text: S) -> [UInt8]? {
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                continue
-            default:
-                return nil
-            }
-        }
-        return Base64.decode(String(text))
+        Base64.decodeURLSafeUnpadded(text.utf8)
     }
 }

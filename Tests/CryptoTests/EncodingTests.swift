@@ -17,6 +17,13 @@ import Testing
         #expect(Base64.decode(unpadded) == bytes)
     }
 
+    /// Unpadded base64url reads only its one canonical spelling.
+    @Test(arguments: [("Zm9vYg", Array("foob".utf8)), ("-_8", [0xFB, 0xFF]), ("", []),
+                      ("Zm9vYg==", nil), ("+/8", nil), ("Zm9v Yg", nil), ("Zh", nil), ("Z", nil)] as [(String, [UInt8]?)])
+    func urlSafeUnpadded(text: String, bytes: [UInt8]?) {
+        #expect(Base64.decodeURLSafeUnpadded(Array(text.utf8)) == bytes)
+    }
+
     @Test func alphabetsDifferOnlyInTheLastTwoCharacters() {
         let bytes: [UInt8] = [0xfb, 0xff, 0xbf, 0xfe]
         #expect(Base64.encode(bytes) == "+/+//g==")

@@ -22,16 +22,7 @@ enum JOSECompact {
     /// padding, a length no encoding produces, non-zero unused bits, or a result over `maxBytes`.
     static func base64URL(_ text: ArraySlice<UInt8>, maxBytes: Int) -> [UInt8]? {
         guard text.count / 4 * 3 <= maxBytes else { return nil }
-        for byte in text {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                continue
-            default:
-                return nil
-            }
-        }
-        guard let bytes = Base64.decode(String(decoding: text, as: UTF8.self)), bytes.count <= maxBytes else { return nil }
+        guard let bytes = Base64.decodeURLSafeUnpadded(text), bytes.count <= maxBytes else { return nil }
         return bytes
     }
 

@@ -1,0 +1,16 @@
+extension Base64 {
+    /// Decodes base64url without padding (RFC 4648 §5, as JOSE uses it: RFC 7515 §2) in its one canonical spelling;
+    /// nil for any other character (`+`, `/`, `=`, whitespace), a length no encoding produces, or non-zero unused bits.
+    public static func decodeURLSafeUnpadded(_ text: some Collection<UInt8>) -> [UInt8]? {
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                continue
+            default:
+                return nil
+            }
+        }
+        return decode(String(decoding: text, as: UTF8.self))
+    }
+}
