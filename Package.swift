@@ -3,12 +3,13 @@
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
 // Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
 // GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
-// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Crypto, JSON}; Attestation → {Crypto, JSON};
+// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Locks, Crypto, JSON}; Attestation → {Crypto, JSON};
 // GatehouseReceipts → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
 // Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
-// the server's worker queue, SQLite's reader pool and fair writer lock). HTTPServer and SQLite know nothing of each
-// other, so the lock they share lives below both, in a module of one type; a plain mutex is Synchronization.Mutex.
+// the server's worker queue, SQLite's reader pool and fair writer lock), and BlockingRegion (a group commit's waiter
+// tells the server's worker pool that it sleeps, so that another worker takes the CPU). HTTPServer, SQLite and the
+// store know nothing of each other, so what they share lives below them all; a plain mutex is Synchronization.Mutex.
 // A module imports only what its target declares here.
 import PackageDescription
 
@@ -43,7 +44,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Attestation", "GatehouseReceipts", "Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Crypto", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Locks", "Crypto", "JSON"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
@@ -51,7 +52,7 @@ let package = Package(
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], resources: [.copy("Fixtures")]),

@@ -1,4 +1,5 @@
 import Glibc
+import Locks
 import Synchronization
 
 /// A fixed set of threads running `work` on items taken from a bounded FIFO queue.
@@ -11,11 +12,12 @@ import Synchronization
 /// `awakeTarget` of them are awake (a few per core: they take the queued items one after another without sleeping),
 /// one worker out of work spins for `spinNanoseconds` before it sleeps, and a watchdog thread wakes one more worker
 /// every `watchdogNanoseconds` while items wait and none was taken since the last look: workers blocked in long
-/// handlers count as awake, and the watchdog is what keeps them from holding back the queue. Each worker owns a
-/// `Context` (the server keeps its not-yet-posted responses there) and `idle` runs on it after every item, before
+/// handlers count as awake, and the watchdog is what keeps them from holding back the queue. A handler that sleeps
+/// in a `BlockingRegion` (a group commit's waiter) says so, and the pool wakes another worker at once instead.
+/// Each worker owns a `Context` (the server keeps its not-yet-posted responses there) and `idle` runs on it after every item, before
 /// the worker takes the next one or sleeps: a response is never held back while another handler runs. `rest` runs
 /// on it when the worker runs out of work, before it sleeps or ends (the server writes its access lines then).
-final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
+final class WorkerPool<Item: Sendable, Context>: BlockingObserver, @unchecked Sendable {
     // Safe to share: the ring, counters and flags are only touched under `lock` (`queued` is an atomic copy of
     // `count`); each Context never leaves its thread.
     private let lock = ConditionLock()
@@ -24,6 +26,8 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     private var count = 0
     private var idle = 0
     private var alive = 0
+    /// Workers sleeping in a `BlockingRegion` (waiting for another thread, not for the CPU): not counted as awake.
+    private var blocked = 0
     private var stopping = false
     /// Workers spinning for work (0 or 1).
     private var spinners = 0
@@ -38,17 +42,22 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     /// How often the watchdog looks for items that wait while every awake worker is busy.
     static var watchdogNanoseconds: UInt64 { 1_000_000 }
     private let threadCount: Int
+    /// Whether the watchdog runs (tests turn it off to see the pool's other rules alone).
+    private let watchdog: Bool
     private let makeContext: @Sendable () -> Context
     private let work: @Sendable (Item, inout Context) -> Void
     private let onIdle: @Sendable (inout Context) -> Void
     private let onRest: @Sendable (inout Context) -> Void
 
-    /// A pool of `threads` workers with room for `queueLimit` waiting items.
-    init(threads: Int, queueLimit: Int, makeContext: @escaping @Sendable () -> Context,
+    /// A pool of `threads` workers with room for `queueLimit` waiting items, keeping `awakeTarget` of them awake
+    /// while items wait (default: two per core).
+    init(threads: Int, queueLimit: Int, awakeTarget: Int? = nil, watchdog: Bool = true,
+         makeContext: @escaping @Sendable () -> Context,
          work: @escaping @Sendable (Item, inout Context) -> Void, idle: @escaping @Sendable (inout Context) -> Void,
          rest: @escaping @Sendable (inout Context) -> Void = { _ in }) {
         threadCount = max(1, threads)
-        awakeTarget = max(2, 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        self.awakeTarget = max(1, awakeTarget ?? 2 * sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        self.watchdog = watchdog
         ring = Array(repeating: nil, count: max(1, queueLimit))
         self.makeContext = makeContext
         self.work = work
@@ -67,7 +76,9 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
                 throw error
             }
         }
-        try ThreadStarter.start(name: "gh-watchdog") { [self] in watch() }
+        if watchdog {
+            try ThreadStarter.start(name: "gh-watchdog") { [self] in watch() }
+        }
     }
 
     /// Queues items in order, as many as fit; returns how many were taken (a prefix of `items`).
@@ -84,7 +95,7 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
         }
         queued.store(count, ordering: .releasing)
         // Awake workers (a spinning one among them) take queued items without being woken.
-        let awake = alive - idle
+        let awake = alive - idle - blocked
         let wake = min(idle, max(0, min(count, awakeTarget) - awake))
         lock.unlock()
         // One signal per worker to wake: a broadcast would wake workers that find nothing.
@@ -112,6 +123,8 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
     }
 
     private func run() {
+        BlockingRegion.install(self)
+        defer { BlockingRegion.install(nil) }
         var context = makeContext()
         var worked = false
         while true {
@@ -163,6 +176,21 @@ final class WorkerPool<Item: Sendable, Context>: @unchecked Sendable {
             if let item { work(item, &context) }
             worked = true
         }
+    }
+
+    /// A worker is about to sleep until another thread wakes it (a group commit's waiter): if items wait and fewer
+    /// workers than `awakeTarget` remain awake, one more is woken to take its place on the CPU.
+    func willBlock() {
+        lock.lock()
+        blocked += 1
+        let wake = count > 0 && idle > 0 && alive - idle - blocked < min(count, awakeTarget)
+        lock.unlock()
+        if wake { lock.signal() }
+    }
+
+    /// The worker woke from its blocking region and counts as awake again.
+    func didUnblock() {
+        lock.withLock { blocked -= 1 }
     }
 
     /// The watchdog: wakes one more worker when items wait and none was taken since its last look (every awake
