@@ -23,16 +23,14 @@ struct AssessBench {
     static let keyCount = 64
 
     static func main() throws {
-        let args = CommandLine.arguments
-        if args.count == 3, args[1] == "profile" {
-            try profile(count: Int(args[2]) ?? 2_000)
+        let (directory, repository, count): (String, String, Int)
+        switch BenchCommand.parse(CommandLine.arguments, name: "AssessBench") {
+        case .profile(let n):
+            try profile(count: n)
             return
+        case .prepare(let dir, let repo, let n):
+            (directory, repository, count) = (dir, repo, n)
         }
-        guard args.count == 4, let count = Int(args[3]), count > 0 else {
-            FileHandle.standardError.write(Data("usage: AssessBench DIR REPO COUNT\n".utf8))
-            exit(2)
-        }
-        let directory = args[1]
         let minter = try PlayIntegrityMinter.random()
         let digest = try SecureRandom.bytes(32)
         let ca = try SyntheticAppAttest()
@@ -43,7 +41,7 @@ struct AssessBench {
             "appleAppIds": [.string(appID)],
             "playIntegrity": ["local": ["decryptionKey": .string(minter.decryptionKeyBase64), "verificationKey": .string(minter.verificationKeyBase64)]],
         ]
-        let bench = try BenchDatabase(directory: directory, repository: args[2], patch: try EnvironmentPatch.parse(body))
+        let bench = try BenchDatabase(directory: directory, repository: repository, patch: try EnvironmentPatch.parse(body))
         try Data(bench.secretKey.utf8).write(to: URL(fileURLWithPath: directory + "/secret.txt"))
 
         let keys = try register(store: bench.store, environment: bench.environment, ca: ca)

@@ -17,19 +17,17 @@ struct PIBench {
     static let requestHash = "bench-request-hash"
 
     static func main() throws {
-        let args = CommandLine.arguments
-        if args.count == 3, args[1] == "profile" {
-            try profile(count: Int(args[2]) ?? 2_000)
+        let (directory, repository, count): (String, String, Int)
+        switch BenchCommand.parse(CommandLine.arguments, name: "PIBench") {
+        case .profile(let n):
+            try profile(count: n)
             return
+        case .prepare(let dir, let repo, let n):
+            (directory, repository, count) = (dir, repo, n)
         }
-        guard args.count == 4, let count = Int(args[3]), count > 0 else {
-            FileHandle.standardError.write(Data("usage: PIBench DIR REPO COUNT\n".utf8))
-            exit(2)
-        }
-        let directory = args[1]
         let minter = try PlayIntegrityMinter.random()
         let digest = try SecureRandom.bytes(32)
-        let publicKey = try setup(directory: directory, repository: args[2], minter: minter, digest: digest)
+        let publicKey = try setup(directory: directory, repository: repository, minter: minter, digest: digest)
 
         let now = Int64(Date().timeIntervalSince1970 * 1000)
         let template = PlayIntegrityPayloadTemplate(packageName: packageName, certificateDigest: digest, requestHash: requestHash, timestampMillis: now)
