@@ -23,14 +23,8 @@ struct AssessBench {
     static let keyCount = 64
 
     static func main() throws {
-        let (directory, repository, count): (String, String, Int)
-        switch BenchCommand.parse(CommandLine.arguments, name: "AssessBench") {
-        case .profile(let n):
-            try profile(count: n)
-            return
-        case .prepare(let dir, let repo, let n):
-            (directory, repository, count) = (dir, repo, n)
-        }
+        guard let (directory, repository, count) = try BenchCommand.preparation(CommandLine.arguments, name: "AssessBench",
+                                                                             profile: { try profile(count: $0) }) else { return }
         let minter = try PlayIntegrityMinter.random()
         let digest = try SecureRandom.bytes(32)
         let ca = try SyntheticAppAttest()

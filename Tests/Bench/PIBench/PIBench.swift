@@ -17,14 +17,8 @@ struct PIBench {
     static let requestHash = "bench-request-hash"
 
     static func main() throws {
-        let (directory, repository, count): (String, String, Int)
-        switch BenchCommand.parse(CommandLine.arguments, name: "PIBench") {
-        case .profile(let n):
-            try profile(count: n)
-            return
-        case .prepare(let dir, let repo, let n):
-            (directory, repository, count) = (dir, repo, n)
-        }
+        guard let (directory, repository, count) = try BenchCommand.preparation(CommandLine.arguments, name: "PIBench",
+                                                                             profile: { try profile(count: $0) }) else { return }
         let minter = try PlayIntegrityMinter.random()
         let digest = try SecureRandom.bytes(32)
         let publicKey = try setup(directory: directory, repository: repository, minter: minter, digest: digest)
