@@ -29,6 +29,13 @@ import Testing
         return (token, arguments)
     }
 
+    /// `arguments` with the token's path replaced by `token` (only it: a base64 key may start with "/" too).
+    static func tokenFrom(_ token: String, _ arguments: [String]) -> [String] {
+        var replaced = arguments
+        if let flag = replaced.firstIndex(of: "--token"), flag + 1 < replaced.count { replaced[flag + 1] = token }
+        return replaced
+    }
+
     @Test func decodesAndVerifiesAGenuineToken() throws {
         let scene = try PlayIntegrityScene()
         let (token, arguments) = try Self.setUp(scene)
@@ -39,7 +46,7 @@ import Testing
         #expect(run.output?["observed"]?["packageName"] == .string(PlayIntegrityScene.packageName))
         #expect(run.output?["observed"]?["timestamp"] == "2026-09-21T14:13:15Z")
         // From standard input, base64-encoded, and with the token's own package and certificate standing in.
-        let fromInput = try Self.run(arguments.map { $0.hasPrefix("/") ? "-" : $0 }, input: Array(Base64.encode(Array(token.utf8)).utf8))
+        let fromInput = try Self.run(Self.tokenFrom("-", arguments), input: Array(Base64.encode(Array(token.utf8)).utf8))
         #expect(fromInput.status == 0, "\(fromInput.error)")
     }
 
@@ -64,7 +71,7 @@ import Testing
     @Test func judgesUnreadableTokensAsForged() throws {
         let scene = try PlayIntegrityScene()
         let (_, arguments) = try Self.setUp(scene)
-        let garbage = try Self.run(arguments.map { $0.hasPrefix("/") ? "-" : $0 }, input: Array("garbage\n".utf8))
+        let garbage = try Self.run(Self.tokenFrom("-", arguments), input: Array("garbage\n".utf8))
         #expect(garbage.status == 1)
         #expect(garbage.output?["verdict"] == ["status": "forged", "reasons": ["decryptionFailed"]])
         #expect(garbage.output?["payload"] == .null)
@@ -79,7 +86,7 @@ import Testing
         let cases: [[String]] = [
             [], ["encode"], Array(arguments.prefix(7)), arguments + ["--digest", "00:11"], arguments + ["--bogus"],
             arguments.map { $0 == scene.minter.decryptionKeyBase64 ? "AAAA" : $0 }, arguments + ["--at", "yesterday"],
-            arguments.map { $0.hasPrefix("/") ? "/nonexistent/token" : $0 }, arguments + ["--request-hash", "again"],
+            Self.tokenFrom("/nonexistent/token", arguments), arguments + ["--request-hash", "again"],
         ]
         for arguments in cases {
             let run = try Self.run(arguments)
