@@ -3,13 +3,14 @@
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
 // Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
 // GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
-// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Locks, Crypto, JSON}; Attestation → {Crypto, JSON};
+// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Locks, Crypto, JSON, SeededRandom}; Attestation → {Crypto, JSON};
 // GatehouseReceipts → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
 // Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
 // the server's worker queue, SQLite's reader pool and fair writer lock), and BlockingRegion (a group commit's waiter
 // tells the server's worker pool that it sleeps, so that another worker takes the CPU). HTTPServer, SQLite and the
 // store know nothing of each other, so what they share lives below them all; a plain mutex is Synchronization.Mutex.
+// SeededRandom holds the one deterministic generator (the demo traffic, property tests and benches replay their data).
 // A module imports only what its target declares here.
 import PackageDescription
 
@@ -36,6 +37,7 @@ let package = Package(
         .target(name: "SQLite", dependencies: ["CSQLite", "Locks"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
+        .target(name: "SeededRandom"),
         .target(name: "HTTPClient", dependencies: ["CCurl"]),
         .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
         .target(name: "GatehouseReceipts", dependencies: ["Crypto", "JSON"]),
@@ -44,14 +46,14 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Attestation", "GatehouseReceipts", "Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Locks", "Crypto", "JSON"]),
+        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Locks", "Crypto", "JSON", "SeededRandom"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
                                                            "GatehouseReceipts", "Crypto", "JSON"]),
 
         // Tests: one target per module.
-        .testTarget(name: "HTTPTests", dependencies: ["HTTP"]),
+        .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SeededRandom"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
@@ -87,7 +89,7 @@ let package = Package(
         .executableTarget(name: "AssessBench", dependencies: ["BenchSupport", "Gatehouse", "GatehouseReceipts", "Crypto", "JSON", "AttestationTesting"],
                           path: "Tests/Bench/AssessBench"),
         .executableTarget(name: "PIBench", dependencies: ["BenchSupport", "Gatehouse", "Attestation", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
-        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON"], path: "Tests/Bench/TrafficBench"),
+        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON", "SeededRandom"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
         .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP", "FuzzReplay"], path: "Tests/Fuzz/HTTPParserFuzz",

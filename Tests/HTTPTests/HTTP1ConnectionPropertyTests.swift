@@ -1,22 +1,11 @@
 import HTTP
+import SeededRandom
 import Testing
 
 /// Random event sequences against the connection's invariants (checked by `HTTP1ConnectionDriver` on every
 /// action), with a seeded generator so that a failure names a sequence that replays.
 @Suite("HTTP/1 connection properties")
 struct HTTP1ConnectionPropertyTests {
-    /// SplitMix64: small, fast, and the same on every platform.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Request shapes; `#` becomes the request's number.
     static let shapes = [
         "GET /# HTTP/1.1\r\nHost: x\r\n\r\n",
@@ -31,7 +20,7 @@ struct HTTP1ConnectionPropertyTests {
     ]
 
     /// The client's whole input: numbered requests, rarely a malformed one.
-    static func stream(_ rng: inout SeededGenerator) -> [UInt8] {
+    static func stream(_ rng: inout SplitMix64) -> [UInt8] {
         var bytes: [UInt8] = []
         for number in 0..<Int.random(in: 1...12, using: &rng) {
             let shape = Int.random(in: 0..<100, using: &rng) < 95 ? shapes[Int.random(in: 0..<8, using: &rng)] : shapes[8]
@@ -42,7 +31,7 @@ struct HTTP1ConnectionPropertyTests {
 
     /// Runs one random sequence; returns the broken invariants (empty when all held).
     static func run(seed: UInt64) -> [String] {
-        var rng = SeededGenerator(state: seed)
+        var rng = SplitMix64(seed: seed)
         var d = HTTP1ConnectionDriver()
         let input = stream(&rng)
         var offset = 0

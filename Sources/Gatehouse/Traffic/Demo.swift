@@ -1,5 +1,6 @@
 import Crypto
 import SQLite
+import SeededRandom
 
 /// Sample data for `gatehouse serve --demo`: a "Demo" environment with one Android and one iOS app and a week of
 /// verdicts in which Play Integrity shows the upload-key mistake (the app-signing key's digest is not registered)
@@ -48,7 +49,7 @@ public enum Demo {
 
     /// A week of generated verdicts, a batch per day (deterministic, so every demo looks the same).
     static func week(now: Int64) -> [[Verdict]] {
-        var random = SplitMix(seed: 2026)
+        var random = SplitMix64(seed: 2026)
         let start = now - 7 * 86_400 + 3600
         var days: [[Verdict]] = []
         for day in 0..<7 {
@@ -97,23 +98,6 @@ public enum Demo {
             return Verdict(at: at, platform: "ios", provider: "app-attest", status: "rejected", reasons: ["counterRegression"], observed: observed)
         default:
             return Verdict(at: at, platform: "ios", provider: "app-attest", status: "forged", reasons: ["assertionInvalid"], observed: observed)
-        }
-    }
-
-    /// A small deterministic generator (SplitMix64).
-    struct SplitMix {
-        var state: UInt64
-
-        init(seed: UInt64) {
-            state = seed
-        }
-
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import Gatehouse
 import JSON
 import SQLite
+import SeededRandom
 
 /// The traffic bench (`make bench-traffic`), two modes:
 /// - `setup DIR REPO`: a migrated database `DIR/db.sqlite` (master key from `GATEHOUSE_MASTER_KEY`) with one
@@ -48,7 +49,7 @@ struct TrafficBench {
 
     /// The bench's batch of 1,000 verdicts as the JSON body wrk posts.
     static func body() -> [UInt8] {
-        var random = SplitMix(seed: 7)
+        var random = SplitMix64(seed: 7)
         let items = (0..<1000).map { _ in json(verdict(at: now - Int64(random.next() % 86_400), roll: random.next() % 100)) }
         return Array(("{\"verdicts\": [" + items.joined(separator: ",") + "]}").utf8)
     }
@@ -117,7 +118,7 @@ struct TrafficBench {
             let verdicts = Verdicts(store: store)
             var note = ""
             if size <= 100_000 {
-                var random = SplitMix(seed: 11)
+                var random = SplitMix64(seed: 11)
                 let start = DispatchTime.now().uptimeNanoseconds
                 for _ in 0..<(size / 1000) {
                     let batch = (0..<1000).map { _ in verdict(at: now - 1 - Int64(random.next() % UInt64(7 * 86_400 - 1)), roll: random.next() % 100) }
@@ -203,18 +204,6 @@ struct TrafficBench {
             }
         }
         return rows
-    }
-
-    struct SplitMix {
-        var state: UInt64
-        init(seed: UInt64) { state = seed }
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
     }
 
     struct BenchError: Error, CustomStringConvertible {
