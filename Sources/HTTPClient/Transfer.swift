@@ -52,20 +52,24 @@ final class Transfer {
 
 /// `CURLOPT_WRITEFUNCTION`: returning fewer bytes than given makes libcurl stop with `CURLE_WRITE_ERROR`.
 func receiveBody(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
-    guard let context else { return 0 }
-    let (length, overflow) = size.multipliedReportingOverflow(by: count)
-    guard !overflow else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.appendBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    guard let (transfer, bytes) = callbackChunk(data, size, count, context) else { return 0 }
+    return transfer.appendBody(bytes) ? bytes.count : 0
 }
 
 /// `CURLOPT_HEADERFUNCTION`: one whole header line per call.
 func receiveHeader(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?) -> Int {
-    guard let context else { return 0 }
+    guard let (transfer, bytes) = callbackChunk(data, size, count, context) else { return 0 }
+    return transfer.appendHeaderLine(bytes) ? bytes.count : 0
+}
+
+/// The transfer a libcurl data callback is for and the bytes it was given (valid until the callback returns); nil
+/// for a call without a context or whose size overflows.
+private func callbackChunk(_ data: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int,
+                           _ context: UnsafeMutableRawPointer?) -> (Transfer, UnsafeRawBufferPointer)? {
+    guard let context else { return nil }
     let (length, overflow) = size.multipliedReportingOverflow(by: count)
-    guard !overflow else { return 0 }
-    let transfer = Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue()
-    return transfer.appendHeaderLine(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+    guard !overflow else { return nil }
+    return (Unmanaged<Transfer>.fromOpaque(context).takeUnretainedValue(), UnsafeRawBufferPointer(start: data, count: length))
 }
 
 extension String {
