@@ -1,4 +1,5 @@
 import CSQLite
+import Locks
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,7 +17,8 @@ import Darwin
 /// https://sqlite.org/threadsafe.html (each connection is opened `SQLITE_OPEN_NOMUTEX` and used by one thread at
 /// a time). A file path is required: `:memory:` cannot be shared between connections and is refused.
 public final class Database: @unchecked Sendable {
-    // @unchecked Sendable: `writer` (a non-Sendable Connection) is only used while holding `writerLock`;
+    // @unchecked Sendable: `writer` (a non-Sendable Connection) is only used while holding `writerLock`, and
+    // `checkpointer` while holding `checkpointLock`;
     // reader connections are only used between check-out and check-in of `readers`; everything else is
     // immutable or atomic.
 
@@ -31,6 +33,9 @@ public final class Database: @unchecked Sendable {
     private let writerThread = Atomic<UInt>(0)
     private let pendingWriteCount = Atomic<Int>(0)
     private let readers: ConnectionPool
+    /// The connection `checkpoint` uses (opened on first use), only touched while holding `checkpointLock`.
+    private var checkpointer: Connection?
+    private let checkpointLock = ConditionLock()
 
     /// Opens (creating if needed) the database at `path`, switches it to WAL, and turns on foreign keys.
     /// Reader connections are opened on first use.
@@ -52,6 +57,7 @@ public final class Database: @unchecked Sendable {
         // https://sqlite.org/foreignkeys.html#fk_enable: off by default, per connection.
         try writer.execute("PRAGMA foreign_keys = ON")
         try writer.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
+        try writer.execute("PRAGMA wal_autocheckpoint = \(max(0, configuration.walAutocheckpointPages))")
         self.writer = writer
         self.readers = ConnectionPool(capacity: configuration.readers) {
             let reader = try Connection(
@@ -59,6 +65,23 @@ public final class Database: @unchecked Sendable {
             // https://sqlite.org/pragma.html#pragma_query_only: a second guard besides the read-only open.
             try reader.execute("PRAGMA query_only = 1")
             return reader
+        }
+    }
+
+    /// Copies the WAL's committed pages into the database file (`PRAGMA wal_checkpoint(PASSIVE)`) on a connection of
+    /// its own, without waiting for the writer or readers, so that commits do not pay for it; returns the WAL's size
+    /// and how much of it is now in the database file, in pages. A server calls it every fraction of a second.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func checkpoint() throws -> (walPages: Int, copiedPages: Int) {
+        try checkpointLock.withLock {
+            let connection = try checkpointer ?? Connection(
+                path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
+            checkpointer = connection
+            // https://sqlite.org/pragma.html#pragma_wal_checkpoint: one row (busy, WAL pages, pages checkpointed).
+            let row = try connection.queryOne("PRAGMA wal_checkpoint(PASSIVE)")
+            return (row?[1].int ?? 0, row?[2].int ?? 0)
         }
     }
 

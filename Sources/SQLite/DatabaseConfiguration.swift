@@ -16,7 +16,13 @@ public struct DatabaseConfiguration: Sendable {
     /// The writer's `PRAGMA synchronous`.
     public var synchronous: Synchronous = .normal
 
-    /// The defaults: 4 readers, 5 s busy timeout, `synchronous=NORMAL`.
+    /// How many WAL pages make the writer checkpoint at the end of a commit (`PRAGMA wal_autocheckpoint`). A
+    /// checkpoint in a commit holds every later write back; a server runs `Database.checkpoint()` in the background
+    /// instead, and this is the backstop should it fall behind. See https://sqlite.org/wal.html#ckpt
+    public var walAutocheckpointPages: Int = 10_000
+
+    /// The defaults: 4 readers, 5 s busy timeout, `synchronous=NORMAL`, the writer's own checkpoints at 10,000 WAL
+    /// pages.
     public init() {}
 
     /// `busyTimeout` in whole milliseconds, clamped to what `sqlite3_busy_timeout` takes.

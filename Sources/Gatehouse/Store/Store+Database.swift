@@ -18,6 +18,12 @@ extension Store {
         try Migrator(directory: directory).status(database)
     }
 
+    /// Copies the database's write-ahead log into its file in the background of commits (`Database.checkpoint`).
+    /// - Throws: `DatabaseError`.
+    public func checkpoint() throws {
+        try database.checkpoint()
+    }
+
     /// Database writes waiting or running (for a metrics gauge).
     public var pendingWrites: Int { database.pendingWrites }
 

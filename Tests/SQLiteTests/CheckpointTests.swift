@@ -1,0 +1,34 @@
+import Foundation
+import SQLite
+import Testing
+
+@Suite struct CheckpointTests {
+    /// The writer leaves its commits in the WAL (below the backstop it checkpoints nothing itself); `checkpoint`
+    /// copies them into the database file, where a connection that reads the file alone finds them.
+    @Test func checkpointCopiesTheCommittedWALIntoTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("wal.sqlite")
+        let database = try Database(path: path)
+        try database.write { connection in
+            try connection.execute("CREATE TABLE item (id INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+            for id in 1...500 {
+                try connection.execute("INSERT INTO item VALUES (?, zeroblob(1024))", [.integer(Int64(id))])
+            }
+        }
+        let walBefore = try FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int ?? 0
+        let fileBefore = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(walBefore > 500 * 1024)
+        #expect(fileBefore < 500 * 1024)
+
+        let (walPages, copiedPages) = try database.checkpoint()
+        #expect(walPages > 100)
+        #expect(copiedPages == walPages)
+        let fileAfter = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        #expect(fileAfter > 500 * 1024)
+
+        // Nothing new to copy: a second checkpoint reports the WAL already in the file.
+        let again = try database.checkpoint()
+        #expect(again.copiedPages == again.walPages)
+        #expect(try database.read { try $0.queryOne("SELECT count(*) FROM item")?[0].int } == 500)
+    }
+}
