@@ -2,7 +2,10 @@ extension Base64 {
     /// Decodes base64url without padding (RFC 4648 §5, as JOSE uses it: RFC 7515 §2) in its one canonical spelling;
     /// nil for any other character (`+`, `/`, `=`, whitespace), a length no encoding produces, or non-zero unused bits.
     public static func decodeURLSafeUnpadded(_ text: some Collection<UInt8>) -> [UInt8]? {
-        for byte in text {
+        // One copy into an array first: a caller in another module reaches this unspecialized, and iterating the
+        // generic collection byte by byte through its witness table cost more than the rest of a token's decoding.
+        let characters = Array(text)
+        for byte in characters {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                  UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
@@ -11,6 +14,6 @@ extension Base64 {
                 return nil
             }
         }
-        return decode(String(decoding: text, as: UTF8.self))
+        return decode(characters: characters)
     }
 }

@@ -47,7 +47,12 @@ public enum Base64 {
     /// in the last character (RFC 4648 §3.5 lets decoders reject these; we do, so every byte string has
     /// exactly one accepted spelling per alphabet and padding choice).
     public static func decode(_ string: String) -> [UInt8]? {
-        var characters = Array(string.utf8)
+        decode(characters: Array(string.utf8))
+    }
+
+    /// `decode(_:)` over the text's bytes.
+    static func decode(characters: [UInt8]) -> [UInt8]? {
+        var characters = characters
         var paddingCount = 0
         while characters.last == UInt8(ascii: "=") {
             characters.removeLast()
