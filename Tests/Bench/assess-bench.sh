@@ -66,4 +66,4 @@ if [ -n "$BYTES" ] && [ "$ROWS" -gt 0 ]; then
     per = bytes / rows; n = rate * 600
     printf "10 minutes at %.0f assessments/s: %.0f nonces, about %.0f bytes each on disk -> %.1f MB (SQLite pages; no cache beyond SQLite'"'"'s page cache)\n", rate, n, per, n * per / 1048576 }'
 fi
-echo "(a shared machine: other helpers compile beside this run, so figures move from run to run)"
+echo "(a shared machine: figures move from run to run; compare ratios measured in one run)"

@@ -32,4 +32,4 @@ awk -v r="$rps" -v lim="$LIMIT" 'BEGIN { printf "ratio to the verify limit: %.2f
 if awk '/^verified:/ {exit !($4 + 0 > 0)}' "$DIR/wrk.txt"; then
   echo "(replays: wrk sent more requests than BENCH_TOKENS; a replay costs the same decode and a refused insert)"
 fi
-echo "(a shared machine: other helpers compile beside this run, so figures move from run to run)"
+echo "(a shared machine: figures move from run to run; compare ratios measured in one run)"

@@ -23,6 +23,9 @@ final class PeriodicJob: Sendable {
         }
         guard first else { return }
         let thread = Thread { [self] in
+            // Set from the thread itself: only then does Foundation on Linux hand the name to the kernel, which is
+            // what `ps -T` and `top` show.
+            Thread.current.name = name
             repeat {
                 job()
             } while stopped.wait(timeout: .now() + interval) == .timedOut
