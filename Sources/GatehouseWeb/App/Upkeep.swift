@@ -1,6 +1,7 @@
 import Foundation
 import Gatehouse
 import HTTPServer
+import Synchronization
 
 /// Background upkeep while serving: deletes verdicts past retention and old login failures, hourly; copies the
 /// database's write-ahead log into its file every `checkpointInterval`, so that commits do not stop to do it.
@@ -24,12 +25,20 @@ public final class Upkeep: Sendable {
                 logger.error("upkeep failed", ["error": .string("\(error)")])
             }
         }
+        // A failing checkpoint (a full disk) is logged when it starts failing or fails differently, not 50 times a second.
+        let lastFailure = Mutex<String?>(nil)
         checkpoints.start {
+            var failure: String?
             do {
                 try services.store.checkpoint()
             } catch {
-                logger.error("checkpoint failed", ["error": .string("\(error)")])
+                failure = "\(error)"
             }
+            let changed = lastFailure.withLock { last in
+                defer { last = failure }
+                return last != failure
+            }
+            if changed, let failure { logger.error("checkpoint failed", ["error": .string(failure)]) }
         }
     }
 
