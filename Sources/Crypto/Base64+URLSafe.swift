@@ -5,15 +5,8 @@ extension Base64 {
         // One copy into an array first: a caller in another module reaches this unspecialized, and iterating the
         // generic collection byte by byte through its witness table cost more than the rest of a token's decoding.
         let characters = Array(text)
-        for byte in characters {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-                continue
-            default:
-                return nil
-            }
-        }
-        return decode(characters: characters)
+        // 0x40: a character of the standard alphabet only, or one of neither (padding among them).
+        guard let (bytes, seen) = decodeQuanta(characters, count: characters.count), seen & 0x40 == 0 else { return nil }
+        return bytes
     }
 }

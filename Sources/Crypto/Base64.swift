@@ -14,28 +14,36 @@ public enum Base64 {
     /// Encodes `bytes` with `alphabet`, with `=` padding to a multiple of four characters when `padded`.
     public static func encode(_ bytes: [UInt8], alphabet: Alphabet = .standard, padded: Bool = true) -> String {
         let table = alphabet == .standard ? standardTable : urlSafeTable
-        var output: [UInt8] = []
-        output.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            for shift in [18, 12, 6, 0] { output.append(table[Int(group >> UInt32(shift) & 0x3F)]) }
-            index += 3
+        let whole = bytes.count / 3 * 3
+        let remaining = bytes.count - whole
+        let count = whole / 3 * 4 + (remaining == 0 ? 0 : padded ? 4 : remaining + 1)
+        return String(unsafeUninitializedCapacity: count) { output in
+            bytes.withUnsafeBufferPointer { input in
+                table.withUnsafeBufferPointer { table in
+                    func character(_ group: UInt32, _ shift: UInt32) -> UInt8 { table[Int(group >> shift & 0x3F)] }
+                    var i = 0, o = 0
+                    while i < whole {
+                        let group = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+                        output[o] = character(group, 18)
+                        output[o + 1] = character(group, 12)
+                        output[o + 2] = character(group, 6)
+                        output[o + 3] = character(group, 0)
+                        i += 3
+                        o += 4
+                    }
+                    guard remaining > 0 else { return }
+                    let group = UInt32(input[i]) << 16 | (remaining == 2 ? UInt32(input[i + 1]) << 8 : 0)
+                    output[o] = character(group, 18)
+                    output[o + 1] = character(group, 12)
+                    if remaining == 2 { output[o + 2] = character(group, 6) }
+                    if padded {
+                        if remaining == 1 { output[o + 2] = UInt8(ascii: "=") }
+                        output[o + 3] = UInt8(ascii: "=")
+                    }
+                }
+            }
+            return count
         }
-        let remaining = bytes.count - index
-        if remaining == 1 {
-            let group = UInt32(bytes[index]) << 16
-            output.append(table[Int(group >> 18 & 0x3F)])
-            output.append(table[Int(group >> 12 & 0x3F)])
-            if padded { output.append(contentsOf: [UInt8(ascii: "="), UInt8(ascii: "=")]) }
-        } else if remaining == 2 {
-            let group = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            output.append(table[Int(group >> 18 & 0x3F)])
-            output.append(table[Int(group >> 12 & 0x3F)])
-            output.append(table[Int(group >> 6 & 0x3F)])
-            if padded { output.append(UInt8(ascii: "=")) }
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// Decodes Base64 text in either alphabet, strictly.
@@ -52,58 +60,78 @@ public enum Base64 {
 
     /// `decode(_:)` over the text's bytes.
     static func decode(characters: [UInt8]) -> [UInt8]? {
-        var characters = characters
+        var end = characters.count
         var paddingCount = 0
-        while characters.last == UInt8(ascii: "=") {
-            characters.removeLast()
+        while end > 0, characters[end - 1] == UInt8(ascii: "=") {
+            end -= 1
             paddingCount += 1
         }
-        let remainder = characters.count % 4
-        if remainder == 1 { return nil }
         if paddingCount > 0 {
             // Padding must complete the final quantum exactly: 2 characters + "==", or 3 + "=".
-            guard remainder != 0, remainder + paddingCount == 4 else { return nil }
+            guard end % 4 != 0, end % 4 + paddingCount == 4 else { return nil }
         }
-        var sawStandard = false
-        var sawURLSafe = false
-        var values: [UInt8] = []
-        values.reserveCapacity(characters.count)
-        for character in characters {
-            switch character {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(character - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(character - UInt8(ascii: "a") + 26)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(character - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"): sawStandard = true; values.append(62)
-            case UInt8(ascii: "/"): sawStandard = true; values.append(63)
-            case UInt8(ascii: "-"): sawURLSafe = true; values.append(62)
-            case UInt8(ascii: "_"): sawURLSafe = true; values.append(63)
-            default: return nil
+        // A character outside both alphabets sets both alphabet bits, so one test rejects it and mixed alphabets.
+        guard let (bytes, seen) = decodeQuanta(characters, count: end), seen & 0xC0 != 0xC0 else { return nil }
+        return bytes
+    }
+
+    /// For each byte: its 6-bit value, with 0x40 added for a character only the standard alphabet has (`+ /`) and
+    /// 0x80 for one only the URL-safe alphabet has (`- _`); 0xFF for any other byte (both bits set).
+    static let decodeTable: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch UInt8(byte) {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt8(byte) - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt8(byte) - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt8(byte) - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "+"): 62 | 0x40
+        case UInt8(ascii: "/"): 63 | 0x40
+        case UInt8(ascii: "-"): 62 | 0x80
+        case UInt8(ascii: "_"): 63 | 0x80
+        default: 0xFF
+        }
+    }
+
+    /// Decodes the first `count` characters (no padding among them) in one pass: the bytes, and the OR of the
+    /// characters' `decodeTable` entries (the caller judges the alphabet from it). Nil for a length no encoding
+    /// produces (4n+1) or non-zero unused bits in the last character.
+    static func decodeQuanta(_ characters: [UInt8], count: Int) -> (bytes: [UInt8], seen: UInt8)? {
+        let remainder = count % 4
+        guard remainder != 1, count <= characters.count else { return nil }
+        let outputCount = count / 4 * 3 + (remainder == 0 ? 0 : remainder - 1)
+        var seen: UInt8 = 0
+        var unusedBits: UInt8 = 0
+        let bytes = characters.withUnsafeBufferPointer { input in
+            decodeTable.withUnsafeBufferPointer { table in
+                [UInt8](unsafeUninitializedCapacity: outputCount) { output, initialized in
+                    var i = 0, o = 0
+                    while i + 4 <= count {
+                        let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+                        let c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+                        seen |= a | b | c | d
+                        let group = UInt32(a & 0x3F) << 18 | UInt32(b & 0x3F) << 12 | UInt32(c & 0x3F) << 6 | UInt32(d & 0x3F)
+                        output[o] = UInt8(truncatingIfNeeded: group >> 16)
+                        output[o + 1] = UInt8(truncatingIfNeeded: group >> 8)
+                        output[o + 2] = UInt8(truncatingIfNeeded: group)
+                        i += 4
+                        o += 3
+                    }
+                    if remainder >= 2 {
+                        let a = table[Int(input[i])] , b = table[Int(input[i + 1])]
+                        seen |= a | b
+                        output[o] = (a & 0x3F) << 2 | (b & 0x3F) >> 4
+                        if remainder == 3 {
+                            let c = table[Int(input[i + 2])]
+                            seen |= c
+                            output[o + 1] = (b & 0x3F) << 4 | (c & 0x3F) >> 2
+                            unusedBits = c & 0x03
+                        } else {
+                            unusedBits = b & 0x0F
+                        }
+                    }
+                    initialized = outputCount
+                }
             }
         }
-        if sawStandard && sawURLSafe { return nil }
-
-        var output: [UInt8] = []
-        output.reserveCapacity(values.count * 3 / 4)
-        var index = 0
-        while index + 4 <= values.count {
-            let group = UInt32(values[index]) << 18 | UInt32(values[index + 1]) << 12
-                | UInt32(values[index + 2]) << 6 | UInt32(values[index + 3])
-            output.append(UInt8(truncatingIfNeeded: group >> 16))
-            output.append(UInt8(truncatingIfNeeded: group >> 8))
-            output.append(UInt8(truncatingIfNeeded: group))
-            index += 4
-        }
-        switch values.count - index {
-        case 2:
-            guard values[index + 1] & 0x0F == 0 else { return nil }
-            output.append(values[index] << 2 | values[index + 1] >> 4)
-        case 3:
-            guard values[index + 2] & 0x03 == 0 else { return nil }
-            output.append(values[index] << 2 | values[index + 1] >> 4)
-            output.append(values[index + 1] << 4 | values[index + 2] >> 2)
-        default:
-            break
-        }
-        return output
+        guard unusedBits == 0 else { return nil }
+        return (bytes, seen)
     }
 }

@@ -46,6 +46,31 @@ import Testing
         }
     }
 
+    /// Every byte value in every position of a quantum: the 64 characters of each alphabet decode to their index,
+    /// anything else is refused (`=` only where it pads).
+    @Test func everyByteInEveryPosition() {
+        let standard = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let urlSafe = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        for byte in UInt8.min...UInt8.max {
+            let value = standard.firstIndex(of: byte) ?? urlSafe.firstIndex(of: byte)
+            for position in 0..<4 {
+                var text = Array("AAAA".utf8)
+                text[position] = byte
+                let decoded = Base64.decode(String(decoding: text, as: UTF8.self))
+                if let value {
+                    let group = UInt32(value) << (6 * (3 - position))
+                    #expect(decoded == [UInt8(truncatingIfNeeded: group >> 16), UInt8(truncatingIfNeeded: group >> 8), UInt8(truncatingIfNeeded: group)])
+                } else if byte == UInt8(ascii: "="), position == 3 {
+                    #expect(decoded == [0, 0])
+                } else {
+                    #expect(decoded == nil, "byte \(byte) at \(position)")
+                }
+                let unpadded = Base64.decodeURLSafeUnpadded(text)
+                #expect((unpadded != nil) == urlSafe.contains(byte), "byte \(byte) at \(position) in base64url")
+            }
+        }
+    }
+
     @Test(arguments: [
         "Zg=", "Zg===", "Zm8==", "Zm9v=", "Z", "Zm9vY", "=", "==", "Zg==Zg==", "Z=g=",
         "Zm9v\n", " Zm9v", "Zm 9v", "Zm9v\r\n",

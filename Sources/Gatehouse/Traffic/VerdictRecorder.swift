@@ -11,7 +11,9 @@ public final class VerdictRecorder: Sendable {
     public let interval: Duration
     /// Past this many waiting verdicts the background thread is woken early.
     public let highWater: Int
-    private let pending = Mutex<[String: [Verdict]]>([:])
+    /// Queued verdicts, spread over several locks so that concurrent requests seldom wait for one another to queue.
+    private let shards: [Shard]
+    private let nextShard = Atomic<Int>(0)
     private let waiting = Atomic<Int>(0)
     private let wake = DispatchSemaphore(value: 0)
     private let flushing = Mutex(())
@@ -28,11 +30,21 @@ public final class VerdictRecorder: Sendable {
         self.interval = interval
         self.highWater = max(1, highWater)
         self.onError = onError
+        shards = (0..<Self.shardCount).map { _ in Shard() }
+    }
+
+    /// How many locks queued verdicts are spread over (a power of two).
+    static let shardCount = 16
+
+    /// One lock's queue of verdicts with their environment ids.
+    private final class Shard: Sendable {
+        let queued = Mutex<[(environmentID: String, verdict: Verdict)]>([])
     }
 
     /// Queues one verdict of `environmentID`.
     public func record(_ verdict: Verdict, environmentID: String) {
-        pending.withLock { $0[environmentID, default: []].append(verdict) }
+        let shard = shards[nextShard.wrappingAdd(1, ordering: .relaxed).oldValue & (Self.shardCount - 1)]
+        shard.queued.withLock { $0.append((environmentID, verdict)) }
         if waiting.add(1, ordering: .relaxed).newValue == highWater { wake.signal() }
     }
 
@@ -43,9 +55,13 @@ public final class VerdictRecorder: Sendable {
     @discardableResult
     public func flush() -> Int {
         flushing.withLock { _ in
-            let batches = pending.withLock { queued in
-                defer { queued.removeAll(keepingCapacity: true) }
-                return queued
+            var batches: [String: [Verdict]] = [:]
+            for shard in shards {
+                let queued = shard.queued.withLock { queued in
+                    defer { queued.removeAll(keepingCapacity: true) }
+                    return queued
+                }
+                for (environmentID, verdict) in queued { batches[environmentID, default: []].append(verdict) }
             }
             var written = 0
             for (environmentID, batch) in batches {

@@ -1,0 +1,57 @@
+import Crypto
+import Foundation
+import Gatehouse
+import Testing
+
+/// The recorder queues verdicts from any number of threads and writes each to its own environment's rollups, none
+/// lost and none twice.
+@Suite("Verdict recorder")
+final class VerdictRecorderTests: Sendable {
+    let directory = NSTemporaryDirectory() + "gatehouse-recorder-" + UUID().uuidString
+    let store: Store
+    let now: Int64 = 1_790_000_000
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let now = self.now
+        (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
+                                    masterKey: try SecureRandom.bytes(32), clock: { now })
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    @Test func concurrentRecordsAreWrittenOnceEachToTheirEnvironment() throws {
+        let environments = Environments(store: store)
+        let first = try environments.create(name: "A", kind: .production, actor: .system).environment.id
+        let second = try environments.create(name: "B", kind: .production, actor: .system).environment.id
+        let verdicts = Verdicts(store: store)
+        let recorder = VerdictRecorder(verdicts: verdicts, highWater: 1_000_000)
+        let threads = 8, perThread = 500, now = self.now
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for i in 0..<perThread {
+                let verified = i % 3 != 0
+                let verdict = Verdict(at: now - 60, platform: "ios", provider: "app-attest", status: verified ? "verified" : "rejected",
+                                      reasons: verified ? [] : ["counterReused"], observed: ["appId": "ABCDE12345.com.example.app"])
+                recorder.record(verdict, environmentID: thread % 2 == 0 ? first : second)
+            }
+        }
+        #expect(recorder.backlog == threads * perThread)
+        #expect(recorder.flush() == threads * perThread)
+        #expect(recorder.backlog == 0)
+        #expect(recorder.flush() == 0)
+        for environmentID in [first, second] {
+            let rollups = try verdicts.weekRollups(environmentID: environmentID, now: now)
+            let count = { (status: String, reason: String?) in
+                rollups.first { $0.status == status && $0.reason == reason }?.count
+            }
+            let rejectedPerThread = (0..<perThread).filter { $0 % 3 == 0 }.count
+            #expect(count("verified", nil) == threads / 2 * (perThread - rejectedPerThread))
+            #expect(count("rejected", nil) == threads / 2 * rejectedPerThread)
+            #expect(count("rejected", "counterReused") == threads / 2 * rejectedPerThread)
+        }
+    }
+}
