@@ -148,7 +148,24 @@ public struct JSONParser {
 
     private mutating func string() throws(JSONSyntaxError) -> String {
         index += 1
-        var out: [UInt8] = []
+        // Most strings have no escapes: find the end of the plain run in one tight loop and take it whole.
+        let start = index
+        let end = bytes.withUnsafeBufferPointer { buffer in
+            var i = start
+            while i < buffer.count {
+                let b = buffer[i]
+                if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+                i += 1
+            }
+            return i
+        }
+        index = end
+        if current == UInt8(ascii: "\"") {
+            index += 1
+            guard let s = String(validating: bytes[start..<end], as: UTF8.self) else { throw error("invalid UTF-8 in string") }
+            return s
+        }
+        var out = Array(bytes[start..<end])
         while true {
             guard let b = current else { throw error("unterminated string") }
             switch b {

@@ -14,7 +14,7 @@ struct JSONTests {
 
     @Test("malformed JSON reports the byte offset", arguments: [
         ("", 0), ("{", 1), (#"{"a" 1}"#, 5), ("[1,]", 3), ("[01]", 2), (#""\x""#, 2), ("tru", 0), ("{} x", 3),
-        (#""\ud800""#, 7), ("[1 2]", 3), (String(repeating: "[", count: 100), 64),
+        (#""\ud800""#, 7), ("[1 2]", 3), ("\"ab\u{1}\"", 3), ("\"abc", 4), (#"["plain", "then\q"]"#, 16), (String(repeating: "[", count: 100), 64),
     ])
     func offsets(text: String, offset: Int) {
         do {
@@ -22,6 +22,21 @@ struct JSONTests {
             Issue.record("parsed \(text)")
         } catch {
             #expect(error.offset == offset, "\(text): \(error)")
+        }
+    }
+
+    /// Strings with and without escapes, long plain runs, and bytes that are not UTF-8.
+    @Test func strings() throws {
+        let long = String(repeating: "éa-_", count: 600)
+        #expect(try JSONParser.parse("\"\(long)\"").string == long)
+        #expect(try JSONParser.parse(#""\#(long)\n\#(long)\t""#).string == long + "\n" + long + "\t")
+        #expect(try JSONParser.parse(#""""#).string == "")
+        #expect(try JSONParser.parse(#""\"""#).string == "\"")
+        do {
+            _ = try JSONParser.parse([0x22, 0x61, 0xFF, 0x22])
+            Issue.record("parsed a string that is not UTF-8")
+        } catch {
+            #expect(error.offset == 4)
         }
     }
 
