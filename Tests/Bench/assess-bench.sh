@@ -21,34 +21,23 @@ echo "built $REQUESTS iOS and $REQUESTS Android requests, $((REQUESTS / 10)) rec
 
 serve --app-attest-roots "$DIR/roots.pem"
 
-# The server's CPU time so far, in clock ticks (user + system), to state each run's CPU per request: a figure that
-# other processes on a shared machine move less than throughput.
-ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
-HZ=$(getconf CLK_TCK)
-# One core's verify time in microseconds, from the same openssl run (the limit is for all cores).
-VERIFY_US=$(awk -v lim="$LIMIT" -v c="$CORES" 'BEGIN { printf "%.1f", 1e6 * c / lim }')
-
-# run NAME PATH: wrk over DIR/NAME.txt; prints the figures and leaves "rps p99" in $DIR/NAME.fig.
+# run NAME PATH GOAL: wrk over DIR/NAME.txt; prints the figures and leaves "rps p99" in $DIR/NAME.fig.
 run() {
-  t0=$(ticks)
-  wrk -t2 -c64 -d"${SECONDS_}s" --latency -s "$DIR/$1.lua" "http://127.0.0.1:$PORT$2" > "$DIR/$1.wrk" 2>"$DIR/$1.err"
+  wrk_measured "$DIR/$1.wrk" "$DIR/$1.lua" "$2" 2>"$DIR/$1.err"
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$DIR/$1.wrk")
   p50=$(ms "$(awk '$1 == "50%" {print $2}' "$DIR/$1.wrk")")
   p99=$(ms "$(awk '$1 == "99%" {print $2}' "$DIR/$1.wrk")")
   counts=$(awk '/^good:/ {print}' "$DIR/$1.wrk")
-  t1=$(ticks)
-  total=$(awk '/requests in/ {print $1}' "$DIR/$1.wrk")
   echo "$rps $p99" > "$DIR/$1.fig"
   awk -v n="$1" -v r="$rps" -v lim="$LIMIT" -v p50="$p50" -v p99="$p99" -v c="$counts" \
     'BEGIN { printf "%-8s %8.0f req/s  %.2fx the verify limit  p50 %s ms  p99 %s ms  (%s)\n", n, r, r / lim, p50, p99, c }'
-  awk -v t="$((t1 - t0))" -v hz="$HZ" -v n="$total" -v v="$VERIFY_US" \
-    'BEGIN { us = t * 1e6 / hz / n; printf "  server CPU per request: %.0f us (one ECDSA verify: %s us on one core -> %.2fx in CPU terms)\n", us, v, v / us }'
+  cpu_line "$DIR/$1.wrk" "$3"
   if [ -s "$DIR/$1.err" ]; then echo "  first answer not counted good: $(head -c 300 "$DIR/$1.err")"; fi
 }
-run ios /api/v4/assess
+run ios /api/v4/assess 0.4
 NONCES_IOS=$(sqlite3 "$DIR/db.sqlite" "SELECT COUNT(*) FROM spent_nonces" 2>/dev/null || echo "?")
-run android /api/v4/assess
-BENCH_SECRET=$(cat "$DIR/secret.txt") run verify /api/v4/receipts/verify
+run android /api/v4/assess 0.4
+BENCH_SECRET=$(cat "$DIR/secret.txt") run verify /api/v4/receipts/verify 0.5
 RSS=$(awk '/VmHWM/ {print $2}' "/proc/$PID/status")
 stop
 echo "peak RSS: $((RSS / 1024)) MB"

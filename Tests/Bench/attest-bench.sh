@@ -13,11 +13,12 @@ KEYS=1000
 . Tests/Bench/verify-limit-lib.sh
 # assert_run LABEL: wrk over the prepared assertions; prints "LABEL: N assertions/s, p99 X ms, verified V of T"
 assert_run() {
-  wrk -t2 -c64 -d"${SECONDS_}s" --latency -s "$DIR/assert.lua" "http://127.0.0.1:$PORT/api/v4/attestation/app-attest/assertion" > "$DIR/wrk.txt"
+  wrk_measured "$DIR/wrk.txt" "$DIR/assert.lua" /api/v4/attestation/app-attest/assertion
   rps=$(awk '/^Requests\/sec:/ {print $2}' "$DIR/wrk.txt")
   p99=$(ms "$(awk '$1 == "99%" {print $2}' "$DIR/wrk.txt")")
   counts=$(awk '/^verified:/ {print $2, $4}' "$DIR/wrk.txt")
   echo "$1: $rps assertions/s, p99 $p99 ms, responses verified/other: $counts" | tr -d ','
+  cpu_line "$DIR/wrk.txt" 0.5
   echo "$rps" > "$DIR/$2.rps"
 }
 

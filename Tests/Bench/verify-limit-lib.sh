@@ -33,3 +33,28 @@ serve() {
 
 # stop: SIGTERM to the server, waited for.
 stop() { kill -TERM "$PID"; wait "$PID" || true; PID=""; }
+
+# CPU per request: the server's and wrk's (this shell's finished children) CPU time in clock ticks, and one verify's
+# time on one core from the same openssl run. On a machine where wrk shares the server's cores, a ratio goal g is a
+# CPU budget: g x LIMIT requests/s leave CORES / (g x LIMIT) of CPU per request for the server and wrk together.
+HZ=$(getconf CLK_TCK)
+ticks() { awk '{print $14 + $15}' "/proc/$PID/stat"; }
+child_ticks() { awk '{print $16 + $17}' "/proc/$$/stat"; }
+
+# wrk_measured OUT LUA PATH: wrk (2 threads, 64 connections, SECONDS_) with the script LUA against PATH, its report in
+# OUT; the CPU it and the server used in CPU_SERVER and CPU_WRK (ticks).
+wrk_measured() {
+  s0=$(ticks); w0=$(child_ticks)
+  wrk -t2 -c64 -d"${SECONDS_}s" --latency -s "$2" "http://127.0.0.1:$PORT$3" > "$1"
+  s1=$(ticks); w1=$(child_ticks)
+  CPU_SERVER=$((s1 - s0)); CPU_WRK=$((w1 - w0))
+}
+
+# cpu_line OUT GOAL: after wrk_measured, prints the CPU per request of the server and of wrk next to one verify and the
+# budget the ratio goal GOAL leaves.
+cpu_line() {
+  awk -v n="$(awk '/requests in/ {print $1}' "$1")" -v s="$CPU_SERVER" -v w="$CPU_WRK" -v hz="$HZ" -v lim="$LIMIT" \
+    -v c="$CORES" -v g="$2" 'BEGIN {
+    if (n == 0) exit; sv = s * 1e6 / hz / n; wv = w * 1e6 / hz / n; v = 1e6 * c / lim
+    printf "  CPU per request: server %.0f us + wrk %.0f us = %.0f us; one ECDSA verify %.0f us; %.1fx goal -> budget %.0f us\n", sv, wv, sv + wv, v, g, v / g }'
+}
