@@ -53,11 +53,13 @@ public struct ReceiptVerifier: Sendable {
     /// The claims of `token` when its header is ours and its signature verifies under the JWKS key it names.
     func signedClaims(_ token: String) -> Signed {
         guard token.utf8.count <= limits.maxTokenBytes else { return .refused(.malformed) }
-        let segments = token.split(separator: ".", maxSplits: 3, omittingEmptySubsequences: false)
+        // Split as bytes: splitting the String itself walks grapheme clusters, a tenth of a verification's time.
+        let bytes = Array(token.utf8)
+        let segments = bytes.split(separator: UInt8(ascii: "."), maxSplits: 3, omittingEmptySubsequences: false)
         guard segments.count == 3,
-              let headerText = Base64URL.decode(segments[0]),
-              let payload = Base64URL.decode(segments[1]),
-              let signature = Base64URL.decode(segments[2])
+              let headerText = Base64.decodeURLSafeUnpadded(segments[0]),
+              let payload = Base64.decodeURLSafeUnpadded(segments[1]),
+              let signature = Base64.decodeURLSafeUnpadded(segments[2])
         else { return .refused(.malformed) }
         let kid: String
         do {
@@ -70,7 +72,7 @@ public struct ReceiptVerifier: Sendable {
         guard keys.key(kid: kid) != nil, signature.count == 64 else {
             return .refused(.signatureInvalid)
         }
-        let signingInput = Array(segments[0].utf8) + [UInt8(ascii: ".")] + Array(segments[1].utf8)
+        let signingInput = Array(bytes[..<segments[1].endIndex])
         guard keys.verifies(kid: kid, signature: signature, message: signingInput) else { return .refused(.signatureInvalid) }
         do {
             return .claims(try ReceiptClaims(payload: payload))
