@@ -28,12 +28,28 @@ public final class AssessTally: Sendable {
         var unproven = 0
     }
 
+    /// A tally's minutes, oldest first.
+    private struct Minutes {
+        var minutes: [Minute] = []
+
+        /// Counts one request in `minute`, dropping the minutes that left the hour when a new minute starts (in place:
+        /// this runs under the tally's lock on every assessment).
+        mutating func count(minute: Int64, proven: Bool) {
+            if minutes.last?.minute != minute {
+                minutes.removeAll { $0.minute <= minute - AssessTally.minutes }
+                minutes.append(Minute(minute: minute))
+            }
+            minutes[minutes.count - 1].requests += 1
+            if !proven { minutes[minutes.count - 1].unproven += 1 }
+        }
+    }
+
     private struct Key: Hashable {
         var environmentID: String
         var platform: AssessRequest.Platform
     }
 
-    private let buckets = Mutex<[Key: [Minute]]>([:])
+    private let buckets = Mutex<[Key: Minutes]>([:])
 
     public init() {}
 
@@ -45,11 +61,7 @@ public final class AssessTally: Sendable {
             if buckets[key] == nil && buckets.count >= Self.maxEnvironments * AssessRequest.Platform.allCases.count {
                 buckets.removeAll(keepingCapacity: true)
             }
-            var minutes = buckets[key, default: []].filter { $0.minute > minute - Self.minutes }
-            if minutes.last?.minute != minute { minutes.append(Minute(minute: minute)) }
-            minutes[minutes.count - 1].requests += 1
-            if !proven { minutes[minutes.count - 1].unproven += 1 }
-            buckets[key] = minutes
+            buckets[key, default: Minutes()].count(minute: minute, proven: proven)
         }
     }
 
@@ -58,7 +70,7 @@ public final class AssessTally: Sendable {
         let minute = now / 60
         return buckets.withLock { buckets in
             var counts = Counts()
-            for bucket in buckets[Key(environmentID: environmentID, platform: platform)] ?? [] where bucket.minute > minute - Self.minutes {
+            for bucket in buckets[Key(environmentID: environmentID, platform: platform)]?.minutes ?? [] where bucket.minute > minute - Self.minutes {
                 counts.requests += bucket.requests
                 counts.unproven += bucket.unproven
             }

@@ -1,8 +1,9 @@
 import GatehouseReceipts
-import Synchronization
 
-/// The receipt keys last read and the signers opened, shared by the copies of one `ReceiptKeys`.
-final class ReceiptKeyCache: Sendable {
+/// The receipt keys last read and the signers opened, shared by the copies of one `ReceiptKeys`. Read on every
+/// assessment and receipt verification, written about once a minute: behind a reader-writer lock.
+final class ReceiptKeyCache: @unchecked Sendable {
+    // @unchecked Sendable: `state` is only touched under `lock`.
     private struct State {
         var rows: [ReceiptKeyRow]?
         var readAt: Int64 = 0
@@ -12,11 +13,12 @@ final class ReceiptKeyCache: Sendable {
         var publishedAt: Int64 = 0
     }
 
-    private let state = Mutex(State())
+    private let lock = ReadWriteLock()
+    private var state = State()
 
     /// The rows read at most `ttl` seconds before `now` (and not after it: a clock moved back reads again).
     func rows(now: Int64, ttl: Int64) -> [ReceiptKeyRow]? {
-        state.withLock { state in
+        lock.reading {
             guard let rows = state.rows, now >= state.readAt, now - state.readAt < ttl else { return nil }
             return rows
         }
@@ -24,7 +26,7 @@ final class ReceiptKeyCache: Sendable {
 
     /// Keeps `rows` as read at `now`.
     func store(_ rows: [ReceiptKeyRow], at now: Int64) {
-        state.withLock { state in
+        lock.writing {
             state.rows = rows
             state.readAt = now
             state.published = nil
@@ -36,17 +38,17 @@ final class ReceiptKeyCache: Sendable {
 
     /// The opened signer of `kid`, if any.
     func signer(kid: String) -> ReceiptSigner? {
-        state.withLock { $0.signers[kid] }
+        lock.reading { state.signers[kid] }
     }
 
     /// Keeps an opened signer.
     func keep(_ signer: ReceiptSigner) {
-        state.withLock { $0.signers[signer.kid] = signer }
+        lock.writing { state.signers[signer.kid] = signer }
     }
 
     /// The JWKS made at most `ttl` seconds before `now` from the rows kept now, if any.
     func published(now: Int64, ttl: Int64) -> JWKS? {
-        state.withLock { state in
+        lock.reading {
             guard let published = state.published, now >= state.publishedAt, now - state.publishedAt < ttl else { return nil }
             return published
         }
@@ -54,7 +56,7 @@ final class ReceiptKeyCache: Sendable {
 
     /// Keeps `jwks` as made at `now`.
     func keep(_ jwks: JWKS, at now: Int64) {
-        state.withLock { state in
+        lock.writing {
             state.published = jwks
             state.publishedAt = now
         }
@@ -62,7 +64,7 @@ final class ReceiptKeyCache: Sendable {
 
     /// Forgets the rows, so the next read goes to the database.
     func invalidate() {
-        state.withLock { state in
+        lock.writing {
             state.rows = nil
             state.published = nil
         }
