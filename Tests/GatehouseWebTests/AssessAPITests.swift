@@ -88,6 +88,10 @@ struct AssessAPITests {
         let again = try server.assess(body)
         #expect(again.tampering == ["replayed"])
         #expect(again.assessed == "rejected requestReplayed")
+        // A replay changes nothing else: the counter of the assertion it carried stays unspent.
+        let replayWithNewCounter = try server.assess(try AssessFixture.withAssertion(envelope, key: key, counter: 2))
+        #expect(replayWithNewCounter.assessed == "rejected requestReplayed")
+        #expect(try server.assess(try AssessFixture.withAssertion(try AssessFixture.ios(first), key: key, counter: 2)).assessed == "verified")
 
         // The same nonce in another environment that registered the app, signed with that environment's key.
         var elsewhere = envelope

@@ -45,30 +45,34 @@ public final class AssessService: Sendable {
         let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
         let skew = nowMillis.subtractingReportingOverflow(request.timestamp)
         let fresh = !skew.overflow && skew.partialValue.magnitude <= UInt64(Self.window)
+        // The nonce is spent only for a signed request inside the window; with an App Attest proof, in the same commit
+        // as the assertion's counter and the key's devices.
+        let nonce = signatureValid && fresh
+            ? NonceToSpend(appID: request.appID, nonce: request.nonce, expiresAt: request.timestamp / 1000 + Self.window / 1000 + 1)
+            : nil
         var replayed = false
-        if signatureValid && fresh {
-            let appID = request.appID, nonce = request.nonce
-            let expiresAt = request.timestamp / 1000 + Self.window / 1000 + 1
-            replayed = try !committer.write { db in try SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
-            if replayed { tampering.append(Tampering.replayed) }
+        var verdict: Attestation.Verdict?
+        switch request.proof {
+        case nil:
+            if let nonce { replayed = try !committer.write { db in try nonce.spend(db) } }
+        case .appAttest(let keyID, let assertion)? where fresh:
+            (replayed, verdict) = try judgeAppAttest(keyID: keyID, assertion: assertion, spending: nonce, request: request,
+                                                     canonical: canonical, environment: environment, now: now)
+        case .playIntegrity(let token)? where fresh:
+            if let nonce { replayed = try !committer.write { db in try nonce.spend(db) } }
+            verdict = replayed ? nil : try judgePlayIntegrity(token: token, request: request, canonical: canonical, environment: environment)
+        case .appAttest?, .playIntegrity?:
+            break
         }
-        if request.platform == .android, Self.digestMismatch(request, environment) {
-            tampering.append(Tampering.signatureDigestMismatch)
-        }
-
         var attestation: Assessment.AttestationResult?
         if let proof = request.proof {
-            let verdict: Attestation.Verdict
-            if !fresh {
-                verdict = .of(.requestStale)
-                record(verdict, proof: proof, request: request, environment: environment, observed: [:], at: now)
-            } else if replayed {
-                verdict = .of(.requestReplayed)
-                record(verdict, proof: proof, request: request, environment: environment, observed: [:], at: now)
-            } else {
-                verdict = try judge(proof, request: request, canonical: canonical, environment: environment, now: now)
-            }
-            attestation = Assessment.AttestationResult(provider: proof.provider, verdict: verdict)
+            let judged = verdict ?? .of(fresh ? .requestReplayed : .requestStale)
+            if verdict == nil { record(judged, proof: proof, request: request, environment: environment, observed: [:], at: now) }
+            attestation = Assessment.AttestationResult(provider: proof.provider, verdict: judged)
+        }
+        if replayed { tampering.append(Tampering.replayed) }
+        if request.platform == .android, Self.digestMismatch(request, environment) {
+            tampering.append(Tampering.signatureDigestMismatch)
         }
 
         let proven = attestation?.verdict.isVerified ?? false
@@ -84,39 +88,54 @@ public final class AssessService: Sendable {
                           sessionToken: token, receiptBound: request.receiptKey != nil)
     }
 
-    /// The attestation judged against the canonical string, recorded into traffic.
-    private func judge(_ proof: AssessRequest.Proof, request: AssessRequest, canonical: String, environment: Environment,
-                       now: Int64) throws -> Attestation.Verdict {
-        switch proof {
-        case .appAttest(let keyID, let assertion):
-            return try judgeAppAttest(keyID: keyID, assertion: assertion, request: request, canonical: canonical, environment: environment, now: now)
-        case .playIntegrity(let token):
-            return try judgePlayIntegrity(token: token, request: request, canonical: canonical, environment: environment)
+    /// A request's nonce, to spend per app until `expiresAt` (unix seconds).
+    struct NonceToSpend: Sendable {
+        var appID: String
+        var nonce: String
+        var expiresAt: Int64
+
+        /// Spends it: true when it was not spent before.
+        func spend(_ db: Connection) throws -> Bool {
+            try SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt)
         }
     }
 
     /// App Attest: the assertion over the canonical string (clientData), then the key's app against `signed.app.id`
-    /// and the devices the key spoke for today.
-    private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], request: AssessRequest, canonical: String, environment: Environment,
-                                now: Int64) throws -> Attestation.Verdict {
-        let (outcome, key) = try appAttest.judgeAssertion(in: environment, keyID: keyID, clientData: Array(canonical.utf8),
-                                                          assertion: assertion, now: now)
-        var verdict = outcome.verdict
-        if verdict.isVerified, let key {
-            if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
-            if let deviceID = request.deviceID {
-                let keyID = key.keyID
-                let devices = try committer.write { db in try KeyDevices.record(db, keyID: keyID, deviceID: deviceID, now: now) }
-                if devices > KeyDevices.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
+    /// and the devices the key spoke for today. The nonce (when given), the counter and the key's devices are
+    /// committed together, nonce first: a replayed request changes nothing else. Recorded into traffic.
+    /// - Returns: whether the nonce was spent before (then nothing was judged or recorded: no verdict), and the verdict.
+    private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], spending nonce: NonceToSpend?, request: AssessRequest,
+                                canonical: String, environment: Environment, now: Int64) throws -> (replayed: Bool, verdict: Attestation.Verdict?) {
+        let judged = try appAttest.judgeUncommitted(in: environment, keyID: keyID, clientData: Array(canonical.utf8), assertion: assertion, now: now)
+        var verdict = judged.outcome.verdict
+        var devices = 0
+        if nonce != nil || judged.pending != nil {
+            let deviceID = request.deviceID
+            let committed = try committer.write { db -> (verdict: Attestation.Verdict, window: CounterWindow?, devices: Int)? in
+                if let nonce, try !nonce.spend(db) { return nil }
+                let counter: (verdict: Attestation.Verdict, window: CounterWindow?) =
+                    try judged.pending.map { try AppAttestService.commit($0, in: db) } ?? (judged.outcome.verdict, nil)
+                var devices = 0
+                if counter.verdict.isVerified, let key = judged.key, let deviceID {
+                    devices = try KeyDevices.record(db, keyID: key.keyID, deviceID: deviceID, now: now)
+                }
+                return (counter.verdict, counter.window, devices)
             }
+            guard let committed else { return (true, nil) }
+            verdict = appAttest.committed(judged, (committed.verdict, committed.window)).verdict
+            devices = committed.devices
+        }
+        if verdict.isVerified, let key = judged.key {
+            if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
+            if devices > KeyDevices.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
         }
         var observed: [String: String] = [:]
-        if let key {
+        if let key = judged.key {
             observed["appId"] = key.appID
             observed["attestationEnvironment"] = key.attestationEnvironment.rawValue
         }
         record(verdict, proof: .appAttest(keyID: keyID, assertion: []), request: request, environment: environment, observed: observed, at: now)
-        return verdict
+        return (false, verdict)
     }
 
     /// Records a judgement made here into the environment's traffic.

@@ -23,13 +23,43 @@ extension AppAttestService {
     /// - Throws: `DatabaseError` when the state cannot be committed.
     func judgeAssertion(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8],
                         now: Int64) throws -> (AssertionOutcome, AttestedKey?) {
+        let judged = try judgeUncommitted(in: environment, keyID: keyID, clientData: clientData, assertion: assertion, now: now)
+        guard let pending = judged.pending else { return (judged.outcome, judged.key) }
+        let committed = try committer.write { db in try Self.commit(pending, in: db) }
+        return (self.committed(judged, committed), judged.key)
+    }
+
+    /// An assertion judged on the state this process last saw, before its counter is committed.
+    struct JudgedAssertion: Sendable {
+        /// The outcome if nothing is committed (the final one when `pending` is nil).
+        var outcome: AssertionOutcome
+        /// The stored key the assertion named, if any.
+        var key: AttestedKey?
+        /// The counter to commit: set for a verified assertion only.
+        var pending: PendingCounter?
+    }
+
+    /// A verified counter to commit: the window it was judged against and the one it moves to.
+    struct PendingCounter: Sendable {
+        var keyID: [UInt8]
+        var counter: UInt32
+        var judgedAgainst: CounterWindow
+        var accepted: CounterWindow
+        var now: Int64
+    }
+
+    /// Judges an assertion without committing: the verifier checks signature, rpIdHash, counter window and key kind
+    /// against the cached key (a spent counter is judged again against the stored window).
+    /// - Throws: `DatabaseError` when the key cannot be read.
+    func judgeUncommitted(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8],
+                          now: Int64) throws -> JudgedAssertion {
         guard let keyID, !keyID.isEmpty else {
-            return (AssertionOutcome(verdict: .of(.missingKeyId), counter: nil), nil)
+            return JudgedAssertion(outcome: AssertionOutcome(verdict: .of(.missingKeyId), counter: nil))
         }
         let (cached, generation) = store.attestedKeyCache.lookup(keyID)
         guard var entry = try cached ?? load(keyID, environmentID: environment.id, generation: generation),
               entry.key.environmentID == environment.id else {
-            return (AssertionOutcome(verdict: .of(.unknownKeyId), counter: nil), nil)
+            return JudgedAssertion(outcome: AssertionOutcome(verdict: .of(.unknownKeyId), counter: nil))
         }
         let request = AssertionRequest(assertion: assertion, clientDataHash: SHA256.hash(clientData))
         let registration = Self.registration(environment)
@@ -41,13 +71,17 @@ extension AppAttestService {
                 result = verifier.verifyAssertion(request, key: Self.state(entry), registration: registration)
             }
         }
-        var verdict = result.verdict
-        if verdict.isVerified, let counter = result.counter, let window = result.newWindow {
-            let committed = try commit(counter: counter, keyID: keyID, judgedAgainst: entry.key.counter, accepted: window, now: now)
-            verdict = committed.verdict
-            if let stored = committed.window { store.attestedKeyCache.committed(stored, keyID: keyID) }
+        var judged = JudgedAssertion(outcome: AssertionOutcome(verdict: result.verdict, counter: result.counter), key: entry.key)
+        if result.verdict.isVerified, let counter = result.counter, let window = result.newWindow {
+            judged.pending = PendingCounter(keyID: keyID, counter: counter, judgedAgainst: entry.key.counter, accepted: window, now: now)
         }
-        return (AssertionOutcome(verdict: verdict, counter: result.counter), entry.key)
+        return judged
+    }
+
+    /// The outcome of `judged` once its counter's commit gave `committed`; the cache learns the stored window.
+    func committed(_ judged: JudgedAssertion, _ committed: (verdict: Attestation.Verdict, window: CounterWindow?)) -> AssertionOutcome {
+        if let pending = judged.pending, let stored = committed.window { store.attestedKeyCache.committed(stored, keyID: pending.keyID) }
+        return AssertionOutcome(verdict: committed.verdict, counter: judged.outcome.counter)
     }
 
     /// The reasons a stale window could give.
@@ -68,28 +102,27 @@ extension AppAttestService {
         AttestedKeyState(publicKey: entry.publicKey, appId: entry.key.appID, environment: entry.key.attestationEnvironment, counter: entry.key.counter)
     }
 
-    /// Commits `counter` for `keyID`: moves the window from `old` to `new` if it is still `old`; otherwise re-reads
-    /// the window on the writer (which sees every change committed or batched before) and judges the counter again.
-    /// Returns the verdict and the window stored after it (nil when the key is gone).
-    private func commit(counter: UInt32, keyID: [UInt8], judgedAgainst old: CounterWindow, accepted new: CounterWindow,
-                        now: Int64) throws -> (verdict: Attestation.Verdict, window: CounterWindow?) {
-        try committer.write { db -> (verdict: Attestation.Verdict, window: CounterWindow?) in
-            var old = old, new = new
-            for _ in 0..<Self.maxAttempts {
-                if try AttestedKeys.advance(db, keyID: keyID, from: old, to: new, now: now) { return (.verified, new) }
-                guard let current = try AttestedKeys.window(db, keyID: keyID) else { return (.of(.unknownKeyId), nil) }
-                switch current.judge(counter) {
-                case .accept(let next):
-                    old = current
-                    new = next
-                case .reused:
-                    return (.of(.counterReused), current)
-                case .regression:
-                    return (.of(.counterRegression), current)
-                }
+    /// Commits a verified counter on the writer: moves the window from the one it was judged against to the accepted
+    /// one if it is still the same; otherwise re-reads the window (the writer sees every change committed or batched
+    /// before) and judges the counter again. Returns the verdict and the window stored after it (nil when the key is
+    /// gone). Runs inside the caller's transaction: it changes nothing but this key's window.
+    /// - Throws: `DatabaseError`; `WriteConflict` when the window kept moving.
+    static func commit(_ pending: PendingCounter, in db: Connection) throws -> (verdict: Attestation.Verdict, window: CounterWindow?) {
+        var old = pending.judgedAgainst, new = pending.accepted
+        for _ in 0..<maxAttempts {
+            if try AttestedKeys.advance(db, keyID: pending.keyID, from: old, to: new, now: pending.now) { return (.verified, new) }
+            guard let current = try AttestedKeys.window(db, keyID: pending.keyID) else { return (.of(.unknownKeyId), nil) }
+            switch current.judge(pending.counter) {
+            case .accept(let next):
+                old = current
+                new = next
+            case .reused:
+                return (.of(.counterReused), current)
+            case .regression:
+                return (.of(.counterRegression), current)
             }
-            // Only another writer moving the window on every attempt gets here; the counter is not spent.
-            throw WriteConflict("the counter window of a key kept moving while an assertion was committed")
         }
+        // Only another writer moving the window on every attempt gets here; the counter is not spent.
+        throw WriteConflict("the counter window of a key kept moving while an assertion was committed")
     }
 }
