@@ -44,6 +44,26 @@ struct AssessAndroidTests {
         #expect(stranger.assessed == "verified", "the token's own certificate is registered; the report beside it is what lies")
     }
 
+    /// A replayed nonce is refused before its token counts: the token it carried stays unspent.
+    @Test func aReplayedRequestLeavesItsTokenUnspent() throws {
+        let server = try DeviceServer()
+        let fixture = try PlayIntegrityFixture()
+        let (_, publicKey) = try Self.setUp(server, fixture)
+        let envelope = try SignedEnvelope(apiKey: publicKey, platform: "android",
+                                          signed: SignedEnvelope.signedText(appID: PlayIntegrityFixture.packageName,
+                                                                            signatureDigest: Hex.encode(fixture.digest), deviceID: "pixel-1"),
+                                          timestamp: AssessFixture.nowMillis)
+        func token() throws -> String {
+            try fixture.token(fixture.payload(nowMillis: AssessFixture.nowMillis) { $0.requestHash = envelope.requestHash })
+        }
+        #expect(try server.assess(envelope.json(attestation: SignedEnvelope.playIntegrity(try token()))).assessed == "verified")
+        let second = try token()
+        let replayed = try server.assess(envelope.json(attestation: SignedEnvelope.playIntegrity(second)))
+        #expect(replayed.assessed == "rejected requestReplayed")
+        #expect(replayed.tampering == ["replayed"])
+        #expect(try server.playIntegrity(apiKey: publicKey, token: second, requestHash: envelope.requestHash).verdict == "verified")
+    }
+
     @Test func attackModeOnAndroidWithAndWithoutProof() throws {
         let server = try DeviceServer()
         let fixture = try PlayIntegrityFixture()

@@ -45,8 +45,8 @@ public final class AssessService: Sendable {
         let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
         let skew = nowMillis.subtractingReportingOverflow(request.timestamp)
         let fresh = !skew.overflow && skew.partialValue.magnitude <= UInt64(Self.window)
-        // The nonce is spent only for a signed request inside the window; with an App Attest proof, in the same commit
-        // as the assertion's counter and the key's devices.
+        // The nonce is spent only for a signed request inside the window; with a proof, in the same commit as the
+        // assertion's counter and the key's devices, or as the Play Integrity token.
         let nonce = signatureValid && fresh
             ? NonceToSpend(appID: request.appID, nonce: request.nonce, expiresAt: request.timestamp / 1000 + Self.window / 1000 + 1)
             : nil
@@ -59,8 +59,8 @@ public final class AssessService: Sendable {
             (replayed, verdict) = try judgeAppAttest(keyID: keyID, assertion: assertion, spending: nonce, request: request,
                                                      canonical: canonical, environment: environment, now: now)
         case .playIntegrity(let token)? where fresh:
-            if let nonce { replayed = try !committer.write { db in try nonce.spend(db) } }
-            verdict = replayed ? nil : try judgePlayIntegrity(token: token, request: request, canonical: canonical, environment: environment)
+            verdict = try judgePlayIntegrity(token: token, spending: nonce, request: request, canonical: canonical, environment: environment)
+            replayed = verdict == nil
         case .appAttest?, .playIntegrity?:
             break
         }

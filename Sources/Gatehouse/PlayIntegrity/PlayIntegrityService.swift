@@ -32,17 +32,28 @@ public final class PlayIntegrityService: Sendable {
     /// hash kept) before this returns; the verdict reaches traffic within the recorder's interval.
     /// - Throws: `DatabaseError` when the state cannot be read or committed (nothing is answered then).
     public func judge(in environment: Environment, packageName: String, requestHash: String, token: String) throws -> PlayIntegrityOutcome {
+        var none = FirstChange(nil)
+        return try judge(in: environment, packageName: packageName, requestHash: requestHash, token: token, first: &none)
+    }
+
+    /// Judges as ``judge(in:packageName:requestHash:token:)`` does, committing `first` (an assessment's nonce) before
+    /// anything this judgement commits, in the same transaction when there is one, and before any call to Google.
+    /// - Throws: `FirstChange.Refused` when `first` returned false: then nothing else was committed or recorded.
+    func judge(in environment: Environment, packageName: String, requestHash: String, token: String,
+               first: inout FirstChange) throws -> PlayIntegrityOutcome {
         let now = store.clock()
         let request = PlayIntegrityRequest(packageName: packageName, requestHash: requestHash)
         let tokenBytes = Array(token.utf8)
         let decoding = try credentials(environment)
         let outcome: PlayIntegrityOutcome
         if decoding.isEmpty {
-            try keepFailed(tokenBytes, environmentID: environment.id, now: now)
+            try keepFailed(tokenBytes, environmentID: environment.id, now: now, first: &first)
             outcome = PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .notConfigured), decodedBy: nil)
         } else {
-            outcome = try decodeAndJudge(tokenBytes, token: token, decoding: decoding, environment: environment, request: request, now: now)
+            outcome = try decodeAndJudge(tokenBytes, token: token, decoding: decoding, environment: environment, request: request, now: now,
+                                         first: &first)
         }
+        try first.commitAlone(committer)
         record(outcome.judgement, environmentID: environment.id, requestedPackage: packageName, at: now)
         return outcome
     }
@@ -50,15 +61,16 @@ public final class PlayIntegrityService: Sendable {
     /// Local keys first; Google when they are not set or cannot decrypt (a signature that fails after decryption
     /// is forged, not a question for Google).
     private func decodeAndJudge(_ tokenBytes: [UInt8], token: String, decoding: DecodingCredentials, environment: Environment,
-                                request: PlayIntegrityRequest, now: Int64) throws -> PlayIntegrityOutcome {
+                                request: PlayIntegrityRequest, now: Int64, first: inout FirstChange) throws -> PlayIntegrityOutcome {
         var localError: PlayIntegrityDecodeError?
         if let local = decoding.local {
             switch Result(catching: { () throws(PlayIntegrityDecodeError) -> JSON in try local.decode(tokenBytes) }) {
             case .success(let payload):
-                return try judge(payload, decodedBy: .local, tokenBytes: tokenBytes, environment: environment, request: request, now: now)
+                return try judge(payload, decodedBy: .local, tokenBytes: tokenBytes, environment: environment, request: request, now: now,
+                                 first: &first)
             case .failure(let error):
                 localError = error
-                try keepFailed(tokenBytes, environmentID: environment.id, now: now)
+                try keepFailed(tokenBytes, environmentID: environment.id, now: now, first: &first)
                 if error.stage == .signature {
                     return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(decodeError: error), decodedBy: nil)
                 }
@@ -68,12 +80,15 @@ public final class PlayIntegrityService: Sendable {
             let judgement = localError.map { PlayIntegrityJudgement(decodeError: $0) } ?? PlayIntegrityJudgement(unavailable: .notConfigured)
             return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
         }
+        // A refused first change (a replayed nonce) must not cost a call to Google.
+        try first.commitAlone(committer)
         let decoded = Result { () throws(GoogleDecodeError) -> JSON in
             try google.decode(integrityToken: token, packageName: request.packageName, serviceAccount: account)
         }
         switch decoded {
         case .success(let payload):
-            return try judge(payload, decodedBy: .google, tokenBytes: tokenBytes, environment: environment, request: request, now: now)
+            return try judge(payload, decodedBy: .google, tokenBytes: tokenBytes, environment: environment, request: request, now: now,
+                             first: &first)
         case .failure(.googleUnreachable):
             return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .googleUnreachable), decodedBy: nil)
         case .failure(.serviceAccountRejected):
@@ -87,14 +102,14 @@ public final class PlayIntegrityService: Sendable {
     /// Judges the payload, then spends the token (atomically: of concurrent presentations one is first) for as long
     /// as its timestamp keeps it fresh; a token spent before is judged again as replayed.
     private func judge(_ payload: JSON, decodedBy: PlayIntegrityOutcome.DecodedBy, tokenBytes: [UInt8], environment: Environment,
-                       request: PlayIntegrityRequest, now: Int64) throws -> PlayIntegrityOutcome {
+                       request: PlayIntegrityRequest, now: Int64, first: inout FirstChange) throws -> PlayIntegrityOutcome {
         let registration = Self.registration(environment)
         let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
         var judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: false)
         if let expiry = SpentIntegrityTokens.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
             let hash = SHA256.hash(tokenBytes)
             let environmentID = environment.id
-            let seenBefore = try committer.write { db in
+            let seenBefore = try first.commit(committer) { db in
                 try SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
             }
             if seenBefore {
@@ -106,11 +121,11 @@ public final class PlayIntegrityService: Sendable {
 
     /// Keeps a token the local keys could not open (or nothing was set to open), sealed, for the key check. Only
     /// what has a JWE's shape and size is kept.
-    private func keepFailed(_ tokenBytes: [UInt8], environmentID: String, now: Int64) throws {
+    private func keepFailed(_ tokenBytes: [UInt8], environmentID: String, now: Int64, first: inout FirstChange) throws {
         guard tokenBytes.count <= limits.maxTokenBytes, tokenBytes.count(where: { $0 == UInt8(ascii: ".") }) == 4 else { return }
         let hash = SHA256.hash(tokenBytes)
         let sealed = try store.seal(tokenBytes, environmentID: environmentID)
-        try committer.write { db in
+        try first.commit(committer) { db in
             try FailedIntegrityTokens.insert(db, tokenHash: hash, sealed: sealed, environmentID: environmentID, now: now)
         }
     }
