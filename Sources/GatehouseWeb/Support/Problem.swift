@@ -77,9 +77,13 @@ extension Problem {
         }
     }
 
+    /// `s` as a sentence: a capital first letter (unless the first word is a name from code, like `apiKey`, which
+    /// keeps its spelling) and a full stop.
     static func sentence(_ s: String) -> String {
         guard let first = s.first else { return s }
-        let capitalized = first.uppercased() + s.dropFirst()
+        let firstWord = s.prefix { $0 != " " }
+        let isCodeName = firstWord.dropFirst().contains { $0.isUppercase }
+        let capitalized = isCodeName ? s : first.uppercased() + s.dropFirst()
         return capitalized.hasSuffix(".") ? capitalized : capitalized + "."
     }
 }
