@@ -45,24 +45,25 @@ public final class AssessService: Sendable {
         let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
         let skew = nowMillis.subtractingReportingOverflow(request.timestamp)
         let fresh = !skew.overflow && skew.partialValue.magnitude <= UInt64(Self.window)
-        // The nonce is spent only for a signed request inside the window; with a proof, in the same commit as the
-        // assertion's counter and the key's devices, or as the Play Integrity token.
-        let nonce = signatureValid && fresh
-            ? NonceToSpend(appID: request.appID, nonce: request.nonce, expiresAt: request.timestamp / 1000 + Self.window / 1000 + 1)
-            : nil
+        // The nonce is spent only for a signed request inside the window, first in the commit of whatever the proof
+        // commits (the assertion's counter and the key's devices, or the Play Integrity token): a replay changes nothing.
+        var first = FirstChange(signatureValid && fresh ? Self.spending(request) : nil)
         var replayed = false
         var verdict: Attestation.Verdict?
-        switch request.proof {
-        case nil:
-            if let nonce { replayed = try !committer.write { db in try nonce.spend(db) } }
-        case .appAttest(let keyID, let assertion)? where fresh:
-            (replayed, verdict) = try judgeAppAttest(keyID: keyID, assertion: assertion, spending: nonce, request: request,
-                                                     canonical: canonical, environment: environment, now: now)
-        case .playIntegrity(let token)? where fresh:
-            verdict = try judgePlayIntegrity(token: token, spending: nonce, request: request, canonical: canonical, environment: environment)
-            replayed = verdict == nil
-        case .appAttest?, .playIntegrity?:
-            break
+        do {
+            switch request.proof {
+            case nil:
+                try first.commitAlone(committer)
+            case .appAttest(let keyID, let assertion)? where fresh:
+                verdict = try judgeAppAttest(keyID: keyID, assertion: assertion, first: &first, request: request,
+                                             canonical: canonical, environment: environment, now: now)
+            case .playIntegrity(let token)? where fresh:
+                verdict = try judgePlayIntegrity(token: token, first: &first, request: request, canonical: canonical, environment: environment)
+            case .appAttest?, .playIntegrity?:
+                break
+            }
+        } catch is FirstChange.Refused {
+            replayed = true
         }
         var attestation: Assessment.AttestationResult?
         if let proof = request.proof {
@@ -88,42 +89,33 @@ public final class AssessService: Sendable {
                           sessionToken: token, receiptBound: request.receiptKey != nil)
     }
 
-    /// A request's nonce, to spend per app until `expiresAt` (unix seconds).
-    struct NonceToSpend: Sendable {
-        var appID: String
-        var nonce: String
-        var expiresAt: Int64
-
-        /// Spends it: true when it was not spent before.
-        func spend(_ db: Connection) throws -> Bool {
-            try SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt)
-        }
+    /// The change that spends `request`'s nonce for its app until the end of its window: true when it was not spent
+    /// before.
+    static func spending(_ request: AssessRequest) -> @Sendable (Connection) throws -> Bool {
+        let appID = request.appID, nonce = request.nonce, expiresAt = request.timestamp / 1000 + window / 1000 + 1
+        return { db in try SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
     }
 
     /// App Attest: the assertion over the canonical string (clientData), then the key's app against `signed.app.id`
-    /// and the devices the key spoke for today. The nonce (when given), the counter and the key's devices are
-    /// committed together, nonce first: a replayed request changes nothing else. Recorded into traffic.
-    /// - Returns: whether the nonce was spent before (then nothing was judged or recorded: no verdict), and the verdict.
-    private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], spending nonce: NonceToSpend?, request: AssessRequest,
-                                canonical: String, environment: Environment, now: Int64) throws -> (replayed: Bool, verdict: Attestation.Verdict?) {
+    /// and the devices the key spoke for today. The counter and the key's devices are committed together, after
+    /// `first`. Recorded into traffic.
+    /// - Throws: `FirstChange.Refused` when `first` refused (nothing committed or recorded); `DatabaseError`.
+    private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], first: inout FirstChange, request: AssessRequest,
+                                canonical: String, environment: Environment, now: Int64) throws -> Attestation.Verdict {
         let judged = try appAttest.judgeUncommitted(in: environment, keyID: keyID, clientData: Array(canonical.utf8), assertion: assertion, now: now)
         var verdict = judged.outcome.verdict
         var devices = 0
-        if nonce != nil || judged.pending != nil {
-            let deviceID = request.deviceID
-            let committed = try committer.write { db -> (verdict: Attestation.Verdict, window: CounterWindow?, devices: Int)? in
-                if let nonce, try !nonce.spend(db) { return nil }
-                let counter: (verdict: Attestation.Verdict, window: CounterWindow?) =
-                    try judged.pending.map { try AppAttestService.commit($0, in: db) } ?? (judged.outcome.verdict, nil)
-                var devices = 0
-                if counter.verdict.isVerified, let key = judged.key, let deviceID {
-                    devices = try KeyDevices.record(db, keyID: key.keyID, deviceID: deviceID, now: now)
-                }
-                return (counter.verdict, counter.window, devices)
+        if let pending = judged.pending {
+            let deviceID = request.deviceID, keyID = pending.keyID
+            let committed = try first.commit(committer) { db -> (counter: (verdict: Attestation.Verdict, window: CounterWindow?), devices: Int) in
+                let counter = try AppAttestService.commit(pending, in: db)
+                guard counter.verdict.isVerified, let deviceID else { return (counter, 0) }
+                return (counter, try KeyDevices.record(db, keyID: keyID, deviceID: deviceID, now: now))
             }
-            guard let committed else { return (true, nil) }
-            verdict = appAttest.committed(judged, (committed.verdict, committed.window)).verdict
+            verdict = appAttest.committed(judged, committed.counter).verdict
             devices = committed.devices
+        } else {
+            try first.commitAlone(committer)
         }
         if verdict.isVerified, let key = judged.key {
             if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
@@ -135,7 +127,7 @@ public final class AssessService: Sendable {
             observed["attestationEnvironment"] = key.attestationEnvironment.rawValue
         }
         record(verdict, proof: .appAttest(keyID: keyID, assertion: []), request: request, environment: environment, observed: observed, at: now)
-        return (false, verdict)
+        return verdict
     }
 
     /// Records a judgement made here into the environment's traffic.
