@@ -53,6 +53,34 @@ import Testing
         #expect(results.allSatisfy { $0.0 && !$0.1 })
     }
 
+    /// Keys imported one after another (and from many threads) each hold their own point: every key verifies its own
+    /// signature and no other key's.
+    @Test func importedKeysStayDistinct() async throws {
+        let message = Array("distinct".utf8)
+        let signers = try (0..<4).map { _ in try ECPrivateKey.generate() }
+        let signatures = try signers.map { try $0.signature(for: message) }
+        let points = signers.map(\.publicKey.x962)
+        let mismatches = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    var wrong = 0
+                    for _ in 0..<25 {
+                        for (i, point) in points.enumerated() {
+                            guard let key = try? ECPublicKey(x962: point), key.x962 == point else { wrong += 1; continue }
+                            for (j, signature) in signatures.enumerated()
+                            where key.isValidSignature(signature, format: .der, for: message) != (i == j) {
+                                wrong += 1
+                            }
+                        }
+                    }
+                    return wrong
+                }
+            }
+            return await group.reduce(0, +)
+        }
+        #expect(mismatches == 0)
+    }
+
     @Test func encodingsRoundTrip() throws {
         let point = try hex(Self.rfc6979Point)
         let key = try ECPublicKey(x962: point)
@@ -120,6 +148,10 @@ import Testing
         #expect(throws: CryptoError.self) { try ECPublicKey(derSubjectPublicKeyInfo: spki + [0]) }
         #expect(throws: CryptoError.self) { try ECPublicKey(derSubjectPublicKeyInfo: Array(spki.dropLast())) }
         #expect(throws: CryptoError.self) { try ECPublicKey(derSubjectPublicKeyInfo: []) }
+        // The usual SPKI (uncompressed point) is imported as its point: an off-curve one is refused there too.
+        var offCurveSPKI = spki
+        offCurveSPKI[90] ^= 1
+        #expect(throws: CryptoError.self) { try ECPublicKey(derSubjectPublicKeyInfo: offCurveSPKI) }
         #expect(throws: CryptoError.self) { try ECPublicKey(pem: "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n") }
     }
 }

@@ -121,7 +121,7 @@ struct AssessEnvelope {
         switch object["receiptKey"] {
         case nil, .null?: receiptKey = nil
         case .string(let text)?:
-            if let der = Base64.decode(text), let key = receiptPublicKey(der) {
+            if let der = Base64.decode(text), let key = try? ECPublicKey(derSubjectPublicKeyInfo: der) {
                 receiptKey = key
             } else {
                 errors.add("/signed/receiptKey", "must be base64 of a P-256 public key as DER SubjectPublicKeyInfo")
@@ -176,22 +176,6 @@ struct AssessEnvelope {
             return nil
         }
         return text
-    }
-
-    /// The DER SubjectPublicKeyInfo of every uncompressed P-256 key starts with these 26 bytes (RFC 5480:
-    /// id-ecPublicKey with the prime256v1 parameters, then a BIT STRING of 66 bytes).
-    static let p256SPKIPrefix: [UInt8] = [
-        0x30, 0x59, 0x30, 0x13, 0x06, 0x07, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x02, 0x01,
-        0x06, 0x08, 0x2A, 0x86, 0x48, 0xCE, 0x3D, 0x03, 0x01, 0x07, 0x03, 0x42, 0x00,
-    ]
-
-    /// The phone's key from its SPKI DER, the point checked on the curve. The usual encoding goes through the X9.62
-    /// point (no ASN.1 decoder run); anything else through OpenSSL's SPKI parser.
-    static func receiptPublicKey(_ der: [UInt8]) -> ECPublicKey? {
-        if der.count == p256SPKIPrefix.count + 65, der.starts(with: p256SPKIPrefix) {
-            return try? ECPublicKey(x962: Array(der[p256SPKIPrefix.count...]))
-        }
-        return try? ECPublicKey(derSubjectPublicKeyInfo: der)
     }
 
     /// An optional string of at most `max` bytes (absent or null: nil).
