@@ -6,6 +6,10 @@ import Synchronization
 ///
 /// Kept in memory per minute for the last 60 minutes (bounded: at most ``maxEnvironments`` environments); a restart
 /// starts the hour again. Counted whether attack mode is on or not, so the effect is known before the switch.
+///
+/// Every assessment counts, so counting must not queue the server's workers on one lock: a count goes into one of
+/// ``shardCount`` small tallies of the current minute, taken in turn, and those are folded into the hour's minutes
+/// when their minute ends, when they hold ``pendingLimit`` keys, or when the hour is read.
 public final class AssessTally: Sendable {
     /// The counts of one platform over the last hour.
     public struct Counts: Sendable, Equatable {
@@ -18,7 +22,7 @@ public final class AssessTally: Sendable {
         public var unprovenPercent: Double { requests == 0 ? 0 : Double(unproven) * 100 / Double(requests) }
     }
 
-    /// The most environments tallied; past it the oldest-touched tallies are dropped.
+    /// The most environments tallied; past it, every tally starts afresh.
     public static let maxEnvironments = 10_000
     private static let minutes: Int64 = 60
 
@@ -28,19 +32,20 @@ public final class AssessTally: Sendable {
         var unproven = 0
     }
 
-    /// A tally's minutes, oldest first.
+    /// A tally's minutes, one entry each.
     private struct Minutes {
         var minutes: [Minute] = []
 
-        /// Counts one request in `minute`, dropping the minutes that left the hour when a new minute starts (in place:
-        /// this runs under the tally's lock on every assessment).
-        mutating func count(minute: Int64, proven: Bool) {
-            if minutes.last?.minute != minute {
-                minutes.removeAll { $0.minute <= minute - AssessTally.minutes }
-                minutes.append(Minute(minute: minute))
+        /// Adds `counted` (one minute's counts) to its minute's entry, dropping the minutes that left the hour
+        /// before it. Shards fold in any order, so the entries are in no particular order.
+        mutating func add(_ counted: Minute) {
+            minutes.removeAll { $0.minute <= counted.minute - AssessTally.minutes }
+            if let index = minutes.lastIndex(where: { $0.minute == counted.minute }) {
+                minutes[index].requests += counted.requests
+                minutes[index].unproven += counted.unproven
+            } else {
+                minutes.append(counted)
             }
-            minutes[minutes.count - 1].requests += 1
-            if !proven { minutes[minutes.count - 1].unproven += 1 }
         }
     }
 
@@ -50,23 +55,50 @@ public final class AssessTally: Sendable {
     }
 
     private let buckets = Mutex<[Key: Minutes]>([:])
+    /// Counts of the current minute not yet folded into `buckets`.
+    private let shards: [Shard]
+    private let nextShard = Atomic<Int>(0)
+    static let shardCount = 16
+    /// The most keys a shard holds before it folds them.
+    static let pendingLimit = 64
 
-    public init() {}
+    private final class Shard: Sendable {
+        let pending = Mutex<[Key: Minute]>([:])
+    }
+
+    public init() {
+        shards = (0..<Self.shardCount).map { _ in Shard() }
+    }
 
     /// Counts one request of `platform` in `environmentID` at `now` (unix seconds).
     func count(environmentID: String, platform: AssessRequest.Platform, proven: Bool, at now: Int64) {
         let minute = now / 60
-        buckets.withLock { buckets in
-            let key = Key(environmentID: environmentID, platform: platform)
-            if buckets[key] == nil && buckets.count >= Self.maxEnvironments * AssessRequest.Platform.allCases.count {
-                buckets.removeAll(keepingCapacity: true)
-            }
-            buckets[key, default: Minutes()].count(minute: minute, proven: proven)
+        let key = Key(environmentID: environmentID, platform: platform)
+        let shard = shards[nextShard.wrappingAdd(1, ordering: .relaxed).oldValue & (Self.shardCount - 1)]
+        let ended: [Key: Minute] = shard.pending.withLock { pending in
+            var ended: [Key: Minute] = [:]
+            let stale = pending[key].map { $0.minute != minute } ?? false
+            let full = pending[key] == nil && pending.count >= Self.pendingLimit
+            if stale || full { swap(&ended, &pending) }
+            var counted = pending[key] ?? Minute(minute: minute)
+            counted.requests += 1
+            if !proven { counted.unproven += 1 }
+            pending[key] = counted
+            return ended
         }
+        if !ended.isEmpty { fold(ended) }
     }
 
     /// The counts of `platform` in `environmentID` over the hour before `now`.
     public func lastHour(environmentID: String, platform: AssessRequest.Platform, now: Int64) -> Counts {
+        for shard in shards {
+            let pending = shard.pending.withLock { pending in
+                var taken: [Key: Minute] = [:]
+                swap(&taken, &pending)
+                return taken
+            }
+            if !pending.isEmpty { fold(pending) }
+        }
         let minute = now / 60
         return buckets.withLock { buckets in
             var counts = Counts()
@@ -75,6 +107,18 @@ public final class AssessTally: Sendable {
                 counts.unproven += bucket.unproven
             }
             return counts
+        }
+    }
+
+    /// Adds a shard's counts to the hour's minutes.
+    private func fold(_ counted: [Key: Minute]) {
+        buckets.withLock { buckets in
+            for (key, minute) in counted {
+                if buckets[key] == nil && buckets.count >= Self.maxEnvironments * AssessRequest.Platform.allCases.count {
+                    buckets.removeAll(keepingCapacity: true)
+                }
+                buckets[key, default: Minutes()].add(minute)
+            }
         }
     }
 }
