@@ -150,20 +150,27 @@ public struct JSONParser {
         index += 1
         // Most strings have no escapes: find the end of the plain run in one tight loop and take it whole.
         let start = index
-        let end = bytes.withUnsafeBufferPointer { buffer in
+        let (end, high) = bytes.withUnsafeBufferPointer { buffer in
             var i = start
+            var high: UInt8 = 0
             while i < buffer.count {
                 let b = buffer[i]
                 if b == UInt8(ascii: "\"") || b == UInt8(ascii: "\\") || b < 0x20 { break }
+                high |= b
                 i += 1
             }
-            return i
+            return (i, high)
         }
         index = end
         if current == UInt8(ascii: "\"") {
             index += 1
-            guard let s = String(validating: bytes[start..<end], as: UTF8.self) else { throw error("invalid UTF-8 in string") }
-            return s
+            let text = bytes.withUnsafeBufferPointer { buffer -> String? in
+                let run = UnsafeBufferPointer(rebasing: buffer[start..<end])
+                // ASCII is valid UTF-8 as it is: made straight from the buffer, not through the generic validation.
+                return high < 0x80 ? String(decoding: run, as: UTF8.self) : String(validating: run, as: UTF8.self)
+            }
+            guard let text else { throw error("invalid UTF-8 in string") }
+            return text
         }
         var out = Array(bytes[start..<end])
         while true {

@@ -2,6 +2,7 @@ import AttestationTesting
 import Crypto
 import Foundation
 import GatehouseReceipts
+import JSON
 
 extension AssessBench {
     /// `AssessBench profile N`: what the pieces of an assessment and a receipt verification cost in this process, one
@@ -28,6 +29,16 @@ extension AssessBench {
         try time("ECPrivateKey.signature (parse + sign)") { _ = try phone.signature(for: message, format: .raw) }
         try time("ECSigningKey.signature (sign)") { _ = try signing.signature(for: message, format: .raw) }
         time("SHA-256 of 1 KiB") { _ = SHA256.hash([UInt8](repeating: 1, count: 1024)) }
+        let tokenText = Base64.encode(try SecureRandom.bytes(1200), alphabet: .urlSafe, padded: false)
+        let body: JSON = [
+            "apiKey": "pk_test_0123456789abcdef0123456789abcdef",
+            "signed": .string(#"{"platform":"ios","timestamp":1700000000000,"nonce":"abcdefghijklmnopqrstuv","appId":"TEAM.app"}"#),
+            "attestation": ["keyId": .string(String(tokenText.prefix(43))), "assertion": .string(tokenText)],
+        ]
+        let bodyBytes = body.serialized()
+        try time("JSON parse of a 2 KiB request body") { _ = try JSONParser.parse(bodyBytes) }
+        let tokenBytes = Array(tokenText.utf8)
+        time("base64url decode of 1,600 characters") { _ = Base64.decodeURLSafeUnpadded(tokenBytes) }
         time("HMAC-SHA256 of 100 bytes") { _ = HMACSHA256.authenticate(Array(message.prefix(100)), key: Array("pk_live_x".utf8)) }
 
         let signer = ReceiptSigner(privateKey: phone, kid: "k")
