@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <pthread.h>
 #include <time.h>
+#include <sched.h>
 
 // Glibc declares accept4 only under _GNU_SOURCE, which Swift's Glibc module is not built with; the symbol is in libc.
 extern int accept4(int fd, struct sockaddr *addr, socklen_t *addrlen, int flags);
@@ -36,4 +37,14 @@ static inline struct epoll_event csystem_epoll_event_make(unsigned int events, u
     event.events = events;
     event.data.u64 = data;
     return event;
+}
+
+/// Moves the calling thread to SCHED_BATCH (Linux, any user): a thread woken does not preempt the running one, so
+/// CPU-bound handler threads hand each other the cores at their own pace instead of at every wake-up.
+static inline int csystem_schedule_calling_thread_as_batch(void) {
+#ifndef SCHED_BATCH
+#define SCHED_BATCH 3
+#endif
+    struct sched_param parameters = { 0 };
+    return sched_setscheduler(0, SCHED_BATCH, &parameters);
 }

@@ -6,6 +6,11 @@ import Glibc
 /// The entry point is a plain function in this file (closures created in `main.swift` and run by `pthread_create`
 /// trap in Swift 6's isolation check, see LINUX-SWIFT-NOTES). Every thread blocks SIGINT, SIGTERM and SIGPIPE so
 /// that process signals reach the thread that waits for them (`Server.runUntilSignalled`) and never kill the server.
+///
+/// Every thread runs under Linux's SCHED_BATCH policy: a server thread woken (a worker given a request, a group
+/// commit's waiter, a loop given a response) then waits for the running thread's slice instead of preempting it.
+/// Under load on two cores this cut involuntary context switches from 1.3 to 0.9 per assessment, and assertions
+/// went from 10,431 to 11,435/s (means of five alternating runs, p99 unchanged).
 enum ThreadStarter {
     /// Starts `body` on a new detached thread; throws `ServerError.system` when the thread cannot be created.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) throws {
@@ -45,6 +50,8 @@ private func threadEntry(_ raw: UnsafeMutableRawPointer?) -> UnsafeMutableRawPoi
     let box = Unmanaged<ThreadStarter.Box>.fromOpaque(raw).takeRetainedValue()
     ThreadStarter.blockServerSignals()
     _ = pthread_setname_np(pthread_self(), String(box.name.prefix(15)))
+    // Best effort: a sandbox that forbids it leaves the thread as it was.
+    _ = csystem_schedule_calling_thread_as_batch()
     box.body()
     return nil
 }

@@ -33,6 +33,15 @@ struct ServerTests {
         #expect(first[0] != second[0])
     }
 
+    /// Handlers run on threads under SCHED_BATCH (3 on Linux): woken, they do not preempt the running thread.
+    @Test func handlersRunUnderBatchScheduling() throws {
+        let server = try startServer { _ in Response(status: 200, contentType: "text/plain", body: "\(sched_getscheduler(0))") }
+        defer { server.stop() }
+        let client = try TestClient(port: server.boundPort)
+        try client.send("GET /policy HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try client.readResponse().text == "3")
+    }
+
     @Test func largeResponsesSurvivePartialWrites() throws {
         // 8 MiB is far more than a loopback socket buffer: the loop must finish it on EPOLLOUT, in order.
         let big = (0..<(8 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
