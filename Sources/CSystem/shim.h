@@ -40,7 +40,7 @@ static inline struct epoll_event csystem_epoll_event_make(unsigned int events, u
 }
 
 /// Moves the calling thread to SCHED_BATCH (Linux, any user): a thread woken does not preempt the running one, so
-/// CPU-bound handler threads hand each other the cores at their own pace instead of at every wake-up.
+/// the server's threads hand each other the cores at the end of a slice instead of at every wake-up.
 static inline int csystem_schedule_calling_thread_as_batch(void) {
 #ifndef SCHED_BATCH
 #define SCHED_BATCH 3

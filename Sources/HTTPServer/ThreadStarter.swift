@@ -9,8 +9,8 @@ import Glibc
 ///
 /// Every thread runs under Linux's SCHED_BATCH policy: a server thread woken (a worker given a request, a group
 /// commit's waiter, a loop given a response) then waits for the running thread's slice instead of preempting it.
-/// Under load on two cores this cut involuntary context switches from 1.3 to 0.9 per assessment, and assertions
-/// went from 10,431 to 11,435/s (means of five alternating runs, p99 unchanged).
+/// Measured with the whole server under `chrt -b 0` on two cores, this cut involuntary context switches from 1.3 to
+/// 0.9 per assessment, and assertions went from 10,431 to 11,435/s (means of five alternating runs, p99 unchanged).
 enum ThreadStarter {
     /// Starts `body` on a new detached thread; throws `ServerError.system` when the thread cannot be created.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) throws {
