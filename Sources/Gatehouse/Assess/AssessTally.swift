@@ -77,10 +77,11 @@ public final class AssessTally: Sendable {
         let shard = shards[nextShard.wrappingAdd(1, ordering: .relaxed).oldValue & (Self.shardCount - 1)]
         let ended: [Key: Minute] = shard.pending.withLock { pending in
             var ended: [Key: Minute] = [:]
-            let stale = pending[key].map { $0.minute != minute } ?? false
-            let full = pending[key] == nil && pending.count >= Self.pendingLimit
-            if stale || full { swap(&ended, &pending) }
-            var counted = pending[key] ?? Minute(minute: minute)
+            let held = pending[key]
+            let stale = held.map { $0.minute != minute } ?? false
+            if stale || (held == nil && pending.count >= Self.pendingLimit) { swap(&ended, &pending) }
+            // Once the shard was folded its held count went with it.
+            var counted = (ended.isEmpty ? held : nil) ?? Minute(minute: minute)
             counted.requests += 1
             if !proven { counted.unproven += 1 }
             pending[key] = counted
