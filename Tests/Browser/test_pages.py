@@ -19,12 +19,36 @@ def links(browser, pattern):
     raise AssertionError(f"no link matching {pattern} on {browser.current_url}")
 
 
+# The media rules that hold another media rule: an @media block left unclosed swallows every rule after it (and the
+# next @media), which then apply on phones only.
+NESTED_MEDIA = """
+const nested = [];
+for (const sheet of document.styleSheets) {
+  for (const rule of sheet.cssRules) {
+    if (!(rule instanceof CSSMediaRule)) continue;
+    for (const inner of rule.cssRules) {
+      if (inner instanceof CSSMediaRule) nested.push(rule.conditionText + " > " + inner.conditionText);
+    }
+  }
+}
+return nested;
+"""
+
+
+def desktop_style(browser, selector, prop):
+    """The computed `prop` of the first element matching `selector`, in the 1280-pixel-wide window."""
+    return browser.execute_script(
+        "return getComputedStyle(document.querySelector(arguments[0])).getPropertyValue(arguments[1])", selector, prop)
+
+
 def look(browser, name, counter=[0]):
-    """Both sizes of the current page: saved, titled without error, and as wide as the window on a phone."""
+    """Both sizes of the current page: saved, titled without error, its stylesheet's media rules closed, and as wide
+    as the window on a phone."""
     counter[0] += 1
     SHOTS.mkdir(parents=True, exist_ok=True)
     title = browser.title
     assert not any(t.lower() in title.lower() for t in ERROR_TITLES), f"{browser.current_url}: {title}"
+    assert browser.execute_script(NESTED_MEDIA) == [], f"{browser.current_url}: an @media block is left unclosed"
     browser.save_screenshot(str(SHOTS / f"pages-{counter[0]:02d}-{name}.png"))
     browser.set_window_size(390, 844)
     try:
@@ -49,6 +73,8 @@ def test_every_page_renders_and_fits_a_phone(demo_server, browser):
     for path, name in [(f"/environments/{env}", "overview"), (f"/environments/{env}/apps", "apps")]:
         browser.get(base + path)
         look(browser, name)
+    # The environment pages' own rules hold on a desktop, not only on a phone: each credential is a bordered box.
+    assert desktop_style(browser, ".credential", "border-top-width") == "1px"
     apps = browser.current_url
     for pattern, name in [(r"/apps/android/[^/]+$", "android-edit"), (r"/apps/android/[^/]+/remove$", "android-remove"),
                           (r"/apps/apple/[^/]+/remove$", "apple-remove")]:
@@ -61,6 +87,7 @@ def test_every_page_renders_and_fits_a_phone(demo_server, browser):
     look(browser, "key-revoke")
     browser.get(f"{base}/environments/{env}/traffic")
     look(browser, "traffic")
+    assert desktop_style(browser, ".traffic-table th[scope=row]", "text-transform") == "none"
     browser.get(links(browser, r"/traffic/add-digest"))
     look(browser, "add-digest")
     browser.get(f"{base}/environments/{env}/delete")
