@@ -42,13 +42,11 @@ def desktop_style(browser, selector, prop):
 
 
 def look(browser, name, counter=[0]):
-    """Both sizes of the current page: saved, titled without error, its stylesheet's media rules closed, and as wide
-    as the window on a phone."""
+    """Both sizes of the current page: saved, titled without error, and as wide as the window on a phone."""
     counter[0] += 1
     SHOTS.mkdir(parents=True, exist_ok=True)
     title = browser.title
     assert not any(t.lower() in title.lower() for t in ERROR_TITLES), f"{browser.current_url}: {title}"
-    assert browser.execute_script(NESTED_MEDIA) == [], f"{browser.current_url}: an @media block is left unclosed"
     browser.save_screenshot(str(SHOTS / f"pages-{counter[0]:02d}-{name}.png"))
     browser.set_window_size(390, 844)
     try:
@@ -62,6 +60,8 @@ def look(browser, name, counter=[0]):
 def test_every_page_renders_and_fits_a_phone(demo_server, browser):
     browser.get(demo_server.setup_link)
     look(browser, "setup")
+    # Every page links the same stylesheet: checked once.
+    assert browser.execute_script(NESTED_MEDIA) == [], "an @media block of the stylesheet is left unclosed"
     fill(browser, {"email": "owner@example.com", "password": PASSWORD, "confirm": PASSWORD})
     submit(browser)
     demo_server.cli("admin", "create", "--email", "viewer@example.com", "--role", "viewer", stdin=PASSWORD + "\n")
