@@ -6,7 +6,23 @@ public struct Session: Sendable, Equatable {
     public var createdAt: Int64
     public var lastSeenAt: Int64
     /// A message for the next page, already taken out of the store.
-    public var flash: String?
+    public var flash: Flash?
+}
+
+/// A message left for a session's next page (Post/Redirect/Get), and how it reads: a change done, or a change done
+/// that the admin should look at again (a key check that found the keys wrong).
+public struct Flash: Sendable, Equatable {
+    public enum Tone: String, Sendable {
+        case done, warning
+    }
+
+    public var message: String
+    public var tone: Tone
+
+    public init(_ message: String, tone: Tone = .done) {
+        self.message = message
+        self.tone = tone
+    }
 }
 
 /// Session and login limits, in one place.

@@ -1,4 +1,8 @@
 extension PlayIntegrityKeyCheckResult {
+    /// Whether the check shows the keys are not the app's: tokens failed recently and none of them both decrypts and
+    /// verifies with these keys. The dashboard then shows ``summary(registeredPackages:)`` as a warning.
+    public var showsWrongKeys: Bool { tried > 0 && verified == 0 }
+
     /// What the check found, in a sentence an admin reads after saving keys: how many of the recent failures the
     /// keys decrypt, or that they decrypt none and so are not the keys of `packages` (the environment's apps).
     public func summary(registeredPackages: [String]) -> String {

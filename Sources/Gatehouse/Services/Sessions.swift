@@ -96,7 +96,7 @@ public struct Sessions: Sendable {
         if session.flash != nil || now - session.lastSeenAt >= policy.touchResolution {
             defer { store.sessionCache.invalidate() }
             try store.write { db in
-                try db.execute("UPDATE sessions SET last_seen_at = ?, flash = NULL WHERE token_hash = ?", [.integer(now), .blob(hash)])
+                try db.execute("UPDATE sessions SET last_seen_at = ?, flash = NULL, flash_tone = NULL WHERE token_hash = ?", [.integer(now), .blob(hash)])
             }
         }
         session.lastSeenAt = now
@@ -107,14 +107,16 @@ public struct Sessions: Sendable {
         let admin = Admin(id: row["aid"].string ?? "", email: row["email"].string ?? "", role: Admin.Role(rawValue: row["role"].string ?? "") ?? .viewer,
                           disabled: false, createdAt: row["admin_created"].int64 ?? 0)
         return Session(admin: admin, csrfToken: row["csrf_token"].string ?? "", createdAt: row["created_at"].int64 ?? 0,
-                       lastSeenAt: row["last_seen_at"].int64 ?? 0, flash: row["flash"].string)
+                       lastSeenAt: row["last_seen_at"].int64 ?? 0,
+                       flash: row["flash"].string.map { Flash($0, tone: Flash.Tone(rawValue: row["flash_tone"].string ?? "") ?? .done) })
     }
 
     /// Leaves a message for the session's next page.
-    public func flash(_ token: String, _ message: String) throws {
+    public func flash(_ token: String, _ flash: Flash) throws {
         defer { store.sessionCache.invalidate() }
         try store.write { db in
-            try db.execute("UPDATE sessions SET flash = ? WHERE token_hash = ?", [.text(message), .blob(RandomToken.hash(token))])
+            try db.execute("UPDATE sessions SET flash = ?, flash_tone = ? WHERE token_hash = ?",
+                           [.text(flash.message), .text(flash.tone.rawValue), .blob(RandomToken.hash(token))])
         }
     }
 

@@ -71,10 +71,13 @@ extension AppsController {
         let fingerprint = updated.playIntegrity.localVerificationKeySHA256.map { " (verification key SHA-256 \($0.prefix(16))…)" } ?? ""
         // The same check as POST …/play-integrity/check: what the saved keys make of the recent failures.
         var found = ""
+        var tone = Flash.Tone.done
         if case .set(let keys) = patch.localKeys, let result = try keyCheck.run(environmentID: environment.id, local: keys) {
             found = " " + result.summary(registeredPackages: updated.androidApps.map(\.packageName))
+            if result.showsWrongKeys { tone = .warning }
         }
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).\(found)")
+        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).\(found)",
+                              tone: tone)
     }
 
     /// GET /environments/{id}/play-integrity/{which}/remove, `which` = service-account | local.

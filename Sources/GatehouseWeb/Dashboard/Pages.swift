@@ -97,8 +97,8 @@ struct Pages: Sendable {
     }
 
     /// Redirects after a successful post, leaving a flash message for the next page.
-    func done(_ context: DashboardContext, to location: String, flash: String) throws -> Response {
-        try sessions.flash(context.token, flash)
+    func done(_ context: DashboardContext, to location: String, flash: String, tone: Flash.Tone = .done) throws -> Response {
+        try sessions.flash(context.token, Flash(flash, tone: tone))
         return Redirect(to: location).response
     }
 

@@ -46,7 +46,7 @@ struct SignInController: Sendable {
         }
         setup.consume()
         let (cookie, _) = try sessions.login(email: email, password: password, address: pages.clientAddress(request))
-        try sessions.flash(cookie, "Welcome! You are the first owner of this Gatehouse. Create an environment to register your apps.")
+        try sessions.flash(cookie, Flash("Welcome! You are the first owner of this Gatehouse. Create an environment to register your apps."))
         var response = Redirect(to: "/environments").response
         response.headers.add("Set-Cookie", Cookies.sessionCookie(cookie, secure: pages.secure(request), maxAge: sessions.policy.absoluteTimeout))
         return response

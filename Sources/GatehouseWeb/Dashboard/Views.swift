@@ -25,7 +25,9 @@ public struct Views: Sendable {
                 "isOwner": .bool(context.session.admin.role == .owner),
             ]
             data["csrf"] = .string(context.session.csrfToken)
-            if let flash = context.session.flash { data["flash"] = .string(flash) }
+            if let flash = context.session.flash {
+                data["flash"] = ["message": .string(flash.message), "warning": .bool(flash.tone == .warning)]
+            }
         }
         var headers: Headers = ["Content-Type": "text/html; charset=utf-8"]
         if context != nil { headers.set("Cache-Control", "no-store") }
