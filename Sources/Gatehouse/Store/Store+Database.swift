@@ -18,9 +18,11 @@ extension Store {
         try Migrator(directory: directory).status(database)
     }
 
-    /// Copies the database's write-ahead log into its file in the background of commits (`Database.checkpoint`).
+    /// Copies the database's write-ahead log into its file in the background of commits (`Database.checkpoint`);
+    /// returns the log's size and how much of it is now in the file, in pages.
     /// - Throws: `DatabaseError`.
-    public func checkpoint() throws {
+    @discardableResult
+    public func checkpoint() throws -> (walPages: Int, copiedPages: Int) {
         try database.checkpoint()
     }
 

@@ -1,22 +1,22 @@
 import Foundation
 import Synchronization
 
-/// A job run in the background while serving: on its own named thread, at once and then every `interval` until
-/// stopped. The upkeep (retention) and the device side's purge (challenges, nonces, spent tokens) are two.
+/// A job run in the background while serving: on its own named thread, at once and then again after the wait each
+/// run returns, until stopped. The upkeep (retention), the checkpointer and the device side's purge (challenges,
+/// nonces, spent tokens) are three.
 final class PeriodicJob: Sendable {
     /// The thread's name (as `ps -T` shows it).
     let name: String
-    let interval: TimeInterval
     private let stopped = DispatchSemaphore(value: 0)
     private let running = Mutex(false)
 
-    init(name: String, interval: TimeInterval) {
+    init(name: String) {
         self.name = name
-        self.interval = interval
     }
 
-    /// Starts the thread that runs `job` (the first call only; later ones do nothing).
-    func start(_ job: @escaping @Sendable () -> Void) {
+    /// Starts the thread that runs `job`, which returns how long to wait before its next run (the first call only;
+    /// later ones do nothing).
+    func start(_ job: @escaping @Sendable () -> TimeInterval) {
         let first = running.withLock { r in
             defer { r = true }
             return !r
@@ -26,9 +26,7 @@ final class PeriodicJob: Sendable {
             // Set from the thread itself: only then does Foundation on Linux hand the name to the kernel, which is
             // what `ps -T` and `top` show.
             Thread.current.name = name
-            repeat {
-                job()
-            } while stopped.wait(timeout: .now() + interval) == .timedOut
+            while stopped.wait(timeout: .now() + job()) == .timedOut {}
         }
         thread.name = name
         thread.start()

@@ -4,19 +4,22 @@ import HTTPServer
 import Synchronization
 
 /// Background upkeep while serving: deletes verdicts past retention and old login failures, hourly; copies the
-/// database's write-ahead log into its file every `checkpointInterval`, so that commits do not stop to do it.
+/// database's write-ahead log into its file as `CheckpointPacing` says (every 20 ms while commits come, every half
+/// second on an idle server), so that commits do not stop to do it.
 public final class Upkeep: Sendable {
-    private let job: PeriodicJob
-    private let checkpoints: PeriodicJob
+    private let interval: TimeInterval
+    private let pacing: CheckpointPacing
+    private let job = PeriodicJob(name: "gh-upkeep")
+    private let checkpoints = PeriodicJob(name: "gh-checkpoint")
 
-    /// Upkeep every `interval` seconds, checkpoints every `checkpointInterval` seconds.
-    public init(interval: TimeInterval = 3600, checkpointInterval: TimeInterval = 0.02) {
-        job = PeriodicJob(name: "gh-upkeep", interval: interval)
-        checkpoints = PeriodicJob(name: "gh-checkpoint", interval: checkpointInterval)
+    /// Upkeep every `interval` seconds, checkpoints paced by `pacing`.
+    public init(interval: TimeInterval = 3600, pacing: CheckpointPacing = CheckpointPacing()) {
+        self.interval = interval
+        self.pacing = pacing
     }
 
     func start(services: Services, logger: Logger) {
-        job.start {
+        job.start { [interval] in
             do {
                 let deleted = try services.verdicts.prune()
                 try services.admins.pruneLoginFailures()
@@ -24,13 +27,16 @@ public final class Upkeep: Sendable {
             } catch {
                 logger.error("upkeep failed", ["error": .string("\(error)")])
             }
+            return interval
         }
         // A failing checkpoint (a full disk) is logged when it starts failing or fails differently, not 50 times a second.
         let lastFailure = Mutex<String?>(nil)
+        let pacing = Mutex(self.pacing)
         checkpoints.start {
             var failure: String?
+            var log: (walPages: Int, copiedPages: Int)?
             do {
-                try services.store.checkpoint()
+                log = try services.store.checkpoint()
             } catch {
                 failure = "\(error)"
             }
@@ -39,6 +45,7 @@ public final class Upkeep: Sendable {
                 return last != failure
             }
             if changed, let failure { logger.error("checkpoint failed", ["error": .string(failure)]) }
+            return pacing.withLock { $0.next(walPages: log?.walPages, copiedPages: log?.copiedPages) }
         }
     }
 

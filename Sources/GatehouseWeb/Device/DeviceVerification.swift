@@ -18,7 +18,7 @@ public final class DeviceVerification: Sendable {
     let api: DeviceAPI
     let assessAPI: AssessAPI
     /// The purge of expired challenges, spent nonces and past days' key devices, every minute.
-    private let purge = PeriodicJob(name: "gh-challenges", interval: 60)
+    private let purge = PeriodicJob(name: "gh-challenges")
 
     /// Builds the device side; with `configuration.appAttestRoots` set, the roots come from that PEM file (logged as
     /// a warning), else Apple's built-in root.
@@ -91,6 +91,7 @@ public final class DeviceVerification: Sendable {
             } catch {
                 logger.error("purging spent and failed Play Integrity tokens failed", ["error": .string("\(error)")])
             }
+            return 60
         }
     }
 
