@@ -48,6 +48,15 @@ def click(driver, css):
     navigating(driver, lambda: driver.find_element(By.CSS_SELECTOR, css).click())
 
 
+def flash_in_view(driver):
+    """The text of the page's flash message if the window shows it whole without scrolling, else None."""
+    return driver.execute_script("""
+        const flash = document.querySelector('.flash');
+        if (!flash) return null;
+        const box = flash.getBoundingClientRect();
+        return box.top >= 0 && box.bottom <= window.innerHeight ? flash.textContent : null;""")
+
+
 def sign_in(driver, server, email, password=PASSWORD):
     driver.get(server.base + "/login")
     fill(driver, {"email": email, "password": password})
@@ -151,6 +160,8 @@ def register_apps_and_keys(server, browser, shot):
     fill(browser, {"appId": "ABCDE12345.com.example.app"})
     submit(browser, "form[action$='/apps/apple']")
     assert "ABCDE12345.com.example.app" in browser.page_source
+    # What was done is said where the admin looks: the page opens at its flash, not scrolled to the section.
+    assert "Registered ABCDE12345.com.example.app" in (flash_in_view(browser) or "")
     shot("apple-registered")
 
     # Upload a service-account JSON file (a real RSA key): shown as set, never echoed.
@@ -166,6 +177,7 @@ def register_apps_and_keys(server, browser, shot):
     page = browser.page_source
     assert "integrity@browser-project.iam.gserviceaccount.com" in page
     assert key.splitlines()[1] not in page
+    assert "Service account set" in (flash_in_view(browser) or "")
     browser.get(apps)
     assert browser.find_element(By.ID, "play-integrity").text.count("Set") >= 1
     shot("service-account-set", narrow=True)

@@ -41,7 +41,7 @@ extension AppsController {
         }
         let updated = try environments.patch(environment.id, with: patch, actor: context.actor)
         let email = updated.playIntegrity.serviceAccountEmail ?? "unknown"
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Service account set (client e-mail \(email)).")
+        return try pages.done(context, to: "/environments/\(environment.id)/apps", flash: "Service account set (client e-mail \(email)).")
     }
 
     func setLocalKeys(_ request: Request) throws -> Response {
@@ -76,7 +76,7 @@ extension AppsController {
             found = " " + result.summary(registeredPackages: updated.androidApps.map(\.packageName))
             if result.showsWrongKeys { tone = .warning }
         }
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity", flash: "Local keys set\(fingerprint).\(found)",
+        return try pages.done(context, to: "/environments/\(environment.id)/apps", flash: "Local keys set\(fingerprint).\(found)",
                               tone: tone)
     }
 
@@ -110,7 +110,7 @@ extension AppsController {
         var patch = EnvironmentPatch()
         if which == "service-account" { patch.serviceAccount = .remove } else { patch.localKeys = .remove }
         _ = try environments.patch(environment.id, with: patch, actor: context.actor)
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#play-integrity",
+        return try pages.done(context, to: "/environments/\(environment.id)/apps",
                         flash: which == "service-account" ? "Service account removed." : "Local keys removed.")
     }
 

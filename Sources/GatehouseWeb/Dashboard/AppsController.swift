@@ -114,7 +114,7 @@ struct AppsController: Sendable {
                 "apple": ["appId": .string(appID), "error": .string(shown)], "problem": Self.problem("apple", "the app id"),
             ], status: 422)
         }
-        return try pages.done(context, to: "/environments/\(id)/apps#apple",
+        return try pages.done(context, to: "/environments/\(id)/apps",
                         flash: "Registered \(appID): App Attest keys of this app now verify here (rpId hash \(AppleAppID.rpIDHash(appID).prefix(12))…).")
     }
 
@@ -140,6 +140,6 @@ struct AppsController: Sendable {
         let id = try request.parameter("environmentId")
         let appID = try request.parameter("appId")
         _ = try environments.removeAppleAppID(appID, from: id, actor: context.actor)
-        return try pages.done(context, to: "/environments/\(id)/apps#apple", flash: "Removed \(appID).")
+        return try pages.done(context, to: "/environments/\(id)/apps", flash: "Removed \(appID).")
     }
 }

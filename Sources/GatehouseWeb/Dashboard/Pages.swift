@@ -96,7 +96,8 @@ struct Pages: Sendable {
         views.page(name, title: title, values, context: context, status: status, section: section)
     }
 
-    /// Redirects after a successful post, leaving a flash message for the next page.
+    /// Redirects after a successful post, leaving a flash message for the next page. The flash shows at the top of
+    /// that page, so `location` has no fragment: a section scrolled into view would hide the message.
     func done(_ context: DashboardContext, to location: String, flash: String, tone: Flash.Tone = .done) throws -> Response {
         try sessions.flash(context.token, Flash(flash, tone: tone))
         return Redirect(to: location).response
