@@ -8,14 +8,14 @@ import Synchronization
 /// second on an idle server), so that commits do not stop to do it.
 public final class Upkeep: Sendable {
     private let interval: TimeInterval
-    private let pacing: CheckpointPacing
+    private let pacing: Mutex<CheckpointPacing>
     private let job = PeriodicJob(name: "gh-upkeep")
     private let checkpoints = PeriodicJob(name: "gh-checkpoint")
 
     /// Upkeep every `interval` seconds, checkpoints paced by `pacing`.
     public init(interval: TimeInterval = 3600, pacing: CheckpointPacing = CheckpointPacing()) {
         self.interval = interval
-        self.pacing = pacing
+        self.pacing = Mutex(pacing)
     }
 
     func start(services: Services, logger: Logger) {
@@ -31,8 +31,7 @@ public final class Upkeep: Sendable {
         }
         // A failing checkpoint (a full disk) is logged when it starts failing or fails differently, not 50 times a second.
         let lastFailure = Mutex<String?>(nil)
-        let pacing = Mutex(self.pacing)
-        checkpoints.start {
+        checkpoints.start { [self] in
             var failure: String?
             var log: (walPages: Int, copiedPages: Int)?
             do {
