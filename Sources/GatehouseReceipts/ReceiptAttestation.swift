@@ -5,6 +5,9 @@ public struct ReceiptAttestation: Sendable, Equatable, Hashable {
     /// `verified`, `forged`, `rejected` or `unavailable`.
     public var status: String
 
+    /// The status of an attestation that was verified.
+    public static let verified = "verified"
+
     /// The attestation of `provider` with verdict `status`.
     public init(provider: String, status: String) {
         self.provider = provider

@@ -1,7 +1,7 @@
 import JSON
 
 /// The claims of a Gatehouse receipt (DEVICE-API.md "Receipts"): who issued it, for which environment and request,
-/// when, what the backend should do, on which attestation, and the phone key it is bound to.
+/// when, for which platform, what the backend should do, on which attestation, and the phone key it is bound to.
 public struct ReceiptClaims: Sendable, Equatable {
     /// The `iss` of every receipt.
     public static let issuer = "gatehouse"
@@ -16,6 +16,9 @@ public struct ReceiptClaims: Sendable, Equatable {
     public var issuedAt: Int64
     /// Expires at, unix seconds (`exp`).
     public var expiresAt: Int64
+    /// The platform the request was assessed as (`plat`, `android` or `ios`): the client's claim, judged by attack mode
+    /// and the attestation. Nil only in receipts of servers that predate the claim.
+    public var platform: String?
     /// What the backend should do (`action`).
     public var action: ReceiptAction
     /// The attestation judged (`att`), nil when the request brought none.
@@ -24,12 +27,13 @@ public struct ReceiptClaims: Sendable, Equatable {
     public var confirmationKey: PublicJWK?
 
     /// Claims issued at `issuedAt`, expiring ``lifetime`` seconds later.
-    public init(environment: String, subject: String, issuedAt: Int64, action: ReceiptAction,
+    public init(environment: String, subject: String, issuedAt: Int64, platform: String?, action: ReceiptAction,
                 attestation: ReceiptAttestation?, confirmationKey: PublicJWK?) {
         self.environment = environment
         self.subject = subject
         self.issuedAt = issuedAt
         self.expiresAt = issuedAt + Self.lifetime
+        self.platform = platform
         self.action = action
         self.attestation = attestation
         self.confirmationKey = confirmationKey
@@ -38,11 +42,15 @@ public struct ReceiptClaims: Sendable, Equatable {
     /// Whether the receipt names a phone key, so every call must carry a proof by it.
     public var isBound: Bool { confirmationKey != nil }
 
-    /// The claims as the JWS payload: `iss, env, sub, iat, exp, action, att` and `cnf` when bound.
+    /// The claims as the JWS payload: `iss, env, sub, iat, exp, plat, action, att` and `cnf` when bound.
     public var json: JSON {
         var members: [JSON.Member] = [
             .init("iss", .string(Self.issuer)), .init("env", .string(environment)), .init("sub", .string(subject)),
-            .init("iat", .int(issuedAt)), .init("exp", .int(expiresAt)), .init("action", .string(action.rawValue)),
+            .init("iat", .int(issuedAt)), .init("exp", .int(expiresAt)),
+        ]
+        if let platform { members.append(.init("plat", .string(platform))) }
+        members += [
+            .init("action", .string(action.rawValue)),
             .init("att", attestation.map { ["provider": .string($0.provider), "status": .string($0.status)] } ?? .null),
         ]
         if let key = confirmationKey {
@@ -52,7 +60,7 @@ public struct ReceiptClaims: Sendable, Equatable {
     }
 
     /// Reads a payload strictly: `iss` must be gatehouse; `env`, `sub` strings; `iat`, `exp` whole numbers with
-    /// `0 < exp − iat ≤ lifetime`; `action` allow or challenge; `att` null or `{provider, status}`; `cnf`, when present,
+    /// `0 < exp − iat ≤ lifetime`; `plat`, when present, a short string; `action` allow or challenge; `att` null or `{provider, status}`; `cnf`, when present,
     /// `{"jwk": P-256 public JWK}`.
     ///
     /// - Throws: ``ReceiptError`` (`.token`) naming the claim that is wrong.
@@ -67,6 +75,7 @@ public struct ReceiptClaims: Sendable, Equatable {
         guard expiresAt > issuedAt, expiresAt - issuedAt <= Self.lifetime else {
             throw ReceiptError(.token, "the receipt's exp must follow iat by at most \(Self.lifetime) seconds")
         }
+        platform = object["plat"] == nil ? nil : try object.string("plat", kind: .token, what: what, maxLength: 16)
         guard let action = object["action"]?.string.flatMap(ReceiptAction.init(rawValue:)) else {
             throw ReceiptError(.token, "the receipt's action must be allow or challenge")
         }

@@ -12,4 +12,9 @@ public enum ReceiptReason: String, Sendable, Equatable, Hashable, CaseIterable {
     /// Bound to a phone key, and the proof is missing, unreadable, older than 2 minutes, ahead of the clock, or does
     /// not verify for this method and path.
     case sessionProof = "session:proof"
+    /// The backend's policy demands a bound receipt (``ReceiptPolicy/requiresBound``) and this one is not bound.
+    case unbound
+    /// The backend's policy demands a verified attestation (``ReceiptPolicy/requiresVerifiedAttestation``) and this
+    /// receipt was issued on none, or on one that was not verified.
+    case unattested
 }

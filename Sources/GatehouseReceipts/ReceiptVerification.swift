@@ -18,6 +18,8 @@ public struct ReceiptVerification: Sendable, Equatable {
 
     /// The receipt's environment (`env`).
     public var environment: String? { claims?.environment }
+    /// The platform the receipt's request was assessed as (`plat`).
+    public var platform: String? { claims?.platform }
     /// The receipt's action.
     public var action: ReceiptAction? { claims?.action }
     /// The attestation the receipt was issued on.
@@ -28,12 +30,14 @@ public struct ReceiptVerification: Sendable, Equatable {
     public var expiresAt: Int64? { claims?.expiresAt }
 
     /// The answer of `POST /api/v4/receipts/verify`:
-    /// `{"valid", "reasons", "environment", "action", "attestation", "bound", "expiresAt"}` (RFC 3339, or null).
+    /// `{"valid", "reasons", "environment", "platform", "action", "attestation", "bound", "expiresAt"}` (RFC 3339, or
+    /// null).
     public var json: JSON {
         [
             "valid": .bool(valid),
             "reasons": .array(reasons.map { .string($0.rawValue) }),
             "environment": .optional(environment),
+            "platform": .optional(platform),
             "action": .optional(action?.rawValue),
             "attestation": attestation.map { ["provider": .string($0.provider), "status": .string($0.status)] } ?? .null,
             "bound": .bool(bound),

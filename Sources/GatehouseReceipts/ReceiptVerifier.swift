@@ -3,18 +3,25 @@ import Crypto
 /// Checks Gatehouse receipts offline, as an app's backend does on each call: the ES256 signature against the JWKS,
 /// the expiry, the environment, and for a bound receipt the request proof. Pure: the keys, the time and the request
 /// are passed in; nothing is fetched or remembered. Never throws and never traps: every failure is a reason.
+///
+/// It cannot spend a receipt: within its ten minutes a receipt (and a bound receipt's proof, for one method and path)
+/// passes every offline check again. For an operation that must happen once (a payment, a password change), call
+/// `POST /api/v4/receipts/verify` with `"consume": true` instead.
 public struct ReceiptVerifier: Sendable {
     /// The signing keys to trust (`GET /api/v4/receipts/keys`).
     public let keys: JWKS
     /// The environment receipts must be for (`env_…`).
     public let environment: String
+    /// What receipts must be beyond signed, unexpired and of `environment`: bound, attested.
+    public let policy: ReceiptPolicy
     /// Sizes and windows.
     public let limits: ReceiptLimits
 
-    /// A verifier trusting `keys` for receipts of `environment`.
-    public init(keys: JWKS, environment: String, limits: ReceiptLimits = ReceiptLimits()) {
+    /// A verifier trusting `keys` for receipts of `environment` that meet `policy`.
+    public init(keys: JWKS, environment: String, policy: ReceiptPolicy = ReceiptPolicy(), limits: ReceiptLimits = ReceiptLimits()) {
         self.keys = keys
         self.environment = environment
+        self.policy = policy
         self.limits = limits
     }
 
@@ -25,7 +32,7 @@ public struct ReceiptVerifier: Sendable {
     /// Then every failing check is listed: `expired`, `wrongEnvironment`, and `session:proof` for a bound receipt
     /// whose proof is missing, unreadable, older than ``ReceiptLimits/proofMaxAgeMilliseconds``, ahead by more than
     /// ``ReceiptLimits/proofMaxAheadMilliseconds``, or not a signature by `cnf.jwk` over this method and path.
-    /// An unbound receipt ignores the proof.
+    /// An unbound receipt ignores the proof. Last, what ``policy`` demands: `unbound`, `unattested`.
     public func verify(_ token: String, method: String, pathAndQuery: String, proof: String?, nowMilliseconds: Int64) -> ReceiptVerification {
         let claims: ReceiptClaims
         switch signedClaims(token) {
@@ -41,6 +48,7 @@ public struct ReceiptVerifier: Sendable {
            !proofHolds(proof, key: key, method: method, pathAndQuery: pathAndQuery, nowMilliseconds: nowMilliseconds) {
             reasons.append(.sessionProof)
         }
+        reasons += policy.violations(of: claims)
         return ReceiptVerification(reasons: reasons, claims: claims)
     }
 

@@ -21,14 +21,16 @@ struct ReceiptFixture {
 
     var verifier: ReceiptVerifier { ReceiptVerifier(keys: keys, environment: Self.environment) }
 
-    func claims(bound: Bool, environment: String = Self.environment, action: ReceiptAction = .allow) -> ReceiptClaims {
-        ReceiptClaims(environment: environment, subject: "req_1", issuedAt: Self.issuedAt, action: action,
-                      attestation: ReceiptAttestation(provider: "app-attest", status: "verified"),
-                      confirmationKey: bound ? PublicJWK(publicKey: phone.publicKey) : nil)
+    static let verified = ReceiptAttestation(provider: "app-attest", status: "verified")
+
+    func claims(bound: Bool, environment: String = Self.environment, action: ReceiptAction = .allow,
+                attestation: ReceiptAttestation? = Self.verified) -> ReceiptClaims {
+        ReceiptClaims(environment: environment, subject: "req_1", issuedAt: Self.issuedAt, platform: "ios", action: action,
+                      attestation: attestation, confirmationKey: bound ? PublicJWK(publicKey: phone.publicKey) : nil)
     }
 
-    func token(bound: Bool, environment: String = Self.environment) throws -> String {
-        try signer.sign(claims(bound: bound, environment: environment))
+    func token(bound: Bool, environment: String = Self.environment, attestation: ReceiptAttestation? = Self.verified) throws -> String {
+        try signer.sign(claims(bound: bound, environment: environment, attestation: attestation))
     }
 
     /// Milliseconds `seconds` after the receipt was issued.

@@ -125,7 +125,7 @@ struct AssessAPITests {
         #expect(try send("device-a") == "rejected oneKeyManyDevices")
     }
 
-    @Test func attackModeChallengesWhatCouldHaveProvenItselfAndLeavesAloneWhatCouldNot() throws {
+    @Test func attackModeChallengesWhatCouldHaveProvenItselfAndWhatClaimsThePlatformNothingChecks() throws {
         let server = try DeviceServer()
         let (environment, publicKey) = try server.environment(kind: "production", appIds: [AssessFixture.appId])
         try server.patch(environment, ["attackMode": true])
@@ -150,13 +150,14 @@ struct AssessAPITests {
         #expect(failed.assessed == "forged counterReused")
         #expect(failed.json?["attackMode"]?.string == "unproven")
 
-        // Android has nothing set up in this environment: left alone.
+        // Android has nothing set up in this environment, and no Android app is registered: a request that claims
+        // Android is the client's word, so it is challenged too (AttackModePlatformTests has the rest of the rule).
         let android = try SignedEnvelope(apiKey: publicKey, platform: "android",
                                          signed: SignedEnvelope.signedText(appID: "com.example.app", signatureDigest: String(repeating: "AB", count: 32)),
                                          timestamp: AssessFixture.nowMillis)
-        let alone = try server.assess(android.json())
-        #expect(alone.json?["attackMode"]?.string == "off")
-        #expect(alone.tampering == [])
-        #expect(action(alone) == .allow)
+        let claimed = try server.assess(android.json())
+        #expect(claimed.json?["attackMode"]?.string == "unproven")
+        #expect(claimed.tampering == [])
+        #expect(action(claimed) == .challenge)
     }
 }

@@ -74,8 +74,8 @@ struct AssessAndroidTests {
         let unproven = try server.assess(bare)
         #expect(unproven.json?["attackMode"]?.string == "unproven")
         #expect(unproven.assessed == "none")
-        // iOS has nothing set up here: left alone.
-        #expect(try server.assess(try AssessFixture.ios(publicKey).json()).json?["attackMode"]?.string == "off")
+        // iOS has nothing set up here, and no app is registered on it: a request that claims iOS is challenged.
+        #expect(try server.assess(try AssessFixture.ios(publicKey).json()).json?["attackMode"]?.string == "unproven")
     }
 
     @Test(arguments: [

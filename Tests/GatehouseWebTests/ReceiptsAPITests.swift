@@ -3,6 +3,7 @@ import Foundation
 import GatehouseReceipts
 import GatehouseTesting
 import JSON
+import Simulator
 import Testing
 
 /// The receipt endpoints over a real loopback socket: the JWKS, receipts checked offline against it, the backends'
@@ -154,7 +155,7 @@ struct ReceiptsAPITests {
         // A key the server never published is an unknown kid.
         let stranger = try ECPrivateKey.generate()
         let foreign = try ReceiptSigner(privateKey: stranger, kid: PublicJWK(publicKey: stranger.publicKey).thumbprint).sign(
-            ReceiptClaims(environment: fixture.environmentID, subject: "req_x", issuedAt: fixture.app.clock.now, action: .allow,
+            ReceiptClaims(environment: fixture.environmentID, subject: "req_x", issuedAt: fixture.app.clock.now, platform: "ios", action: .allow,
                           attestation: nil, confirmationKey: nil))
         #expect(try fixture.verify(foreign, proof: nil).reasons == ["signatureInvalid"])
 
@@ -175,5 +176,59 @@ struct ReceiptsAPITests {
         #expect(!sealed.isEmpty)
         #expect((try? ECPrivateKey(pkcs8DER: sealed)) == nil)  // not the key in the clear
         #expect(try fixture.app.application.services.receiptKeys.prepare() == kid)
+    }
+}
+
+/// The backend's policy on `POST /api/v4/receipts/verify` (`require`), over a real socket.
+@Suite("Receipts API: the backend's policy")
+struct ReceiptsPolicyAPITests {
+    let fixture: ReceiptsFixture
+
+    init() throws {
+        fixture = try ReceiptsFixture()
+    }
+
+    func verify(_ token: String, proof: String?, require: JSON) throws -> PlainHTTP.Response {
+        try fixture.verify(["token": .string(token), "method": "GET", "pathAndQuery": "/api/orders?page=2", "proof": .optional(proof),
+                            "require": require])
+    }
+
+    @Test func anUnboundUnattestedReceiptFailsTheStrictPolicy() throws {
+        let bare = try fixture.issue(bound: false, attestation: nil)
+        #expect(try fixture.verify(bare, proof: nil)["valid"] == true)
+        let strict = try verify(bare, proof: nil, require: ["bound": true, "attestation": "verified"])
+        #expect(strict.status == 200, "\(strict.text)")
+        #expect(strict.json?["valid"] == false)
+        #expect(strict.json?.reasons == ["unbound", "unattested"])
+        #expect(try verify(bare, proof: nil, require: ["bound": true]).json?.reasons == ["unbound"])
+        #expect(try verify(bare, proof: nil, require: ["attestation": "verified"]).json?.reasons == ["unattested"])
+        #expect(try verify(bare, proof: nil, require: ["bound": false]).json?["valid"] == true)
+        #expect(try verify(bare, proof: nil, require: .null).json?["valid"] == true)
+        #expect(try verify(bare, proof: nil, require: [:]).json?["valid"] == true)
+    }
+
+    @Test func aBoundVerifiedReceiptWithItsProofPassesAndSaysItsPlatform() throws {
+        let token = try fixture.issue()
+        let answer = try verify(token, proof: try fixture.proof(), require: ["bound": true, "attestation": "verified"])
+        #expect(answer.json?["valid"] == true, "\(answer.text)")
+        #expect(answer.json?["platform"] == "android")
+    }
+
+    @Test func aMalformedPolicyIsRefusedByPointer() throws {
+        let token = try fixture.issue()
+        let cases: [(JSON, [String])] = [
+            ("yes", ["/require"]),
+            (["bound": "true"], ["/require/bound"]),
+            (["attestation": "rejected"], ["/require/attestation"]),
+            (["attestation": true], ["/require/attestation"]),
+            (["bound": true, "proof": true], ["/require/proof"]),
+            (["a/b": 1], ["/require/a~1b"]),
+        ]
+        for (require, pointers) in cases {
+            let response = try verify(token, proof: nil, require: require)
+            #expect(response.status == 400, "\(require.text)")
+            #expect(response.header("Content-Type") == "application/problem+json")
+            #expect(response.json?["errors"]?.array?.compactMap { $0["pointer"]?.string } == pointers, "\(require.text)")
+        }
     }
 }

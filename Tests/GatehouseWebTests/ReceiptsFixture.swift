@@ -41,10 +41,11 @@ final class ReceiptsFixture {
     var nowMilliseconds: Int64 { app.clock.now * 1000 }
 
     /// A receipt from the server's issuer, bound to the phone key unless `bound` is false.
-    func issue(bound: Bool = true, environment: String? = nil, action: ReceiptAction = .allow) throws -> String {
+    func issue(bound: Bool = true, environment: String? = nil, action: ReceiptAction = .allow,
+               attestation: ReceiptAttestation? = ReceiptAttestation(provider: "play-integrity", status: "verified")) throws -> String {
         try app.application.services.receipts.issue(
-            environmentID: environment ?? environmentID, requestID: "req_\(UUID().uuidString.prefix(8))", action: action,
-            attestation: ReceiptAttestation(provider: "play-integrity", status: "verified"),
+            environmentID: environment ?? environmentID, requestID: "req_\(UUID().uuidString.prefix(8))", platform: "android", action: action,
+            attestation: attestation,
             receiptKey: bound ? phone.publicKey.derSubjectPublicKeyInfo : nil)
     }
 

@@ -77,12 +77,12 @@ public final class AssessService: Sendable {
         }
 
         let proven = attestation?.verdict.isVerified ?? false
-        let couldProve = Self.couldProve(request.platform, environment)
-        if couldProve { tally.count(environmentID: environment.id, platform: request.platform, proven: proven, at: now) }
-        let attackMode: Assessment.AttackMode = environment.attackMode && couldProve ? (proven ? .proven : .unproven) : .off
+        let judged = Self.attackModeJudges(request, environment)
+        if judged { tally.count(environmentID: environment.id, platform: request.platform, proven: proven, at: now) }
+        let attackMode: Assessment.AttackMode = environment.attackMode && judged ? (proven ? .proven : .unproven) : .off
         let action: ReceiptAction = attackMode == .unproven ? .challenge : .allow
         let requestID = try RandomToken.identifier(prefix: "req_")
-        let token = try receipts.issue(environmentID: environment.id, requestID: requestID, action: action,
+        let token = try receipts.issue(environmentID: environment.id, requestID: requestID, platform: request.platform.rawValue, action: action,
                                        attestation: attestation.map { ReceiptAttestation(provider: $0.provider, status: $0.verdict.status.rawValue) },
                                        confirmationKey: request.receiptKey)
         return Assessment(requestID: requestID, attestation: attestation, tampering: tampering, attackMode: attackMode, action: action,
@@ -150,8 +150,26 @@ public final class AssessService: Sendable {
         return !app.certificateDigests.contains(digest)
     }
 
-    /// Whether `platform` could have proven itself in `environment` (attack mode's condition): iOS with an app id
-    /// registered; Android with an app registered and Play Integrity decodable (local keys or a service account).
+    /// Whether attack mode asks `request` for a verified attestation (DEVICE-API.md "Attack mode"). Always where its
+    /// platform could have proven itself. The platform is the client's word, so a platform with nothing set up is
+    /// left alone only for an app the environment registers on it (a genuine install names its own platform), or
+    /// when the environment can verify neither platform: claiming the unchecked platform dodges nothing.
+    public static func attackModeJudges(_ request: AssessRequest, _ environment: Environment) -> Bool {
+        if couldProve(request.platform, environment) { return true }
+        let other: AssessRequest.Platform = request.platform == .ios ? .android : .ios
+        return couldProve(other, environment) && !registers(request.appID, on: request.platform, environment)
+    }
+
+    /// Whether `environment` registers `appID` on `platform`: an Android package name, or the bundle id of an app id.
+    public static func registers(_ appID: String, on platform: AssessRequest.Platform, _ environment: Environment) -> Bool {
+        switch platform {
+        case .android: environment.androidApps.contains { $0.packageName == appID }
+        case .ios: environment.appleAppIDs.contains { AppleAppID.bundleID($0) == appID }
+        }
+    }
+
+    /// Whether `platform` could have proven itself in `environment`: iOS with an app id registered; Android with an
+    /// app registered and Play Integrity decodable (local keys or a service account).
     public static func couldProve(_ platform: AssessRequest.Platform, _ environment: Environment) -> Bool {
         switch platform {
         case .ios: !environment.appleAppIDs.isEmpty

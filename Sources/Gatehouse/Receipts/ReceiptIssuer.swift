@@ -11,15 +11,15 @@ public struct ReceiptIssuer: Sendable {
         self.keys = keys
     }
 
-    /// A receipt for request `requestID` of environment `environmentID`.
+    /// A receipt for request `requestID` of environment `environmentID`, assessed as `platform` (`plat`).
     ///
     /// - Parameter receiptKey: the phone's P-256 public key as DER SubjectPublicKeyInfo (`signed.receiptKey`); when
     ///   given the receipt carries it as `cnf.jwk` and needs a proof by it on every call.
     /// - Throws: `ValidationError` at `/signed/receiptKey` when the key is not a P-256 SubjectPublicKeyInfo;
     ///   `DatabaseError`, `CryptoError` or `DomainError` when the signing key cannot be had; `ReceiptError` when
     ///   signing fails.
-    public func issue(environmentID: String, requestID: String, action: ReceiptAction, attestation: ReceiptAttestation?,
-                      receiptKey: [UInt8]?) throws -> String {
+    public func issue(environmentID: String, requestID: String, platform: String, action: ReceiptAction,
+                      attestation: ReceiptAttestation?, receiptKey: [UInt8]?) throws -> String {
         var confirmation: ECPublicKey?
         if let receiptKey {
             guard let key = try? ECPublicKey(derSubjectPublicKeyInfo: receiptKey) else {
@@ -27,16 +27,18 @@ public struct ReceiptIssuer: Sendable {
             }
             confirmation = key
         }
-        return try issue(environmentID: environmentID, requestID: requestID, action: action, attestation: attestation, confirmationKey: confirmation)
+        return try issue(environmentID: environmentID, requestID: requestID, platform: platform, action: action, attestation: attestation,
+                         confirmationKey: confirmation)
     }
 
     /// A receipt as above, bound to `confirmationKey` (already parsed) when given.
     ///
     /// - Throws: `DatabaseError`, `CryptoError` or `DomainError` when the signing key cannot be had; `ReceiptError`
     ///   when signing fails.
-    public func issue(environmentID: String, requestID: String, action: ReceiptAction, attestation: ReceiptAttestation?,
-                      confirmationKey: ECPublicKey?) throws -> String {
-        let claims = ReceiptClaims(environment: environmentID, subject: requestID, issuedAt: keys.store.clock(), action: action,
+    public func issue(environmentID: String, requestID: String, platform: String, action: ReceiptAction,
+                      attestation: ReceiptAttestation?, confirmationKey: ECPublicKey?) throws -> String {
+        let claims = ReceiptClaims(environment: environmentID, subject: requestID, issuedAt: keys.store.clock(), platform: platform,
+                                   action: action,
                                    attestation: attestation, confirmationKey: confirmationKey.map { PublicJWK(publicKey: $0) })
         return try keys.signer().sign(claims)
     }

@@ -36,27 +36,42 @@ extension EnvironmentsController {
         return pages.page("pages/environment-overview", title: environment.name, data, context: context, status: status, section: "environments")
     }
 
-    /// What attack mode asks of each platform, given what is set up (seed 003: a phone must bring a verified
-    /// attestation where the environment can check one; an app with nothing set up is left alone).
+    /// What attack mode asks of each platform, given what is set up (DEVICE-API.md "Attack mode": a phone must bring
+    /// a verified attestation where the environment can check one; a platform with nothing set up is left alone only
+    /// for the apps registered on it, or when neither platform can be checked).
     func attackCoverage(_ environment: Environment) -> [MustacheValue] {
-        let play = environment.playIntegrity
-        let playSet = play.serviceAccountSet || play.localSet
+        let androidChecked = AssessService.couldProve(.android, environment)
+        let iosChecked = AssessService.couldProve(.ios, environment)
         let android: MustacheValue
-        if playSet && !environment.androidApps.isEmpty {
+        if androidChecked {
             let names = environment.androidApps.map(\.packageName).joined(separator: ", ")
             android = ["platform": "Android", "checked": true, "text": .string("must bring a verified Play Integrity verdict (\(names)).")]
-        } else if environment.androidApps.isEmpty {
-            android = ["platform": "Android", "checked": false, "text": "left alone: no Android app is registered, so there is nothing to check a verdict against."]
         } else {
-            android = ["platform": "Android", "checked": false, "text": "left alone: neither a service account nor local keys are set, so no verdict can be decoded."]
+            let why = environment.androidApps.isEmpty
+                ? "no Android app is registered, so there is nothing to check a verdict against"
+                : "neither a service account nor local keys are set, so no verdict can be decoded"
+            let registered = environment.androidApps.map(\.packageName).joined(separator: ", ")
+            android = ["platform": "Android", "checked": false,
+                       "text": .string(Self.unchecked(why: why, registered: registered, claimedName: "Android", otherChecked: iosChecked))]
         }
         let ios: MustacheValue
-        if environment.appleAppIDs.isEmpty {
-            ios = ["platform": "iOS", "checked": false, "text": "left alone: no app id is registered, so no App Attest key can be verified."]
-        } else {
+        if iosChecked {
             ios = ["platform": "iOS", "checked": true, "text": .string("must bring a verified App Attest assertion (\(environment.appleAppIDs.joined(separator: ", "))).")]
+        } else {
+            ios = ["platform": "iOS", "checked": false,
+                   "text": .string(Self.unchecked(why: "no app id is registered, so no App Attest key can be verified", registered: "",
+                                                  claimedName: "iOS", otherChecked: androidChecked))]
         }
         return [android, ios]
+    }
+
+    /// The coverage line of a platform nothing checks: left alone, for its registered apps only when the other
+    /// platform is checked (a request that claims this platform for any other app is challenged).
+    static func unchecked(why: String, registered: String, claimedName: String, otherChecked: Bool) -> String {
+        guard otherChecked else { return "left alone: \(why)." }
+        let alone = registered.isEmpty ? "" : "left alone for \(registered) (\(why)); "
+        let reason = registered.isEmpty ? "\(why); " : ""
+        return "\(alone)\(reason)a request that says it is \(claimedName) for any other app must bring a verified attestation, since a genuine install of an app registered here names its own platform."
     }
 
     /// POST /environments/{id}: the rename/kind form (`name`, `kind`) or the attack-mode switch (`attackMode` = on/off).

@@ -39,7 +39,7 @@ struct ReceiptsAPI: Sendable {
         return Response(status: 200, headers: headers, body: body)
     }
 
-    /// Checks `{"token", "method", "pathAndQuery", "proof"}` for the environment of the presented secret key.
+    /// Checks `{"token", "method", "pathAndQuery", "proof", "require"}` for the environment of the presented secret key.
     func verify(_ request: Request) throws -> Response {
         guard let presented = request.bearerCredentials else {
             throw DomainError.unauthenticated("send one of the environment's secret keys as Authorization: Bearer sk_…")
@@ -50,14 +50,14 @@ struct ReceiptsAPI: Sendable {
         }
         let body = try JSONBody.read(request)
         let input = try Self.input(body)
-        let verifier = ReceiptVerifier(keys: try services.receiptKeys.published(), environment: key.environmentID)
+        let verifier = ReceiptVerifier(keys: try services.receiptKeys.published(), environment: key.environmentID, policy: input.policy)
         let result = verifier.verify(input.token, method: input.method, pathAndQuery: input.pathAndQuery, proof: input.proof,
                                      nowMilliseconds: services.store.clock() * 1000)
         return JSONBody.response(result.json, headers: ["Cache-Control": "no-store"])
     }
 
     /// The fields of a verify body, each checked; every wrong one named by pointer in one 400.
-    static func input(_ body: JSON) throws -> (token: String, method: String, pathAndQuery: String, proof: String?) {
+    static func input(_ body: JSON) throws -> (token: String, method: String, pathAndQuery: String, proof: String?, policy: ReceiptPolicy) {
         guard case .object = body else {
             throw badRequest([FieldError("", "must be a JSON object {token, method, pathAndQuery, proof}")])
         }
@@ -78,8 +78,38 @@ struct ReceiptsAPI: Sendable {
         case .string(let text)?: proof = text
         default: errors.append(FieldError("/proof", "must be the proof header t=<unix ms>,s=<signature> as a string, or null"))
         }
+        let policy = Self.policy(body["require"], errors: &errors)
         guard errors.isEmpty, let token, let method, let path else { throw badRequest(errors) }
-        return (token, method, path, proof)
+        return (token, method, path, proof, policy)
+    }
+
+    /// The backend's policy, `"require": {"bound": bool, "attestation": "verified"}` (each member optional; absent or
+    /// null: nothing required). Anything else is named in `errors` by pointer.
+    static func policy(_ value: JSON?, errors: inout [FieldError]) -> ReceiptPolicy {
+        var policy = ReceiptPolicy()
+        switch value {
+        case nil, .null?:
+            return policy
+        case .object(let members)?:
+            for member in members {
+                switch (member.key, member.value) {
+                case ("bound", .bool(let bound)):
+                    policy.requiresBound = bound
+                case ("bound", _):
+                    errors.append(FieldError("/require/bound", "must be true (only bound receipts are valid) or false"))
+                case ("attestation", .string(ReceiptAttestation.verified)):
+                    policy.requiresVerifiedAttestation = true
+                case ("attestation", _):
+                    errors.append(FieldError("/require/attestation", "must be \"verified\" (only receipts issued on a verified attestation are valid)"))
+                default:
+                    errors.append(FieldError(Pointer.join("/require", member.key), "is not a policy member: require takes bound and attestation"))
+                }
+            }
+            return policy
+        default:
+            errors.append(FieldError("/require", "must be an object {\"bound\": true, \"attestation\": \"verified\"} (each member optional)"))
+            return policy
+        }
     }
 
     /// A method as RFC 9110 §5.6.2 `token` characters.

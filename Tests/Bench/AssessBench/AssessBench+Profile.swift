@@ -42,7 +42,7 @@ extension AssessBench {
         time("HMAC-SHA256 of 100 bytes") { _ = HMACSHA256.authenticate(Array(message.prefix(100)), key: Array("pk_live_x".utf8)) }
 
         let signer = ReceiptSigner(privateKey: phone, kid: "k")
-        let claims = ReceiptClaims(environment: "env_x", subject: "req_x", issuedAt: Int64(Date().timeIntervalSince1970), action: .allow,
+        let claims = ReceiptClaims(environment: "env_x", subject: "req_x", issuedAt: Int64(Date().timeIntervalSince1970), platform: "ios", action: .allow,
                                    attestation: ReceiptAttestation(provider: "app-attest", status: "verified"),
                                    confirmationKey: PublicJWK(publicKey: phone.publicKey))
         let token = try signer.sign(claims)

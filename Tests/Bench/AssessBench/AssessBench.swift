@@ -61,7 +61,7 @@ struct AssessBench {
         let receipts = ReceiptIssuer(keys: ReceiptKeys(store: bench.store))
         try ReceiptKeys(store: bench.store).prepare()
         try write(directory, "verify", max(1, count / 10)) { i in
-            let token = try receipts.issue(environmentID: bench.environment.id, requestID: "req_bench\(i)", action: .allow,
+            let token = try receipts.issue(environmentID: bench.environment.id, requestID: "req_bench\(i)", platform: "ios", action: .allow,
                                            attestation: ReceiptAttestation(provider: "app-attest", status: "verified"),
                                            receiptKey: phone.publicKey.derSubjectPublicKeyInfo)
             let path = "/api/orders?page=\(i)"
