@@ -27,15 +27,31 @@ extension TestApp {
         return BrowserSession(cookie: cookie, csrf: Self.csrfToken(in: page.text) ?? "")
     }
 
-    /// POSTs an urlencoded form.
+    /// POSTs an urlencoded form. With `csrf`, the form carries its CSRF token as a browser's would: the session's, or
+    /// for `/login` the sign-in form's (fetched with its cookie from `GET /login` first).
     @discardableResult
-    public func postForm(_ path: String, _ fields: [String: String], session: BrowserSession? = nil, csrf: Bool = true) -> TestResponse {
+    public func postForm(_ path: String, _ fields: [String: String], session: BrowserSession? = nil, csrf: Bool = true,
+                         headers extra: Headers = Headers()) -> TestResponse {
         var fields = fields
-        if let session, csrf, fields["csrf"] == nil { fields["csrf"] = session.csrf }
         var headers: Headers = ["Content-Type": "application/x-www-form-urlencoded"]
         if let session { headers.set("Cookie", session.cookie) }
+        if let session, csrf, fields["csrf"] == nil { fields["csrf"] = session.csrf }
+        if path == "/login", session == nil, csrf, fields["csrf"] == nil, let form = signInForm() {
+            fields["csrf"] = form.csrf
+            headers.set("Cookie", form.cookie)
+        }
+        for field in extra { headers.set(field.name, field.value) }
         let body = fields.sorted { $0.key < $1.key }.map { "\(Self.formEncode($0.key))=\(Self.formEncode($0.value))" }.joined(separator: "&")
         return send("POST", path, headers: headers, body: Array(body.utf8))
+    }
+
+    /// The sign-in form's cookie (`name=value`) and CSRF token, as `GET /login` hands them out.
+    public func signInForm() -> (cookie: String, csrf: String)? {
+        let page = send("GET", "/login")
+        guard let cookie = page.headers.values("Set-Cookie").first(where: { $0.hasPrefix("gatehouse_signin=") })?.split(separator: ";").first,
+              let csrf = Self.csrfToken(in: page.text)
+        else { return nil }
+        return (String(cookie), csrf)
     }
 
     /// The value of the first `name="csrf"` hidden field in a page.

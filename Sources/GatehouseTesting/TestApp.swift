@@ -32,7 +32,8 @@ public final class TestApp: Sendable {
         clock = TestClock()
         logLines = LogCapture()
         let capture = logLines
-        let logger = Logger(minimumLevel: .debug, accessLog: true) { line in capture.append(line) }
+        var logger = Logger(minimumLevel: .debug, accessLog: true) { line in capture.append(line) }
+        logger.secretPathPrefixes = Application.secretPathPrefixes
         application = try Application(configuration: configuration, logger: logger, clock: clock.function)
     }
 

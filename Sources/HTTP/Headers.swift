@@ -41,6 +41,12 @@ public struct Headers: Sendable, Equatable, Sequence, ExpressibleByDictionaryLit
         fields.filter { Self.same($0.name, name) }.map(\.value)
     }
 
+    /// The comma-separated elements of every `name` field, in order (RFC 9110 §5.6.1): whitespace trimmed, empty
+    /// elements dropped.
+    public func elements(_ name: String) -> [Substring] {
+        ASCII.listElements(values(name))
+    }
+
     /// Whether a field named `name` is present.
     public func contains(_ name: String) -> Bool {
         fields.contains { Self.same($0.name, name) }

@@ -28,6 +28,9 @@ public struct Logger: Sendable {
     public var minimumLevel: Level
     /// Whether the server writes an access-log line per request.
     public var accessLog: Bool
+    /// Path prefixes whose rest is a secret (a one-time link's token): the access log and the error log write such a
+    /// path as the prefix and `[redacted]`.
+    public var secretPathPrefixes: [String] = []
     private let sink: (@Sendable (String) -> Void)?
     /// Lines given together to `write(_:)` go out in as few write(2) calls as the pipe's atomic size allows.
     private let batched: Bool
@@ -61,6 +64,12 @@ public struct Logger: Sendable {
 
     /// A logger that drops everything (benchmarks, tests that do not look at logs).
     public static let discard = Logger()
+
+    /// `path` as it may be logged: cut after the first of ``secretPathPrefixes`` it starts with.
+    public func loggable(path: String) -> String {
+        guard let prefix = secretPathPrefixes.first(where: { path.hasPrefix($0) && path.utf8.count > $0.utf8.count }) else { return path }
+        return prefix + "[redacted]"
+    }
 
     /// Writes one record with `message` and extra fields, if `level` is enabled.
     public func log(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue> = [:]) {

@@ -117,7 +117,7 @@ public struct Router: Sendable {
         }
         logger.error("handler failed", [
             "request_id": .string(request.id), "method": .string(request.method),
-            "path": .string(request.path), "error": .string(String(describing: error)),
+            "path": .string(logger.loggable(path: request.path)), "error": .string(String(describing: error)),
         ])
         return Response.problem(status: 500, requestID: request.id)
     }

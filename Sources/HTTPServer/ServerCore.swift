@@ -41,11 +41,11 @@ final class ServerCore: Sendable {
         if let line = accessLine(request, status: status, bytes: bytes, started: started) { logger.write(CollectionOfOne(line)) }
     }
 
-    /// One access-log line: never the query string (it may carry secrets).
+    /// One access-log line: never the query string, nor the rest of a secret path (they may carry secrets).
     func accessLine(_ request: Request, status: Int, bytes: Int, started: UInt64) -> [UInt8]? {
         let elapsed = Double(monotonicNanoseconds() &- started) / 1e6
         return logger.line(.info, "request", [
-            "method": .string(request.method), "path": .string(request.path), "status": .int(status),
+            "method": .string(request.method), "path": .string(logger.loggable(path: request.path)), "status": .int(status),
             "bytes": .int(bytes), "duration_ms": .double((elapsed * 1000).rounded() / 1000),
             "request_id": .string(request.id), "remote": .string(request.remoteAddress ?? ""),
         ])

@@ -14,7 +14,8 @@ enum Serve {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
         try ServerLock.acquire(database: configuration.database)
-        let logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
+        var logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
+        logger.secretPathPrefixes = Application.secretPathPrefixes
         let application = try Application(configuration: configuration, logger: logger)
         let server = Server(configuration: ServerConfiguration(host: configuration.host, port: configuration.port, workerThreads: configuration.workers),
                             responder: application.respond, logger: logger)

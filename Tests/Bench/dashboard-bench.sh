@@ -24,8 +24,12 @@ for i in $(seq 1 50); do
     -d "{\"androidApps\": [{\"packageName\": \"com.example.app$i\", \"certificateDigests\": [\"$(printf '%064d' "$i")\"]}], \"appleAppIds\": [\"ABCDE12345.com.example.app$i\"]}" \
     "$BASE/api/management/v1/environments/$id"
 done
-COOKIE=$(curl -fsS -o /dev/null -D - --data-urlencode "email=bench@example.com" --data-urlencode "password=$PASSWORD" "$BASE/login" \
-         | awk -F'[ ;]' 'tolower($1) == "set-cookie:" {print $2}')
+# The sign-in form's CSRF token and its cookie, then the login with both.
+JAR="$WORK/signin.jar"
+CSRF=$(curl -fsS -c "$JAR" "$BASE/login" | sed -n 's/.*name="csrf" value="\([^"]*\)".*/\1/p')
+COOKIE=$(curl -fsS -b "$JAR" -o /dev/null -D - --data-urlencode "csrf=$CSRF" --data-urlencode "email=bench@example.com" \
+              --data-urlencode "password=$PASSWORD" "$BASE/login" \
+         | awk -F'[ ;]' 'tolower($1) == "set-cookie:" && $2 ~ /^gatehouse_session=/ {print $2}')
 [ -n "$COOKIE" ] || { echo "login failed" >&2; exit 1; }
 PAGE=$(curl -fsS -H "Cookie: $COOKIE" "$BASE/environments")  # whole, before grep: an early grep exit fails curl
 grep -q "Environment 50" <<<"$PAGE" || { echo "the page lacks the environments" >&2; exit 1; }
@@ -38,12 +42,20 @@ awk "BEGIN {printf \"  ratio page/nginx: %.2fx (goal: >= 5 000 pages/s)\n\", $pa
 
 echo "== login cost and /healthz p99 while 20 clients log in"
 python3 - "$OUR_PORT" "$PASSWORD" > "$WORK/logins.out" <<'PY' &
-import http.client, sys, threading, time, urllib.parse
+import http.client, re, sys, threading, time, urllib.parse
 port, password = int(sys.argv[1]), sys.argv[2]
-def login(email="bench@example.com"):
-    body = urllib.parse.urlencode({"email": email, "password": password})
+def sign_in_form():
+    # The sign-in form's CSRF token and its cookie, as a browser gets them.
     c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-    c.request("POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded"})
+    c.request("GET", "/login")
+    r = c.getresponse(); page = r.read().decode(); c.close()
+    cookie = r.getheader("Set-Cookie").split(";")[0]
+    return cookie, re.search(r'name="csrf" value="([^"]+)"', page).group(1)
+def login(email="bench@example.com"):
+    cookie, csrf = sign_in_form()
+    body = urllib.parse.urlencode({"email": email, "password": password, "csrf": csrf})
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    c.request("POST", "/login", body, {"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
     r = c.getresponse(); r.read(); c.close()
     assert r.status == 303, r.status
 # Sequential logins: the cost of one (argon2id verify + session write, over HTTP).

@@ -93,16 +93,17 @@ struct DashboardSecurityTests {
         let app = try TestApp()
         let before = try app.signIn(role: .editor, email: "ed@example.com", password: Self.password)
         // Signing in again from the same browser (holding the first cookie) gives a new cookie and ends the old one.
-        let again = app.send("POST", "/login", headers: ["Cookie": before.cookie, "Content-Type": "application/x-www-form-urlencoded"],
-                             body: Array("email=ed%40example.com&password=correct+horse+battery+staple".utf8))
+        let form = try #require(app.signInForm())
+        let again = app.send("POST", "/login", headers: ["Cookie": before.cookie + "; " + form.cookie, "Content-Type": "application/x-www-form-urlencoded"],
+                             body: Array("csrf=\(form.csrf)&email=ed%40example.com&password=correct+horse+battery+staple".utf8))
         let after = try #require(Self.sessionCookie(again))
         #expect(after != before.cookie)
         #expect(Self.isSignedOut(app.send("GET", "/environments", headers: ["Cookie": before.cookie])))
         #expect(app.send("GET", "/environments", headers: ["Cookie": after]).status == 200)
         // A cookie planted before login (fixation) is never adopted.
         let planted = "gatehouse_session=attackerchosenvalue0000000000000000000000000000"
-        let login = app.send("POST", "/login", headers: ["Cookie": planted, "Content-Type": "application/x-www-form-urlencoded"],
-                             body: Array("email=ed%40example.com&password=correct+horse+battery+staple".utf8))
+        let login = app.send("POST", "/login", headers: ["Cookie": planted + "; " + form.cookie, "Content-Type": "application/x-www-form-urlencoded"],
+                             body: Array("csrf=\(form.csrf)&email=ed%40example.com&password=correct+horse+battery+staple".utf8))
         #expect(Self.sessionCookie(login).map { $0 != planted } == true)
         #expect(Self.isSignedOut(app.send("GET", "/environments", headers: ["Cookie": planted])))
     }
@@ -182,8 +183,7 @@ struct DashboardSecurityTests {
         let app = try TestApp { $0.trustProxy = true }
         try app.application.services.admins.create(email: "carol@example.com", password: Self.password, role: .viewer, actor: .system)
         func login(_ email: String, _ password: String, from address: String) -> TestResponse {
-            app.send("POST", "/login", headers: ["Content-Type": "application/x-www-form-urlencoded", "X-Forwarded-For": address],
-                     body: Array("email=\(email.replacingOccurrences(of: "@", with: "%40"))&password=\(password.replacingOccurrences(of: " ", with: "+"))".utf8))
+            app.postForm("/login", ["email": email, "password": password], headers: ["X-Forwarded-For": address])
         }
         for n in 0..<5 { #expect(login("guess\(n)@example.com", "some wrong password", from: "203.0.113.7").status == 401) }
         // carol never failed, but her right password from that address waits.
@@ -301,9 +301,9 @@ struct DashboardSecurityTests {
             $0.trustProxy = transport == .proxiedHTTPS
         }
         try app.application.services.admins.create(email: "erin@example.com", password: Self.password, role: .viewer, actor: .system)
-        var headers: Headers = ["Content-Type": "application/x-www-form-urlencoded"]
+        var headers = Headers()
         if transport == .proxiedHTTPS || transport == .proxiedHTTPUntrusted { headers.set("X-Forwarded-Proto", "https") }
-        let login = app.send("POST", "/login", headers: headers, body: Array("email=erin%40example.com&password=correct+horse+battery+staple".utf8))
+        let login = app.postForm("/login", ["email": "erin@example.com", "password": Self.password], headers: headers)
         #expect(login.status == 303)
         let cookie = try #require(login.headers.values("Set-Cookie").first { $0.hasPrefix("gatehouse_session=") })
         let attributes = Set(cookie.split(separator: ";").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) })

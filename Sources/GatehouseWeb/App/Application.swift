@@ -19,6 +19,9 @@ public final class Application: Sendable {
     /// The device API (App Attest) and its background work.
     public let device: DeviceVerification
 
+    /// Paths whose rest is a secret, for the logger (``Logger/secretPathPrefixes``): the one-time setup link's token.
+    public static let secretPathPrefixes = ["/setup/"]
+
     /// Opens (creating and migrating) the database, loads the master key and builds the routes.
     /// Throws with a message that says what to fix (a changed migration, a wrong master key…).
     public init(configuration: Configuration, logger: Logger, clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {

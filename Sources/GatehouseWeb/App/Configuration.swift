@@ -16,8 +16,14 @@ public struct Configuration: Sendable {
     public var metrics = "open"
     /// Mark session cookies `Secure` (serve behind TLS).
     public var secureCookies = false
-    /// Trust `X-Forwarded-Proto`/`X-Forwarded-For` from a reverse proxy.
-    public var trustProxy = false
+    /// How many reverse proxies in front append to `X-Forwarded-For` (and set `X-Forwarded-Proto`); 0: none is
+    /// trusted, the socket peer is the client. `--trust-proxy` is one.
+    public var trustedProxies = 0
+    /// Whether a reverse proxy is trusted (``trustedProxies`` above 0); setting it trusts one.
+    public var trustProxy: Bool {
+        get { trustedProxies > 0 }
+        set { trustedProxies = newValue ? max(trustedProxies, 1) : 0 }
+    }
     /// Log level: debug, info, warning, error.
     public var logLevel = "info"
     /// Threads running handlers. Handlers block on SQLite and argon2 (logins wait their turn for a core), so there
@@ -53,7 +59,8 @@ public struct Configuration: Sendable {
         Option(flag: "--demo", variable: "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false),
         Option(flag: "--metrics", variable: "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer", takesValue: true),
         Option(flag: "--secure-cookies", variable: "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false),
-        Option(flag: "--trust-proxy", variable: "GATEHOUSE_TRUST_PROXY", help: "trust X-Forwarded-Proto and X-Forwarded-For from a reverse proxy", takesValue: false),
+        Option(flag: "--trust-proxy", variable: "GATEHOUSE_TRUST_PROXY", help: "trust X-Forwarded-Proto and the right-most X-Forwarded-For hop, appended by one reverse proxy", takesValue: false),
+        Option(flag: "--trusted-proxies", variable: "GATEHOUSE_TRUSTED_PROXIES", help: "how many reverse proxies in a row append to X-Forwarded-For, 1 to 16 (implies --trust-proxy; the client is that many hops from the right)", takesValue: true),
         Option(flag: "--workers", variable: "GATEHOUSE_WORKERS", help: "threads running request handlers (default 32)", takesValue: true),
         Option(flag: "--app-attest-roots", variable: "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)", takesValue: true),
         Option(flag: "--device-rate-per-address", variable: "GATEHOUSE_DEVICE_RATE_PER_ADDRESS", help: "device API requests per second per client address, bursts of twice as many; 0 = no limit (default 50)", takesValue: true),
@@ -113,6 +120,12 @@ public struct Configuration: Sendable {
         if let v = values["--metrics"] { c.metrics = v.isEmpty ? "open" : v }
         c.secureCookies = try flag(values["--secure-cookies"], "--secure-cookies")
         c.trustProxy = try flag(values["--trust-proxy"], "--trust-proxy")
+        if let v = values["--trusted-proxies"] {
+            guard let n = Int(v), (1...16).contains(n) else {
+                throw ConfigurationError("--trusted-proxies / GATEHOUSE_TRUSTED_PROXIES must be a number from 1 to 16 (the reverse proxies in a row in front of the server), got \(v)")
+            }
+            c.trustedProxies = n
+        }
         if let v = values["--workers"] {
             guard let n = Int(v), (1...1024).contains(n) else { throw ConfigurationError("--workers / GATEHOUSE_WORKERS must be a number from 1 to 1024, got \(v)") }
             c.workers = n

@@ -23,6 +23,20 @@ enum Cookies {
         "\(session)=\(token); Path=/; HttpOnly; SameSite=Lax; Max-Age=\(maxAge)" + (secure ? "; Secure" : "")
     }
 
+    /// The sign-in form's CSRF token, before any session exists (login CSRF: a cross-site form that signs the
+    /// victim in as the attacker; SameSite does not stop a top-level POST).
+    static let signIn = "gatehouse_signin"
+
+    /// `Set-Cookie` for the sign-in form's token: HttpOnly, SameSite=Strict, only sent to `/login`, one hour.
+    static func signInCookie(_ token: String, secure: Bool) -> String {
+        "\(signIn)=\(token); Path=/login; HttpOnly; SameSite=Strict; Max-Age=3600" + (secure ? "; Secure" : "")
+    }
+
+    /// `Set-Cookie` that deletes the sign-in form's token (once signed in).
+    static func clearSignIn(secure: Bool) -> String {
+        "\(signIn)=; Path=/login; HttpOnly; SameSite=Strict; Max-Age=0" + (secure ? "; Secure" : "")
+    }
+
     /// `Set-Cookie` that deletes the session cookie.
     static func clearSession(secure: Bool) -> String {
         "\(session)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0" + (secure ? "; Secure" : "")

@@ -108,11 +108,8 @@ struct Pages: Sendable {
         configuration.secureCookies || (configuration.trustProxy && request.headers["X-Forwarded-Proto"]?.lowercased() == "https")
     }
 
-    /// The client's address: the peer, or the first X-Forwarded-For hop behind a trusted proxy.
+    /// The client's address (``ClientAddress``: the peer, or the hop our trusted proxies appended).
     func clientAddress(_ request: Request) -> String {
-        if configuration.trustProxy, let forwarded = request.headers["X-Forwarded-For"]?.split(separator: ",").first {
-            return forwarded.trimmingCharacters(in: .whitespaces)
-        }
-        return request.remoteAddress ?? "unknown"
+        ClientAddress(trustedProxies: configuration.trustedProxies).of(request)
     }
 }

@@ -54,21 +54,26 @@ struct SignInController: Sendable {
 
     func loginPage(_ request: Request) throws -> Response {
         if try pages.optionalContext(request) != nil { throw Redirect(to: "/environments") }
-        if try admins.count() == 0 {
-            return pages.page("pages/login", title: "Sign in", ["noAdmin": true], context: nil)
-        }
-        return pages.page("pages/login", title: "Sign in", [:], context: nil)
+        return try signInForm(request, try admins.count() == 0 ? ["noAdmin": true] : [:], status: 200)
     }
 
     func loginSubmit(_ request: Request) throws -> Response {
         let form = try Form.read(request)
         let email = form["email"] ?? ""
+        // Double submit: the token of the form must be the one of its cookie, which another site can neither read
+        // nor set. Without it, nothing is tried (not even the throttle's count).
+        guard let expected = Cookies.value(Cookies.signIn, in: request), let presented = form["csrf"],
+              Self.isSignInToken(expected), RandomToken.matches(presented, expected) else {
+            return try signInForm(request, ["email": .string(email), "error": "This sign-in form expired or was not sent by Gatehouse. It is fresh now: sign in again."],
+                                  status: 403, fresh: true)
+        }
         do {
             let (token, _) = try sessions.login(email: email, password: form["password"] ?? "", address: pages.clientAddress(request))
             // A new session id at every login (fixation): any session the browser held is ended.
             if let old = Cookies.value(Cookies.session, in: request) { try sessions.logout(old) }
             var response = Redirect(to: "/environments").response
             response.headers.add("Set-Cookie", Cookies.sessionCookie(token, secure: pages.secure(request), maxAge: sessions.policy.absoluteTimeout))
+            response.headers.add("Set-Cookie", Cookies.clearSignIn(secure: pages.secure(request)))
             return response
         } catch let error as DomainError {
             let message: String
@@ -80,8 +85,25 @@ struct SignInController: Sendable {
             default:
                 message = "That e-mail and password do not match an active admin."
             }
-            return pages.page("pages/login", title: "Sign in", ["email": .string(email), "error": .string(message)], context: nil, status: status)
+            return try signInForm(request, ["email": .string(email), "error": .string(message)], status: status)
         }
+    }
+
+    /// The sign-in page with its CSRF token: the browser's own (its cookie), or a new one set with the page when it
+    /// has none or `fresh` asks for one.
+    func signInForm(_ request: Request, _ values: [String: MustacheValue], status: Int, fresh: Bool = false) throws -> Response {
+        var values = values
+        let kept = fresh ? nil : Cookies.value(Cookies.signIn, in: request).flatMap { Self.isSignInToken($0) ? $0 : nil }
+        let token = try kept ?? RandomToken.secret(prefix: "")
+        values["csrf"] = .string(token)
+        var response = pages.page("pages/login", title: "Sign in", values, context: nil, status: status)
+        if kept == nil { response.headers.add("Set-Cookie", Cookies.signInCookie(token, secure: pages.secure(request))) }
+        return response
+    }
+
+    /// Whether `text` can be a sign-in token this server made (52 base32 letters: 256 bits).
+    static func isSignInToken(_ text: String) -> Bool {
+        text.utf8.count == 52 && text.utf8.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "2")...UInt8(ascii: "7")).contains($0) }
     }
 
     func logout(_ request: Request) throws -> Response {

@@ -9,10 +9,12 @@ struct AssessAPI: Sendable {
     let service: AssessService
     let appAttest: AppAttestService
     let addressLimiter: RateLimiter
+    /// Who sent a request: the key of the per-address limit.
+    let clientAddress: ClientAddress
     let keyLimiter: RateLimiter
 
     func assess(_ request: Request) throws -> Response {
-        if let retry = addressLimiter.take(request.remoteAddress ?? "") {
+        if let retry = addressLimiter.take(clientAddress.of(request)) {
             throw DeviceAPI.throttled("this address", retryAfter: retry)
         }
         let envelope = try AssessEnvelope(try Self.body(request))

@@ -11,6 +11,8 @@ struct DeviceAPI: Sendable {
     let service: AppAttestService
     /// Requests per client address.
     let addressLimiter: RateLimiter
+    /// Who sent a request: the key of the per-address limit.
+    let clientAddress: ClientAddress
     /// Requests per public key.
     let keyLimiter: RateLimiter
 
@@ -60,7 +62,7 @@ struct DeviceAPI: Sendable {
 
     /// The body, after the per-address limit (taken before anything is parsed).
     func read(_ request: Request) throws -> DeviceBody {
-        if let retry = addressLimiter.take(request.remoteAddress ?? "") {
+        if let retry = addressLimiter.take(clientAddress.of(request)) {
             throw Self.throttled("this address", retryAfter: retry)
         }
         return try DeviceBody(request)

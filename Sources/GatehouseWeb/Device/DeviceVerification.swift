@@ -36,8 +36,10 @@ public final class DeviceVerification: Sendable {
                                receipts: services.receipts, tally: services.assessTally)
         let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock)
         let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock)
-        api = DeviceAPI(service: service, addressLimiter: addressLimiter, keyLimiter: keyLimiter)
-        assessAPI = AssessAPI(service: assess, appAttest: service, addressLimiter: addressLimiter, keyLimiter: keyLimiter)
+        let clientAddress = ClientAddress(trustedProxies: configuration.trustedProxies)
+        api = DeviceAPI(service: service, addressLimiter: addressLimiter, clientAddress: clientAddress, keyLimiter: keyLimiter)
+        assessAPI = AssessAPI(service: assess, appAttest: service, addressLimiter: addressLimiter, clientAddress: clientAddress,
+                              keyLimiter: keyLimiter)
     }
 
     static func roots(_ configuration: Configuration, logger: Logger) throws -> AppAttestRoots {
