@@ -54,25 +54,43 @@ final class PlayIntegrityStateTests: Sendable {
     }
 
     @Test func aSpentHashLivesWhileTheTokenIsFresh() throws {
-        // Made 10 minutes ahead: fresh until 20 minutes from now, the longest a hash is kept.
+        // Made 10 minutes ahead: fresh until 20 minutes from now, that second included.
         let ahead = try token(offsetSeconds: 600)
         #expect(try judge(ahead) == ["verified"])
-        clock.advance(by: 1_199)
+        clock.advance(by: 1_200)
         #expect(try service.purgeExpired() == 0)
         #expect(try judge(ahead) == ["rejected", "verdictReplayed"])
         clock.advance(by: 1)
         #expect(try service.purgeExpired() == 1)
 
-        // Made 9 minutes ago: kept one minute.
+        // Made 9 minutes ago: fresh for one more minute, its last second included.
         let old = try token(offsetSeconds: -540)
         #expect(try judge(old) == ["verified"])
-        clock.advance(by: 59)
+        clock.advance(by: 60)
         #expect(try service.purgeExpired() == 0)
+        #expect(try judge(old) == ["rejected", "verdictReplayed"])
         clock.advance(by: 1)
         #expect(try service.purgeExpired() == 1)
         // Already stale: nothing to keep.
         #expect(try judge(try token(offsetSeconds: -601)) == ["rejected", "staleVerdict"])
         #expect(try service.purgeExpired() == 0)
+    }
+
+    /// During the second 600 seconds after its timestamp's second, a token with a fraction of a second in its
+    /// timestamp is still fresh (`now × 1000 − timestamp < 600 000`): it must be spent, not replayable.
+    @Test func aTokenInItsLastFreshSecondIsSpent() throws {
+        let start = clock.now
+        let template = PlayIntegrityPayloadTemplate(packageName: "com.example.app", certificateDigest: digest, requestHash: "h",
+                                                    timestampMillis: start * 1000 + 500)
+        let token = try minter.token(template.json)
+        clock.advance(by: 600)
+        #expect(try judge(token) == ["verified"])
+        #expect(try judge(token) == ["rejected", "verdictReplayed"])
+        #expect(try judge(token) == ["rejected", "verdictReplayed"])
+        #expect(try service.purgeExpired() == 0)
+        clock.advance(by: 1)
+        #expect(try judge(token) == ["rejected", "staleVerdict"])
+        #expect(try service.purgeExpired() == 1)
     }
 
     @Test func concurrentPresentationsOfOneTokenHaveOneWinner() throws {

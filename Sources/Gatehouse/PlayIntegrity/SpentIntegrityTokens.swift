@@ -9,17 +9,19 @@ import SQLite
 enum SpentIntegrityTokens {
     /// How long after its timestamp a token could still pass the freshness check (10 minutes), in seconds.
     static let freshness: Int64 = 600
-    /// The longest a hash is kept from when it was judged (20 minutes: a timestamp up to 10 minutes ahead), seconds.
-    static let maxKept: Int64 = 1_200
 
-    /// When the hash of a token made at `timestampMillis` may be forgotten, judged at `now` (Unix seconds): the
-    /// timestamp + 10 minutes, at most now + 20 minutes; `nil` when the token could not pass the freshness check
-    /// any more (or never had a timestamp), so there is nothing to keep.
+    /// When the hash of a token made at `timestampMillis` may be forgotten, judged at `now` (Unix seconds): the first
+    /// second at which the token can no longer pass the freshness check (`|now × 1000 − timestamp| ≤ 600 000`, with
+    /// `now` in whole seconds, as `PlayIntegrityEvaluator` judges it), so that during its last fresh second it is
+    /// still kept; `nil` when the token cannot pass it any more (or never had a timestamp), so there is nothing to
+    /// keep. Only tokens whose signature verified reach here, so a timestamp far ahead costs no more than one row.
     static func expiry(timestampMillis: Int64?, now: Int64) -> Int64? {
         guard let timestampMillis else { return nil }
-        let seconds = timestampMillis / 1000
-        let (end, overflow) = seconds.addingReportingOverflow(freshness)
-        let expiry = overflow ? now + maxKept : min(end, now + maxKept)
+        let (limit, overflow) = timestampMillis.addingReportingOverflow(freshness * 1000)
+        guard !overflow else { return Int64.max }
+        // The last whole second s with s × 1000 ≤ limit (floor division, also for a timestamp before 1970).
+        let lastFresh = limit >= 0 ? limit / 1000 : -((-limit + 999) / 1000)
+        let expiry = lastFresh + 1
         return expiry > now ? expiry : nil
     }
 
