@@ -14,14 +14,14 @@ public struct DatabaseConfiguration: Sendable {
     /// `SQLITE_BUSY`. See https://sqlite.org/c3ref/busy_timeout.html
     public var busyTimeout: Duration = .seconds(5)
     /// The writer's `PRAGMA synchronous`.
-    public var synchronous: Synchronous = .normal
+    public var synchronous: Synchronous = .full
 
     /// How many WAL pages make the writer checkpoint at the end of a commit (`PRAGMA wal_autocheckpoint`). A
     /// checkpoint in a commit holds every later write back; a server runs `Database.checkpoint()` in the background
     /// instead, and this is the backstop should it fall behind. See https://sqlite.org/wal.html#ckpt
     public var walAutocheckpointPages: Int = 10_000
 
-    /// The defaults: 4 readers, 5 s busy timeout, `synchronous=NORMAL`, the writer's own checkpoints at 10,000 WAL
+    /// The defaults: 4 readers, 5 s busy timeout, `synchronous=FULL`, the writer's own checkpoints at 10,000 WAL
     /// pages.
     public init() {}
 

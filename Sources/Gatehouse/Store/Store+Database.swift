@@ -5,10 +5,13 @@ import SQLite
 extension Store {
     /// Opens (creating) the database at `path`, applies the pending migrations of `migrationsDirectory`
     /// (`NNNN_*.sql`) and opens the store over it. Returns the store and the migrations applied. Throws when a
-    /// migration fails or an applied one changed, and `StoreError.wrongMasterKey`.
-    public static func open(path: String, migrationsDirectory: String, masterKey: [UInt8],
+    /// migration fails or an applied one changed, and `StoreError.wrongMasterKey`. Commits are as durable as
+    /// `durability` says (``CommitDurability/full`` by default).
+    public static func open(path: String, migrationsDirectory: String, masterKey: [UInt8], durability: CommitDurability = .full,
                             clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws -> (store: Store, applied: [String]) {
-        let database = try Database(path: path)
+        var configuration = DatabaseConfiguration()
+        configuration.synchronous = durability == .full ? .full : .normal
+        let database = try Database(path: path, configuration: configuration)
         let applied = try Migrator(directory: migrationsDirectory).migrate(database)
         return (try Store(database: database, masterKey: masterKey, clock: clock), applied)
     }

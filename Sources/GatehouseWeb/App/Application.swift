@@ -29,7 +29,7 @@ public final class Application: Sendable {
         self.logger = logger
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)
         let (store, applied) = try Store.open(path: configuration.database, migrationsDirectory: configuration.migrationsDirectory,
-                                              masterKey: key, clock: clock)
+                                              masterKey: key, durability: configuration.durability, clock: clock)
         for name in applied { logger.info("migration applied", ["file": .string(name)]) }
         services = Services(store: store)
         try services.receiptKeys.prepare()

@@ -1,4 +1,5 @@
 import Foundation
+import Gatehouse
 
 /// Everything `gatehouse` is told at start-up, from flags and `GATEHOUSE_*` environment variables (a flag wins).
 /// Validated before anything starts, with messages that say what to set.
@@ -8,6 +9,8 @@ public struct Configuration: Sendable {
     public var database = "gatehouse.sqlite"
     /// The folder holding `Public/`, `Templates/` and `Migrations/` (the repository root, or beside the binary).
     public var resources = FileManager.default.currentDirectoryPath
+    /// What an acknowledged change survives: `full` (default, a power cut) or `normal` (a killed process only).
+    public var durability: CommitDurability = .full
     /// Base64 of 32 bytes; when unset a key file `<database>.key` beside the database is used (created 0600).
     public var masterKey: String?
     /// Fill a "Demo" environment with a week of verdicts on a fresh database.
@@ -54,6 +57,7 @@ public struct Configuration: Sendable {
         Option(flag: "--host", variable: "GATEHOUSE_HOST", help: "address to listen on: an IPv4 or IPv6 literal, or localhost (default 127.0.0.1)", takesValue: true),
         Option(flag: "--port", variable: "GATEHOUSE_PORT", help: "TCP port, 0 picks a free one (default 8080)", takesValue: true),
         Option(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite)", takesValue: true),
+        Option(flag: "--durability", variable: "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous)", takesValue: true),
         Option(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory)", takesValue: true),
         Option(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest (default: a key file <database>.key, created with mode 0600)", takesValue: true),
         Option(flag: "--demo", variable: "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false),
@@ -113,6 +117,12 @@ public struct Configuration: Sendable {
         if let v = values["--database"] {
             guard !v.isEmpty else { throw ConfigurationError("--database / GATEHOUSE_DATABASE must name a file") }
             c.database = v
+        }
+        if let v = values["--durability"] {
+            guard let durability = CommitDurability(rawValue: v.lowercased()) else {
+                throw ConfigurationError("--durability / GATEHOUSE_DURABILITY must be full (every acknowledged change survives a power cut) or normal, got \(v)")
+            }
+            c.durability = durability
         }
         if let v = values["--resources"] { c.resources = v }
         if let v = values["--master-key"], !v.isEmpty { c.masterKey = v }

@@ -1,0 +1,29 @@
+import Gatehouse
+import GatehouseTesting
+import GatehouseWeb
+import SQLite
+import Testing
+
+/// What an acknowledged change survives: by default every commit of the server's writer is synced (`synchronous =
+/// FULL`), so a power cut loses no counter, nonce or token it answered for; `--durability normal` is the explicit,
+/// cheaper choice. (A killed process loses nothing either way: `AppAttestAPITests` and `CrashTests` kill and reopen.)
+@Suite("Durability of acknowledged changes")
+struct DurabilityTests {
+    static func writerSynchronous(_ app: TestApp) throws -> SQLValue? {
+        try app.application.services.store.database.write { try $0.queryOne("PRAGMA synchronous")?[0] }
+    }
+
+    @Test func theServersWriterSyncsEveryCommitByDefault() throws {
+        #expect(try Self.writerSynchronous(try TestApp()) == .integer(2))  // FULL
+        #expect(Configuration().durability == .full)
+    }
+
+    @Test func normalIsAnExplicitChoice() throws {
+        #expect(try Self.writerSynchronous(try TestApp { $0.durability = .normal }) == .integer(1))  // NORMAL
+        let (parsed, _) = try Configuration.parse(["--durability", "normal"], environment: [:])
+        #expect(parsed.durability == .normal)
+        let (fromVariable, _) = try Configuration.parse([], environment: ["GATEHOUSE_DURABILITY": "FULL"])
+        #expect(fromVariable.durability == .full)
+        #expect(throws: ConfigurationError.self) { try Configuration.parse(["--durability", "off"], environment: [:]) }
+    }
+}
