@@ -120,6 +120,28 @@ public struct Sessions: Sendable {
         }
     }
 
+    /// Deletes sessions past their idle or absolute expiry (a session is otherwise deleted only when presented
+    /// again), at most `limit` per statement; returns how many.
+    /// - Throws: `DatabaseError`.
+    @discardableResult
+    public func pruneExpired(limit: Int = 10_000) throws -> Int {
+        let now = store.clock()
+        defer { store.sessionCache.invalidate() }
+        var total = 0
+        while true {
+            let rows = try store.write { db in
+                try db.query(
+                    """
+                    DELETE FROM sessions WHERE token_hash IN
+                      (SELECT token_hash FROM sessions WHERE last_seen_at <= ? OR created_at <= ? LIMIT ?) RETURNING token_hash
+                    """,
+                    [.integer(now - policy.idleTimeout), .integer(now - policy.absoluteTimeout), .integer(Int64(limit))])
+            }
+            total += rows.count
+            if rows.count < limit { return total }
+        }
+    }
+
     /// Ends a session.
     public func logout(_ token: String) throws {
         defer { store.sessionCache.invalidate() }

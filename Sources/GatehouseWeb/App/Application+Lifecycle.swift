@@ -6,8 +6,14 @@ extension Application {
     /// Connects the running server: its open connections become a metrics gauge; background upkeep starts.
     public func attach(_ server: Server) {
         metrics.gauge("gatehouse_open_connections", help: "HTTP connections open.") { server.openConnections }
-        upkeep.start(services: services, logger: logger)
+        upkeep.start(services: services, sessions: sessions, logger: logger)
         device.start(logger: logger)
+    }
+
+    /// Runs the hourly upkeep once now (what the background job does each hour).
+    /// - Throws: `DatabaseError`.
+    public func runHourlyUpkeep() throws {
+        try Upkeep.hourly(services: services, sessions: sessions, logger: logger)
     }
 
     /// Stops background upkeep and writes the device verdicts still queued into traffic.

@@ -16,6 +16,8 @@ public final class Application: Sendable {
     let upkeep = Upkeep()
     /// The first-admin setup link.
     public let setup: SetupLink
+    /// Dashboard sign-in and its sessions.
+    public let sessions: Sessions
     /// The device API (App Attest) and its background work.
     public let device: DeviceVerification
 
@@ -38,7 +40,8 @@ public final class Application: Sendable {
         let setup = SetupLink()
         self.setup = setup
         let views = try Views(directory: configuration.templatesDirectory)
-        let dashboard = Dashboard(services: services, sessions: try Sessions(store: store), views: views, configuration: configuration, setup: setup)
+        sessions = try Sessions(store: store)
+        let dashboard = Dashboard(services: services, sessions: sessions, views: views, configuration: configuration, setup: setup)
         device = try DeviceVerification(configuration: configuration, services: services, logger: logger)
         var router = Router()
         Self.register(&router, services: services, configuration: configuration, metrics: metrics, dashboard: dashboard, device: device)

@@ -3,7 +3,7 @@ import Gatehouse
 import HTTPServer
 import Synchronization
 
-/// Background upkeep while serving: deletes verdicts past retention and old login failures, hourly; copies the
+/// Background upkeep while serving: deletes verdicts past retention, old login failures and expired sessions, hourly; copies the
 /// database's write-ahead log into its file as `CheckpointPacing` says (every 20 ms while commits come, every half
 /// second on an idle server), so that commits do not stop to do it.
 public final class Upkeep: Sendable {
@@ -18,12 +18,10 @@ public final class Upkeep: Sendable {
         self.pacing = Mutex(pacing)
     }
 
-    func start(services: Services, logger: Logger) {
+    func start(services: Services, sessions: Sessions, logger: Logger) {
         job.start { [interval] in
             do {
-                let deleted = try services.verdicts.prune()
-                try services.admins.pruneLoginFailures()
-                if deleted > 0 { logger.info("retention: deleted old verdicts", ["count": .int(deleted)]) }
+                try Self.hourly(services: services, sessions: sessions, logger: logger)
             } catch {
                 logger.error("upkeep failed", ["error": .string("\(error)")])
             }
@@ -46,6 +44,16 @@ public final class Upkeep: Sendable {
             if changed, let failure { logger.error("checkpoint failed", ["error": .string(failure)]) }
             return pacing.withLock { $0.next(walPages: log?.walPages, copiedPages: log?.copiedPages) }
         }
+    }
+
+    /// The hourly work: verdicts past retention, old login failures, expired sessions.
+    /// - Throws: `DatabaseError`.
+    static func hourly(services: Services, sessions: Sessions, logger: Logger) throws {
+        let deleted = try services.verdicts.prune()
+        try services.admins.pruneLoginFailures()
+        let ended = try sessions.pruneExpired()
+        if deleted > 0 { logger.info("retention: deleted old verdicts", ["count": .int(deleted)]) }
+        if ended > 0 { logger.info("sessions: deleted expired ones", ["count": .int(ended)]) }
     }
 
     func stop() {

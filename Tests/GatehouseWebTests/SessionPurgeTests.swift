@@ -1,0 +1,41 @@
+import Gatehouse
+import GatehouseTesting
+import GatehouseWeb
+import SQLite
+import Testing
+
+/// Expired sessions are deleted by the hourly upkeep, not only when their cookie comes back (an admin who closed the
+/// browser left a row, with its CSRF token, forever).
+@Suite("Sessions purged by upkeep")
+struct SessionPurgeTests {
+    static func sessionRows(_ app: TestApp) throws -> Int64 {
+        try app.application.services.store.database.read { try $0.queryOne("SELECT count(*) FROM sessions")?[0].int64 } ?? -1
+    }
+
+    @Test func idleAndOldSessionsAreDeletedAndLiveOnesKept() throws {
+        let app = try TestApp()
+        let policy = app.application.sessions.policy
+        _ = try app.signIn(role: .viewer)                       // left idle from now on
+        app.clock.advance(by: policy.idleTimeout - 1)
+        let live = try app.signIn(role: .viewer)
+        #expect(try Self.sessionRows(app) == 2)
+        try app.application.runHourlyUpkeep()
+        #expect(try Self.sessionRows(app) == 2, "both are within their idle timeout")
+
+        app.clock.advance(by: 1)                                 // the first one is idle 12 hours now
+        try app.application.runHourlyUpkeep()
+        #expect(try Self.sessionRows(app) == 1)
+        #expect(app.send("GET", "/environments", headers: live.headers).status == 200)
+
+        // Kept busy, the live one still ends at its absolute expiry.
+        var elapsed: Int64 = 1
+        while elapsed < policy.absoluteTimeout {
+            let step = min(policy.idleTimeout - 1, policy.absoluteTimeout - elapsed)
+            app.clock.advance(by: step)
+            elapsed += step
+            if elapsed < policy.absoluteTimeout { #expect(app.send("GET", "/environments", headers: live.headers).status == 200) }
+        }
+        try app.application.runHourlyUpkeep()
+        #expect(try Self.sessionRows(app) == 0)
+    }
+}
