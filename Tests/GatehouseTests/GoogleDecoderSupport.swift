@@ -39,7 +39,7 @@ struct FakeServiceAccount {
             "client_id": "1234567890", "token_uri": .string(tokenURI),
         ]
         var errors = FieldErrors()
-        guard let key = PlayIntegrityFields.serviceAccount(document, at: "/serviceAccount", errors: &errors) else {
+        guard let key = PlayIntegrityFields.serviceAccount(document, at: "/serviceAccount", tokenEndpoints: TokenEndpoints(extraHosts: [fake.authority]), errors: &errors) else {
             throw FakeGoogleError(description: "the fake service account does not validate: \(errors.errors)")
         }
         self.key = key
@@ -50,7 +50,7 @@ extension FakeGoogle {
     /// A decoder that calls this fake, with `configure` applied to its settings.
     func decoder(clock: ManualClock = ManualClock(),
                  _ configure: (inout GoogleDecoderConfiguration) -> Void = { _ in }) throws -> GoogleDecoder {
-        var configuration = GoogleDecoderConfiguration(endpoint: baseURL, caFile: caFile)
+        var configuration = GoogleDecoderConfiguration(endpoint: baseURL, caFile: caFile, tokenEndpoints: TokenEndpoints(extraHosts: [authority]))
         configure(&configuration)
         return try GoogleDecoder(configuration: configuration, clock: { clock.now })
     }

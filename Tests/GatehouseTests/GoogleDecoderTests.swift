@@ -157,13 +157,23 @@ struct GoogleDecoderTests {
     @Test func anUnreachableOrUntrustedGoogleIsGoogleUnreachable() throws {
         let account = try FakeServiceAccount(fake: fake)
         // The token comes from the fake; the decode goes to a closed port.
-        let closed = try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: "https://127.0.0.1:1", caFile: fake.caFile))
+        let closed = try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: "https://127.0.0.1:1", caFile: fake.caFile,
+                                                                                 tokenEndpoints: TokenEndpoints(extraHosts: [fake.authority])))
         #expect(decodeError(closed, "t", account)?.reason == "googleUnreachable")
         #expect(try fake.received().map(\.path) == ["/token"])
         // Without the throwaway CA the fake's certificate is refused: nothing more reaches it.
-        let untrusting = try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: fake.baseURL))
+        let untrusting = try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: fake.baseURL,
+                                                                                     tokenEndpoints: TokenEndpoints(extraHosts: [fake.authority])))
         #expect(decodeError(untrusting, "t", account)?.reason == "googleUnreachable")
         #expect(try fake.received().map(\.path) == ["/token"])
+    }
+
+    /// A key saved before the allow-list, or edited in the database: its token_uri is checked again before each call.
+    @Test func aTokenURIOutsideTheAllowedHostsIsRejectedWithoutACall() throws {
+        let account = try FakeServiceAccount(fake: fake)
+        let strict = try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: fake.baseURL, caFile: fake.caFile))
+        #expect(decodeError(strict, "t", account)?.reason == "serviceAccountRejected")
+        #expect(try fake.received().isEmpty, "the signed assertion left for a host that is not Google's")
     }
 
     @Test func aTokenGoogleCannotDecodeIsNotAGoogleFailure() throws {

@@ -19,7 +19,7 @@ struct PlayIntegrityGoogleTests {
     init() throws {
         fake = try FakeGoogle()
         server = try DeviceServer(["--device-rate-per-address", "0", "--play-integrity-endpoint", fake.baseURL,
-                                   "--outbound-ca-file", fake.caFile, "--log-level", "debug"])
+                                   "--outbound-ca-file", fake.caFile, "--token-uri-hosts", fake.authority, "--log-level", "debug"])
         fixture = try PlayIntegrityFixture()
         privateKey = try TestKeys.rsaPrivateKeyPEM()
         let account = TestKeys.serviceAccountJSON(privateKeyPEM: privateKey)

@@ -105,6 +105,10 @@ public final class GoogleDecoder: Sendable {
         guard let tokenURI = account.document["token_uri"]?.string else {
             throw .serviceAccountRejected("the service account key has no token_uri")
         }
+        // The signed assertion buys an access token from whoever receives it: never sent anywhere but allowed hosts.
+        guard configuration.tokenEndpoints.allows(tokenURI) else {
+            throw .serviceAccountRejected("the service account's token_uri is not Google's token endpoint (\(TokenEndpoints.google)); nothing was sent")
+        }
         let assertion = try ServiceAccountAssertion.make(for: account, issuedAt: clock())
         let request = OutboundRequest(
             method: .post, url: tokenURI,

@@ -15,10 +15,15 @@ public struct GoogleDecoderConfiguration: Sendable, Equatable {
     public var maxConcurrentCalls: Int
     /// How long a decode waits for one of the ``maxConcurrentCalls`` slots before it is `googleUnreachable`.
     public var queueTimeout: Duration
+    /// Where a service account's `token_uri` may point; any other is `serviceAccountRejected`, with no call.
+    public var tokenEndpoints: TokenEndpoints
 
-    /// Settings with defaults: Google's endpoint, the system's CAs, 10 s, 8 calls, 250 ms queueing.
+    /// Settings with defaults: Google's endpoint, the system's CAs, 10 s, 8 calls, 250 ms queueing, Google's token
+    /// endpoint only.
     public init(endpoint: String = GoogleDecoderConfiguration.defaultEndpoint, caFile: String? = nil,
-                timeout: Duration = .seconds(10), maxConcurrentCalls: Int = 8, queueTimeout: Duration = .milliseconds(250)) {
+                timeout: Duration = .seconds(10), maxConcurrentCalls: Int = 8, queueTimeout: Duration = .milliseconds(250),
+                tokenEndpoints: TokenEndpoints = TokenEndpoints()) {
+        self.tokenEndpoints = tokenEndpoints
         self.endpoint = endpoint
         self.caFile = caFile
         self.timeout = timeout

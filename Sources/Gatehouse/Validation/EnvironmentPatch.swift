@@ -17,8 +17,9 @@ public struct EnvironmentPatch: Sendable, Equatable {
 
     static let readOnlyFields: Set<String> = ["id", "createdAt", "updatedAt"]
 
-    /// Reads and validates a patch document; throws a `ValidationError` listing every invalid field by pointer.
-    public static func parse(_ json: JSON) throws(ValidationError) -> EnvironmentPatch {
+    /// Reads and validates a patch document, a service account's `token_uri` against `tokenEndpoints`; throws a
+    /// `ValidationError` listing every invalid field by pointer.
+    public static func parse(_ json: JSON, tokenEndpoints: TokenEndpoints = TokenEndpoints()) throws(ValidationError) -> EnvironmentPatch {
         var errors = FieldErrors()
         var patch = EnvironmentPatch()
         guard let members = json.members else {
@@ -46,7 +47,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
                     patch.appleAppIDs = .set(ids)
                 }
             case "playIntegrity":
-                playIntegrity(member.value, at: pointer, into: &patch, errors: &errors)
+                playIntegrity(member.value, at: pointer, tokenEndpoints: tokenEndpoints, into: &patch, errors: &errors)
             case let key where readOnlyFields.contains(key):
                 errors.add(pointer, "is read-only and cannot be changed")
             case "playIntegrityStatus":
@@ -109,7 +110,8 @@ public struct EnvironmentPatch: Sendable, Equatable {
         return errors.errors.count == before ? ids : nil
     }
 
-    static func playIntegrity(_ value: JSON, at pointer: String, into patch: inout EnvironmentPatch, errors: inout FieldErrors) {
+    static func playIntegrity(_ value: JSON, at pointer: String, tokenEndpoints: TokenEndpoints, into patch: inout EnvironmentPatch,
+                              errors: inout FieldErrors) {
         if value.isNull {
             patch.serviceAccount = .remove
             patch.localKeys = .remove
@@ -125,7 +127,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
             case "serviceAccount":
                 if member.value.isNull {
                     patch.serviceAccount = .remove
-                } else if let key = PlayIntegrityFields.serviceAccount(member.value, at: at, errors: &errors) {
+                } else if let key = PlayIntegrityFields.serviceAccount(member.value, at: at, tokenEndpoints: tokenEndpoints, errors: &errors) {
                     patch.serviceAccount = .set(key)
                 }
             case "local":

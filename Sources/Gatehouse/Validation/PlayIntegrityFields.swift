@@ -5,8 +5,9 @@ import JSON
 /// Checks of `playIntegrity.serviceAccount` and `playIntegrity.local`. Messages never repeat the secret values.
 public enum PlayIntegrityFields {
     /// A Google service-account JSON key: `type` "service_account", `client_email`, `private_key` (a PEM private key
-    /// that parses) and `token_uri`.
-    public static func serviceAccount(_ value: JSON, at pointer: String, errors: inout FieldErrors) -> ServiceAccountKey? {
+    /// that parses) and `token_uri`, one that `tokenEndpoints` allows.
+    public static func serviceAccount(_ value: JSON, at pointer: String, tokenEndpoints: TokenEndpoints,
+                                      errors: inout FieldErrors) -> ServiceAccountKey? {
         guard value.members != nil else {
             errors.add(pointer, "must be the service account's JSON key object (as downloaded from Google Cloud), or null to remove it")
             return nil
@@ -26,8 +27,8 @@ public enum PlayIntegrityFields {
         } else {
             errors.add(Pointer.join(pointer, "private_key"), "is required: the PEM private key of the JSON key")
         }
-        if value["token_uri"]?.string?.hasPrefix("https://") != true {
-            errors.add(Pointer.join(pointer, "token_uri"), "must be the https token URI of the JSON key (https://oauth2.googleapis.com/token)")
+        if !(value["token_uri"]?.string.map(tokenEndpoints.allows) ?? false) {
+            errors.add(Pointer.join(pointer, "token_uri"), tokenEndpoints.requirement)
         }
         guard errors.errors.count == before, let email else { return nil }
         return ServiceAccountKey(document: value, clientEmail: email, projectID: value["project_id"]?.string)

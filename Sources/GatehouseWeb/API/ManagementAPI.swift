@@ -7,6 +7,8 @@ import JSON
 /// format), API keys and the audit log. Every handler authenticates a management token first.
 struct ManagementAPI: Sendable {
     let services: Services
+    /// Where a service account's `token_uri` may point.
+    let tokenEndpoints: TokenEndpoints
     /// Environment bodies by entity tag: a revision's JSON never changes, so it is serialized once.
     let environmentBodies = ReadCache<String, [UInt8]>(limit: 1_000)
 
@@ -43,7 +45,7 @@ struct ManagementAPI: Sendable {
     func patchEnvironment(_ request: Request) throws -> Response {
         let actor = try services.authenticate(request, scope: .write)
         let id = try request.parameter("environmentId")
-        let patch = try EnvironmentPatch.parse(try JSONBody.read(request, allowMergePatch: true))
+        let patch = try EnvironmentPatch.parse(try JSONBody.read(request, allowMergePatch: true), tokenEndpoints: tokenEndpoints)
         let environment = try services.environments.patch(id, with: patch, ifMatch: request.headers["If-Match"], actor: actor)
         return JSONBody.response(environment.json, headers: ["ETag": environment.etag])
     }

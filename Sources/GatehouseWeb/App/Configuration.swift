@@ -42,6 +42,8 @@ public struct Configuration: Sendable {
     public var playIntegrityEndpoint = "https://playintegrity.googleapis.com"
     /// A PEM file of CAs trusted for outbound HTTPS (Google) instead of the system's; verification stays on.
     public var outboundCAFile: String?
+    /// Where a service account's `token_uri` may point: Google's token endpoint, and these `host[:port]`s.
+    public var tokenEndpoints = TokenEndpoints()
 
     public init() {}
 
@@ -71,6 +73,7 @@ public struct Configuration: Sendable {
         Option(flag: "--device-rate-per-key", variable: "GATEHOUSE_DEVICE_RATE_PER_KEY", help: "device API requests per second per public key, bursts of twice as many; 0 = no limit (default 2000)", takesValue: true),
         Option(flag: "--play-integrity-endpoint", variable: "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)", takesValue: true),
         Option(flag: "--outbound-ca-file", variable: "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)", takesValue: true),
+        Option(flag: "--token-uri-hosts", variable: "GATEHOUSE_TOKEN_URI_HOSTS", help: "comma-separated host or host:port a service account's https token_uri may name besides Google's token endpoint (tests, private deployments)", takesValue: true),
         Option(flag: "--log-level", variable: "GATEHOUSE_LOG_LEVEL", help: "debug, info (default), warning or error", takesValue: true),
     ]
 
@@ -148,6 +151,13 @@ public struct Configuration: Sendable {
             c.playIntegrityEndpoint = v
         }
         if let v = values["--outbound-ca-file"], !v.isEmpty { c.outboundCAFile = v }
+        if let v = values["--token-uri-hosts"] {
+            let hosts = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard hosts.allSatisfy({ host in !host.contains("/") && !host.contains("@") }) else {
+                throw ConfigurationError("--token-uri-hosts / GATEHOUSE_TOKEN_URI_HOSTS takes host or host:port names separated by commas, got \(v)")
+            }
+            c.tokenEndpoints = TokenEndpoints(extraHosts: hosts)
+        }
         c.deviceRatePerAddress = try rate(values["--device-rate-per-address"], "--device-rate-per-address / GATEHOUSE_DEVICE_RATE_PER_ADDRESS") ?? c.deviceRatePerAddress
         c.deviceRatePerKey = try rate(values["--device-rate-per-key"], "--device-rate-per-key / GATEHOUSE_DEVICE_RATE_PER_KEY") ?? c.deviceRatePerKey
         if let v = values["--log-level"] {

@@ -30,7 +30,8 @@ extension AppsController {
         }
         let patch: EnvironmentPatch
         do {
-            patch = try EnvironmentPatch.parse(.object([.init("playIntegrity", .object([.init("serviceAccount", document)]))]))
+            patch = try EnvironmentPatch.parse(.object([.init("playIntegrity", .object([.init("serviceAccount", document)]))]),
+                                               tokenEndpoints: pages.configuration.tokenEndpoints)
         } catch {
             let base = "/playIntegrity/serviceAccount"
             let sentences = error.errors.map { e -> String in

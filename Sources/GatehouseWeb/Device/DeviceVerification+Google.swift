@@ -6,7 +6,8 @@ extension DeviceVerification {
     static func googleDecoder(_ configuration: Configuration) throws -> GoogleDecoder {
         do {
             return try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: configuration.playIntegrityEndpoint,
-                                                                              caFile: configuration.outboundCAFile))
+                                                                              caFile: configuration.outboundCAFile,
+                                                                              tokenEndpoints: configuration.tokenEndpoints))
         } catch {
             throw ConfigurationError("--play-integrity-endpoint / --outbound-ca-file: \(error)")
         }

@@ -11,6 +11,8 @@ public final class FakeGoogle: @unchecked Sendable {
     public let port: Int
     /// `https://127.0.0.1:<port>`.
     public let baseURL: String
+    /// Its `host:port`, for the hosts a service account's `token_uri` may name (`--token-uri-hosts`).
+    public var authority: String { String(baseURL.dropFirst("https://".count)) }
     /// The CA file that makes clients trust it.
     public let caFile: String
 
