@@ -14,7 +14,8 @@ enum Command {
       gatehouse admin create --email E [--role ROLE]     create an admin; the password is read from standard input
       gatehouse token create --name N --scope read|write create a management API token and print it once
       gatehouse backup FILE [--database FILE]            copy a consistent snapshot while the server runs
-      gatehouse receipts rotate-key                      new receipt signing key; the old one stays published an hour
+      gatehouse receipts rotate-key [--revoke-now]       new receipt signing key; the old one stays published an hour
+                                                         (--revoke-now: unpublished at once, after a leak)
       gatehouse app-attest verify-attestation|verify-assertion ...
                                                          judge App Attest objects offline (JSON on stdout)
       gatehouse play-integrity decode ...                decrypt, verify and judge a Play Integrity token offline

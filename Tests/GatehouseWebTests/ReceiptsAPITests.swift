@@ -166,6 +166,22 @@ struct ReceiptsAPITests {
         #expect(offline.verify(before, method: "GET", pathAndQuery: "/", proof: nil, nowMilliseconds: fixture.nowMilliseconds).reasons == [.signatureInvalid])
     }
 
+    /// A leaked key is unpublished at once (`rotate-key --revoke-now`): what it signed no longer verifies, on the
+    /// endpoint nor offline against the served JWKS; the new key signs.
+    @Test func revokingNowUnpublishesTheOldKeysAtOnce() throws {
+        let leaked = try fixture.issue()
+        _ = try fixture.app.application.services.receiptKeys.rotate()
+        let older = try fixture.issue()
+        let rotated = try fixture.app.application.services.receiptKeys.rotate(revokeNow: true)
+        #expect(try fixture.keys().keys.compactMap(\.kid) == [rotated.current])
+        for token in [leaked, older] {
+            #expect(try fixture.verify(token, proof: try fixture.proof()).reasons == ["signatureInvalid"])
+            let offline = ReceiptVerifier(keys: try fixture.keys(), environment: fixture.environmentID)
+            #expect(offline.verify(token, method: "GET", pathAndQuery: "/", proof: nil, nowMilliseconds: fixture.nowMilliseconds).reasons == [.signatureInvalid])
+        }
+        #expect(try fixture.verify(try fixture.issue(), proof: try fixture.proof())["valid"] == true)
+    }
+
     @Test func keyIsMadeOnceAndSealed() throws {
         let kid = try fixture.keys().keys.first?.kid
         let rows = try fixture.app.application.services.store.database.read { db in

@@ -25,6 +25,14 @@ struct ReceiptsCommandTests {
         #expect(rows.filter { $0["retired_at"].int64 == nil }.count == 1)
         #expect(!second.output.contains("PRIVATE") && !second.error.contains("PRIVATE"))
 
+        let revoked = try CommandLineTests.run(["receipts", "rotate-key", "--revoke-now", "--database", database])
+        #expect(revoked.status == 0, "\(revoked.error)")
+        #expect(revoked.output.contains("revoked: no longer published"), "\(revoked.output)")
+        let live = try Database(path: database).read { db in
+            try db.query("SELECT kid FROM receipt_keys WHERE revoked_at IS NULL")
+        }
+        #expect(live.count == 1, "every key but the new current one is revoked")
+
         let usage = try CommandLineTests.run(["receipts", "rotate"])
         #expect(usage.status == 2)
         #expect(usage.error.contains("gatehouse receipts rotate-key"))

@@ -6,4 +6,6 @@ struct ReceiptKeyRow: Sendable, Equatable {
     var jwk: PublicJWK
     /// When it was retired (unix seconds); nil for the current key.
     var retiredAt: Int64?
+    /// When it was revoked (unix seconds): no longer published; nil unless revoked.
+    var revokedAt: Int64?
 }

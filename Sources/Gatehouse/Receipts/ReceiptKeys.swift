@@ -4,7 +4,8 @@ import JSON
 import SQLite
 
 /// The server's receipt signing keys (table `receipt_keys`): made on first start, sealed under the master key,
-/// rotated by `gatehouse receipts rotate-key`; the current key and those retired within the last hour make the JWKS.
+/// rotated by `gatehouse receipts rotate-key`; the current key and those retired within the last hour make the JWKS,
+/// save those revoked (`--revoke-now`).
 ///
 /// Reads are cached for ``refreshSeconds`` so a JWKS or a verification costs no query; a rotation in this process
 /// takes effect at once, one made by the CLI in another process within ``refreshSeconds``.
@@ -39,19 +40,25 @@ public struct ReceiptKeys: Sendable {
         return made
     }
 
-    /// Retires the current key (still published for ``retiredKeyLifetime``) and makes a new current one.
-    /// Returns the new key's id and the retired one's (nil when there was none).
+    /// Retires the current key (still published for ``retiredKeyLifetime``) and makes a new current one. With
+    /// `revokeNow` (a key that leaked), the retired key and every key retired before it leave the JWKS at once, so
+    /// receipts they signed stop verifying. Returns the new key's id and the retired one's (nil when there was none).
     ///
     /// - Throws: `DatabaseError`, or `CryptoError` when a key cannot be made or sealed.
-    public func rotate() throws -> (current: String, retired: String?) {
+    public func rotate(revokeNow: Bool = false) throws -> (current: String, retired: String?) {
         let now = store.clock()
         let result = try store.write { db in
             let retired = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL")?["kid"].string
             try db.execute("UPDATE receipt_keys SET retired_at = ? WHERE retired_at IS NULL", [.integer(now)])
+            var changes = [AuditChange(field: "receiptKey", before: .optional(retired), after: .null)]
+            if revokeNow {
+                let revoked = try db.query("UPDATE receipt_keys SET revoked_at = ? WHERE revoked_at IS NULL RETURNING kid", [.integer(now)])
+                changes.append(AuditChange(field: "revokedKeys", before: .null, after: .array(revoked.compactMap { $0["kid"].string }.sorted().map { .string($0) })))
+            }
             let current = try insertKey(db, now: now)
-            try AuditLog.record(db, at: now, actor: .system, action: "receipts.rotate-key", environmentID: nil, changes: [
-                AuditChange(field: "receiptKey", before: .optional(retired), after: .string(current)),
-            ])
+            changes[0] = AuditChange(field: "receiptKey", before: .optional(retired), after: .string(current))
+            try AuditLog.record(db, at: now, actor: .system, action: revokeNow ? "receipts.rotate-key.revoke" : "receipts.rotate-key",
+                                environmentID: nil, changes: changes)
             return (current, retired)
         }
         cache.invalidate()
@@ -68,7 +75,7 @@ public struct ReceiptKeys: Sendable {
         let rows = try rows()
         if let cached = cache.published(now: now, ttl: Self.refreshSeconds) { return cached }
         let jwks = JWKS(keys: rows.filter { row in
-            row.retiredAt.map { now - $0 < Self.retiredKeyLifetime } ?? true
+            row.revokedAt == nil && (row.retiredAt.map { now - $0 < Self.retiredKeyLifetime } ?? true)
         }.map(\.jwk))
         cache.keep(jwks, at: now)
         return jwks
@@ -105,11 +112,11 @@ public struct ReceiptKeys: Sendable {
         let now = store.clock()
         if let rows = cache.rows(now: now, ttl: Self.refreshSeconds) { return rows }
         let rows = try store.read { db in
-            try db.query("SELECT kid, public_jwk, retired_at FROM receipt_keys ORDER BY retired_at IS NOT NULL, retired_at DESC, kid")
+            try db.query("SELECT kid, public_jwk, retired_at, revoked_at FROM receipt_keys ORDER BY retired_at IS NOT NULL, retired_at DESC, kid")
         }.compactMap { row -> ReceiptKeyRow? in
             guard let kid = row["kid"].string, let text = row["public_jwk"].string,
                   let json = try? JSONParser.parse(text), let jwk = try? PublicJWK(json: json) else { return nil }
-            return ReceiptKeyRow(kid: kid, jwk: jwk, retiredAt: row["retired_at"].int64)
+            return ReceiptKeyRow(kid: kid, jwk: jwk, retiredAt: row["retired_at"].int64, revokedAt: row["revoked_at"].int64)
         }
         cache.store(rows, at: now)
         return rows
