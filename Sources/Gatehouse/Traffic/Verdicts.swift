@@ -57,6 +57,9 @@ public struct Verdicts: Sendable {
                 for field in Self.rolledUpFields {
                     if let value = v.observed[field] { observed[ObservedKey(rollup: key, field: field, value: value), default: 0] += 1 }
                 }
+                if v.observed["appRecognitionVerdict"] == "PLAY_RECOGNIZED", let digest = v.observed["certificateDigest"] {
+                    observed[ObservedKey(rollup: key, field: ObservedValue.recognizedCertificateDigest, value: digest), default: 0] += 1
+                }
             }
         }
         // Upserts go hour by hour, each near the one before in the primary key (the hour follows the environment).

@@ -119,6 +119,8 @@ struct TrafficController: Sendable {
                 "package": .string(offer.packageName), "digest": .string(digest),
                 "href": .string("/environments/\(environment.id)/traffic/add-digest?package=\(URLEncoding.percentEncode(offer.packageName))&digest=\(URLEncoding.percentEncode(digest))"),
             ]
+        } else if DigestOffer.looksResigned(item, rollups: rollups) {
+            values["resigned"] = .string("Google did not recognize the binaries that carry these certificates (not PLAY_RECOGNIZED): they look like copies of your app re-signed by someone else, not your own builds. Do not register them; no digest is offered.")
         }
         return .dictionary(values)
     }
