@@ -4,7 +4,7 @@ extension AppAttestVerifier {
     /// Judges an assertion by an attested key (DEVICE-API.md "Assertion"): the DER ECDSA P-256 signature over
     /// nonce = SHA-256(authenticatorData ‖ clientDataHash) (so the digest signed is SHA-256(nonce)), the rpIdHash
     /// against the key's app id, the counter window, and `developmentKey` when the registration is production and
-    /// the key a development one.
+    /// the key a development one, and `appIdNotRegistered` when the key's app id is no longer registered.
     ///
     /// The counter is judged only once the signature and rpIdHash hold: a forged assertion spends no counter. Only
     /// a verified assertion carries `newWindow`, the state to commit before answering.
@@ -28,6 +28,8 @@ extension AppAttestVerifier {
         case .accept(let next): window = next
         }
         if registration.isProduction && key.environment == .development { reasons.append(.developmentKey) }
+        // A key speaks only while its app is registered: removing the app id silences the keys attested for it.
+        if !registration.appIds.contains(key.appId) { reasons.append(.appIdNotRegistered) }
         guard reasons.isEmpty else { return AssertionResult(verdict: Verdict(reasons: reasons), counter: counter) }
         return AssertionResult(verdict: .verified, counter: counter, newWindow: window)
     }

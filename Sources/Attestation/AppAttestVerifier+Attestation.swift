@@ -9,7 +9,9 @@ extension AppAttestVerifier {
     /// collected; rejected ones (`appIdNotRegistered`, `developmentKey`) only when the proof is genuine, since they
     /// condemn the app's setup and a forgery says nothing about it. With no app id registered the verdict is
     /// unavailable / `notConfigured` whatever the object: nothing is judged before the environment is set up.
-    /// The result carries what was learnt (key id, environment, key, matching app id) even when not verified.
+    /// The result carries what was learnt (key id, environment, key, matching app id, the app id Apple certified)
+    /// even when not verified. A leaf whose certified app id (extension 1.2.840.113635.100.8.5) is not the one
+    /// rpIdHash names is forged `attestationInvalid`.
     public func verifyAttestation(_ request: AttestationRequest, registration: AppAttestRegistration, now: Int64) -> AttestationResult {
         var result = judgeAttestation(request, registration: registration, now: now)
         if registration.appIds.isEmpty { result.verdict = Verdict(reasons: [.notConfigured]) }
@@ -31,17 +33,26 @@ extension AppAttestVerifier {
 
         // The chain, bounded before any certificate is parsed.
         var leaf: Certificate?
+        var chainVerified = false
         if object.x5c.isEmpty {
             forged.append(.attestationInvalid)
         } else if object.x5c.count > limits.maxCertificates {
             forged.append(.certificateChainInvalid)
         } else if let certificates = try? object.x5c.map({ try Certificate(der: $0) }), let first = certificates.first {
             leaf = first
-            if !chainVerifies(leaf: first, intermediates: Array(certificates.dropFirst()), at: now) {
-                forged.append(.certificateChainInvalid)
-            }
+            chainVerified = chainVerifies(leaf: first, intermediates: Array(certificates.dropFirst()), at: now)
+            if !chainVerified { forged.append(.certificateChainInvalid) }
         } else {
             forged.append(.certificateChainInvalid)
+        }
+
+        // The app id Apple certified, believed only from a chain that verifies; it must be the one rpIdHash names.
+        if chainVerified, let leaf, let value = leaf.extensionValue(oid: AppIDExtension.oid) {
+            if let attested = AppIDExtension.appID(value), SHA256.hash(attested) == object.authData.rpIdHash {
+                result.attestedAppId = attested
+            } else {
+                forged.append(.attestationInvalid)
+            }
         }
 
         if let leaf {

@@ -9,6 +9,9 @@ public struct AttestationResult: Sendable {
     public var keyId: [UInt8]?
     /// The registered app id whose SHA-256 equals the rpIdHash.
     public var appId: String?
+    /// The app id Apple certified on the leaf (extension 1.2.840.113635.100.8.5), once the chain verified and the
+    /// certified app id hashes to rpIdHash: what the phone attested, registered or not (a typo in a team id shows here).
+    public var attestedAppId: String?
     /// The environment named by the aaguid.
     public var environment: AttestationEnvironment?
     /// The attested key (the leaf certificate's key).

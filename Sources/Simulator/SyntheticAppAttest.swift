@@ -28,6 +28,9 @@ public struct SyntheticAppAttest: Sendable {
         public var credentialId: [UInt8]?
         /// The app id hashed into rpIdHash instead of the attested one.
         public var rpId: String?
+        /// The app id certified in the leaf's extension 1.2.840.113635.100.8.5 instead of the attested one; empty:
+        /// no such extension.
+        public var certifiedAppId: String?
         /// The authData counter (0 for a genuine attestation).
         public var signCount: UInt32 = 0
         /// The statement format.
@@ -100,6 +103,8 @@ public struct SyntheticAppAttest: Sendable {
             let value = tweaks.nonceExtensionDER ?? "3024A1220420" + Hex.encode(nonce, uppercase: true)
             extensions += "1.2.840.113635.100.8.2=DER:" + value + "\n"
         }
+        let certified = tweaks.certifiedAppId ?? appId
+        if !certified.isEmpty { extensions += "1.2.840.113635.100.8.5=DER:" + Hex.encode(Self.appIDExtension(certified), uppercase: true) + "\n" }
         try tool.write(extensions, to: "leaf.ext")
         try tool.run(["req", "-new", "-key", "@leaf.key", "-subj", "/CN=\(Hex.encode(keyId))/OU=AAA Certification/O=Gatehouse Tests",
                       "-out", "@leaf.csr"])
@@ -119,6 +124,21 @@ public struct SyntheticAppAttest: Sendable {
         ]))
         return SyntheticKey(privateKey: key, keyId: keyId, appId: appId, environment: environment, attestation: attestation,
                             validAt: max(leaf.notBefore, intermediate.notBefore) + 60, notAfter: leaf.notAfter)
+    }
+
+    /// The value of Apple's app id extension: `SEQUENCE { [1204] EXPLICIT OCTET STRING appId }` (Apple's leaves carry
+    /// other members beside it).
+    static func appIDExtension(_ appId: String) -> [UInt8] {
+        let octets = [0x04] + derLength(appId.utf8.count) + Array(appId.utf8)
+        let member = [0xBF, 0x89, 0x34] + derLength(octets.count) + octets
+        return [0x30] + derLength(member.count) + member
+    }
+
+    /// A DER length (X.690 §8.1.3): short form below 128, else one or two length bytes.
+    static func derLength(_ length: Int) -> [UInt8] {
+        if length < 0x80 { return [UInt8(length)] }
+        if length < 0x100 { return [0x81, UInt8(length)] }
+        return [0x82, UInt8(length >> 8), UInt8(length & 0xFF)]
     }
 
     /// authData of an attestation: rpIdHash, flags AT, counter, aaguid, credentialId and the COSE key (RFC 9053

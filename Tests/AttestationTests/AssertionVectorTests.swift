@@ -35,7 +35,10 @@ import Testing
         var request: AssertionRequest { AssertionRequest(assertion: assertion, clientDataHash: SHA256.hash(clientData)) }
     }
 
-    static let registration = AppAttestRegistration(appIds: ["ABCDE12345.com.example.app"], isProduction: true)
+    /// A production environment registering the vector's app id beside another.
+    static func registration(_ vector: Vector, isProduction: Bool = true) -> AppAttestRegistration {
+        AppAttestRegistration(appIds: ["ABCDE12345.com.example.app", vector.key.appId], isProduction: isProduction)
+    }
 
     @Test func thereAreFourteenAssertions() {
         #expect(Self.files.count == 14)
@@ -43,7 +46,7 @@ import Testing
 
     @Test(arguments: files) func verifies(file: String) throws {
         let vector = try Vector(file)
-        let result = try Verifiers.apple().verifyAssertion(vector.request, key: vector.key, registration: Self.registration)
+        let result = try Verifiers.apple().verifyAssertion(vector.request, key: vector.key, registration: Self.registration(vector))
         #expect(result.verdict == .verified, "\(file): \(result.verdict)")
         #expect(result.counter == vector.counter)
         #expect(result.newWindow?.newest == vector.counter)
@@ -61,7 +64,7 @@ import Testing
                 #expect(at == vector.counter, "\(file): \(condition)")
                 for newest in [at, at + 1, at + 31] {
                     key.counter = CounterWindow(newest: newest, seenBelow: newest == at ? 0 : UInt32.max)
-                    let result = verifier.verifyAssertion(request, key: key, registration: Self.registration)
+                    let result = verifier.verifyAssertion(request, key: key, registration: Self.registration(vector))
                     #expect(result.verdict == Verdict(reasons: [.counterReused]), "\(file): newest \(newest)")
                     #expect(result.newWindow == nil)
                 }
@@ -77,7 +80,7 @@ import Testing
                 Issue.record("\(file): unknown condition \(condition)")
                 continue
             }
-            let result = verifier.verifyAssertion(request, key: key, registration: Self.registration)
+            let result = verifier.verifyAssertion(request, key: key, registration: Self.registration(vector))
             #expect(result.verdict == want, "\(file): \(condition): \(result.verdict)")
             #expect(result.newWindow == nil)
         }
@@ -88,11 +91,20 @@ import Testing
         var key = vector.key
         key.environment = .development
         let verifier = try Verifiers.apple()
-        let production = verifier.verifyAssertion(vector.request, key: key, registration: Self.registration)
+        let production = verifier.verifyAssertion(vector.request, key: key, registration: Self.registration(vector))
         #expect(production.verdict == Verdict(reasons: [.developmentKey]))
         #expect(production.newWindow == nil)
-        let development = verifier.verifyAssertion(vector.request, key: key,
-                                                   registration: AppAttestRegistration(appIds: Self.registration.appIds, isProduction: false))
+        let development = verifier.verifyAssertion(vector.request, key: key, registration: Self.registration(vector, isProduction: false))
         #expect(development.verdict == .verified)
+    }
+
+    /// A key speaks only while its app id is registered: once removed, its genuine assertions are rejected and
+    /// spend no counter.
+    @Test(arguments: files) func aKeyWhoseAppIdIsNoLongerRegisteredIsRejected(file: String) throws {
+        let vector = try Vector(file)
+        let removed = AppAttestRegistration(appIds: ["ABCDE12345.com.example.app"], isProduction: true)
+        let result = try Verifiers.apple().verifyAssertion(vector.request, key: vector.key, registration: removed)
+        #expect(result.verdict == Verdict(reasons: [.appIdNotRegistered]), "\(file)")
+        #expect(result.newWindow == nil)
     }
 }

@@ -25,6 +25,8 @@ import Testing
         let result = try Verifiers.apple().verifyAttestation(vector.request, registration: registration, now: vector.validAt)
         #expect(result.verdict == .verified, "\(file): \(result.verdict)")
         #expect(result.appId == vector.appId)
+        // Every real Apple leaf certifies its app id (extension 1.2.840.113635.100.8.5).
+        #expect(result.attestedAppId == vector.appId, "\(file)")
         #expect(result.environment == vector.environment)
         #expect(result.keyId == vector.keyId)
         #expect(result.publicKey?.x962 == vector.x962)
@@ -50,6 +52,9 @@ import Testing
                 let (team, bundle) = try #require(vector.appId.split(separator: ".", maxSplits: 1).map(String.init).pair)
                 registration.appIds = ["ZZZZZZZZZZ." + bundle, team + ".com.example.other"]
                 want = Verdict(reasons: [.appIdNotRegistered])
+                // What the phone attested is still learnt: an admin sees the app id to register.
+                let learnt = try Verifiers.apple().verifyAttestation(request, registration: registration, now: now)
+                #expect(learnt.attestedAppId == vector.appId, "\(file)")
             } else if condition.hasPrefix("any other challenge") {
                 request.clientDataHash = SHA256.hash("another challenge")
                 want = Verdict(reasons: [.nonceMismatch])

@@ -91,10 +91,30 @@ import Testing
         // The certificate vouches for the tweaked authData (its nonce covers it), but the credential is not the key.
         let key = try ca.attest(appId: Self.appId, clientDataHash: Self.clientDataHash, tweaks: credential)
         #expect(verify(key).verdict == Verdict(reasons: [.keyIdMismatch]))
+        // rpIdHash names another app id than the one Apple certified on the leaf: forged.
         var rp = SyntheticAppAttest.Tweaks()
         rp.rpId = "VWXYZ67890.com.example.other"
         let other = try ca.attest(appId: Self.appId, clientDataHash: Self.clientDataHash, tweaks: rp)
-        #expect(verify(other).appId == "VWXYZ67890.com.example.other")
+        #expect(verify(other).verdict == Verdict(reasons: [.attestationInvalid]))
+        #expect(verify(other).attestedAppId == nil)
+        // Both name the other app id: genuine, and learnt as attested.
+        var both = rp
+        both.certifiedAppId = "VWXYZ67890.com.example.other"
+        let moved = try ca.attest(appId: Self.appId, clientDataHash: Self.clientDataHash, tweaks: both)
+        #expect(verify(moved).appId == "VWXYZ67890.com.example.other")
+        #expect(verify(moved).attestedAppId == "VWXYZ67890.com.example.other")
+    }
+
+    @Test func theAttestedAppIdIsReadFromTheLeafOnceTheChainVerifies() throws {
+        let key = try ca.attest(appId: "WRONG12345.com.example.app", clientDataHash: Self.clientDataHash)
+        let result = verify(key)
+        #expect(result.verdict == Verdict(reasons: [.appIdNotRegistered]))
+        #expect(result.appId == nil)
+        #expect(result.attestedAppId == "WRONG12345.com.example.app")
+        // A leaf without the extension (no real one lacks it) is judged as before, and names nothing.
+        var bare = SyntheticAppAttest.Tweaks()
+        bare.certifiedAppId = ""
+        #expect(verify(try ca.attest(appId: Self.appId, clientDataHash: Self.clientDataHash, tweaks: bare)).verdict == .verified)
     }
 
     @Test func theNonceExtensionIsReadStrictly() throws {

@@ -87,7 +87,8 @@ struct AppAttestAPITests {
         // An app id this environment did not register.
         let (_, unregistered) = try server.attestAndRegister(appId: "ZYXWV98765.com.other.app", publicKey: productionKey)
         #expect(unregistered.verdict == "rejected appIdNotRegistered")
-        #expect(unregistered.json?["appId"] == .null)
+        // The answer names the app id Apple certified on the key, so an admin learns what to register.
+        #expect(unregistered.json?["appId"]?.string == "ZYXWV98765.com.other.app")
         // An environment with no app id at all.
         let (_, bare) = try server.attestAndRegister(appId: Self.appId, publicKey: bareKey)
         #expect(bare.verdict.hasPrefix("unavailable notConfigured"), "\(bare.text)")
@@ -104,8 +105,9 @@ struct AppAttestAPITests {
         let notRegistered = try #require(items.first { $0["id"]?.string == "apple.appIdNotRegistered" })
         #expect(notRegistered["evidence"]?["failing"]?.integer == 25)
         #expect(notRegistered["status"]?.string == "fail")
-        // An unregistered app id reaches the server only as its SHA-256 (the rpIdHash): nothing to show as observed.
-        #expect(notRegistered["evidence"]?["observed"]?.array?.isEmpty == true)
+        // The app id Apple certified on the leaf is what the checklist names, with the fix to register it.
+        #expect(notRegistered["evidence"]?["observed"]?.array?.first?["value"]?.string == "ZYXWV98765.com.other.app")
+        #expect(notRegistered["fix"]?.string?.contains("Register ZYXWV98765.com.other.app") == true, "\(notRegistered)")
         let devItem = try #require(items.first { $0["id"]?.string == "apple.developmentKey" })
         #expect(devItem["evidence"]?["failing"]?.integer == 1)
         let devItems = try server.checklist(development)["items"]?.array ?? []

@@ -74,8 +74,10 @@ public final class AppAttestService: Sendable {
             }
             return verdict
         }
-        record(verdict, environmentID: environment.id, appID: result.appId, kind: result.environment, at: now)
-        return RegistrationOutcome(verdict: verdict, keyID: keyID, appID: result.appId, attestationEnvironment: result.environment)
+        // The registered app id it matched, or else the one Apple certified: an admin learns the typo in a team id.
+        let appID = result.appId ?? result.attestedAppId
+        record(verdict, environmentID: environment.id, appID: appID, kind: result.environment, at: now)
+        return RegistrationOutcome(verdict: verdict, keyID: keyID, appID: appID, attestationEnvironment: result.environment)
     }
 
     /// Deletes expired challenges; returns how many.

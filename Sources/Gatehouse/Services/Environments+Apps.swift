@@ -52,11 +52,12 @@ extension Environments {
         }
     }
 
-    /// Registers an Apple app id (`TEAMID.bundleId`). Throws `ValidationError` at `/appId` when it is malformed or
-    /// registered already, `DomainError.notFound` for an unknown environment.
-    public func addAppleAppID(_ appID: String, to id: String, actor: Actor) throws -> Environment {
+    /// Registers an Apple app id (`TEAMID.bundleId`); `ifMatch` makes it conditional on the revision the admin saw.
+    /// Throws `ValidationError` at `/appId` when it is malformed or registered already, `DomainError.notFound` for an
+    /// unknown environment, `.preconditionFailed` for a stale `ifMatch`.
+    public func addAppleAppID(_ appID: String, to id: String, ifMatch: String? = nil, actor: Actor) throws -> Environment {
         guard AppleAppID.isValid(appID) else { throw ValidationError("/appId", "must be \(AppleAppID.expectation)") }
-        return try update(id, actor: actor) { _, environment in
+        return try update(id, ifMatch: ifMatch, actor: actor) { _, environment in
             guard !environment.appleAppIDs.contains(appID) else {
                 throw ValidationError("/appId", "duplicates an app id registered in this environment")
             }

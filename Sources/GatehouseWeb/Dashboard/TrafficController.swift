@@ -18,6 +18,8 @@ struct TrafficController: Sendable {
         add("GET", "/environments/{environmentId}/traffic", pages.html(trafficPage))
         add("GET", "/environments/{environmentId}/traffic/add-digest", pages.html(addDigestPage))
         add("POST", "/environments/{environmentId}/traffic/add-digest", pages.html(addDigestSubmit))
+        add("GET", "/environments/{environmentId}/traffic/add-app-id", pages.html(addAppIDPage))
+        add("POST", "/environments/{environmentId}/traffic/add-app-id", pages.html(addAppIDSubmit))
     }
 
     func trafficPage(_ request: Request) throws -> Response {
@@ -118,6 +120,11 @@ struct TrafficController: Sendable {
             values["addDigest"] = [
                 "package": .string(offer.packageName), "digest": .string(digest),
                 "href": .string("/environments/\(environment.id)/traffic/add-digest?package=\(URLEncoding.percentEncode(offer.packageName))&digest=\(URLEncoding.percentEncode(digest))"),
+            ]
+        } else if canEdit, let offer = AppIDOffer(item, environment: environment) {
+            values["addAppId"] = [
+                "appId": .string(offer.appID),
+                "href": .string("/environments/\(environment.id)/traffic/add-app-id?appId=\(URLEncoding.percentEncode(offer.appID))"),
             ]
         } else if DigestOffer.looksResigned(item, rollups: rollups) {
             values["resigned"] = .string("Google did not recognize the binaries that carry these certificates (not PLAY_RECOGNIZED): they look like copies of your app re-signed by someone else, not your own builds. Do not register them; no digest is offered.")
