@@ -5,7 +5,7 @@ Usage: python3 fake_google.py CERT.pem KEY.pem  -> serves HTTPS on 127.0.0.1, a 
 Endpoints (everything received is recorded and listed by GET /_received):
   POST /token[?status=N][&delay=S][&expires_in=N]   OAuth token endpoint: an access token "fake-access-N"
   POST /v1/{package}:decodeIntegrityToken          needs "Authorization: Bearer <an issued token>" (else 401);
-       the integrity token chooses the answer: "status:N" answers N, "delay:S" waits S seconds, "payload:B64URL"
+       the integrity token chooses the answer: "status:N[.…]" answers N, "delay:S[/…]" waits S seconds, "payload:B64URL"
        answers that JSON as the payload, anything else
        decodes to {"tokenPayloadExternal": {...}} echoing the token and the package
   GET  /hello, /bytes?count=N, /stream?count=N (no Content-Length), /slow?delay=S, /hold (until POST /release), /echo (method, headers, body as JSON)
@@ -78,14 +78,16 @@ class Handler(BaseHTTPRequestHandler):
                 return self.answer(401, {"error": {"code": 401, "status": "UNAUTHENTICATED"}})
             token = json.loads(body or b"{}").get("integrityToken", "")
             if token.startswith("status:"):
-                return self.answer(int(token[len("status:"):]), {"error": {"message": "fake"}})
+                # "status:N", or "status:N.anything" (a token shaped like a JWE that Google refuses).
+                return self.answer(int(token[len("status:"):].split(".")[0]), {"error": {"message": "fake"}})
             if token.startswith("payload:"):
                 # The test chose the whole verdict payload: base64url (no padding) of its JSON.
                 encoded = token[len("payload:"):]
                 payload = json.loads(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
                 return self.answer(200, {"tokenPayloadExternal": payload})
             if token.startswith("delay:"):
-                time.sleep(float(token[len("delay:"):]))
+                # "delay:S", or "delay:S/anything" (distinct tokens that wait alike).
+                time.sleep(float(token[len("delay:"):].split("/")[0]))
             return self.answer(200, {"tokenPayloadExternal": {
                 "requestDetails": {"requestPackageName": package, "requestHash": token, "timestampMillis": "1700000000000"},
                 "appIntegrity": {"appRecognitionVerdict": "PLAY_RECOGNIZED", "packageName": package},

@@ -4,8 +4,8 @@ import Testing
 @Suite("Checklist: configuration items")
 struct ChecklistConfigurationTests {
     static let configurationIDs = [
-        "android.noApps", "android.noDigests", "playIntegrity.notConfigured", "apple.noAppIds", "keys.noSecretKey",
-        "attackMode.nothingToProve",
+        "android.noApps", "android.noDigests", "playIntegrity.notConfigured", "android.googleQuota", "apple.noAppIds",
+        "keys.noSecretKey", "attackMode.nothingToProve",
     ]
 
     /// An iOS-only team: an app id, a key, attack mode on, App Attest traffic.
@@ -140,5 +140,23 @@ struct ChecklistConfigurationTests {
             "android.certificateNotRegistered",
         ])
         #expect(report.items.filter { $0.status == .warn }.map(\.id) == ["android.packageNotRegistered"])
+    }
+}
+
+/// `android.googleQuota`: today's decodes through Google against the daily quota (warn from 80 %, fail from 100 %).
+@Suite("Checklist: Google's daily quota")
+struct ChecklistGoogleQuotaTests {
+    @Test(arguments: [(0, "ok"), (7_999, "ok"), (8_000, "warn"), (9_999, "warn"), (10_000, "fail"), (12_000, "fail")])
+    func todaysCallsAgainstTheQuota(used: Int, status: String) throws {
+        let configuration = ChecklistConfiguration(serviceAccountSet: true, activeSecretKeys: 1, googleDecodesToday: used, dailyQuota: 10_000)
+        let item = try #require(ChecklistFixtures.evaluate(configuration, []).item("android.googleQuota"))
+        #expect(item.status.rawValue == status)
+        #expect(item.detail.contains("\(Wording.number(used)) of the daily quota of 10,000"), "\(item.detail)")
+        #expect(item.fix.isEmpty == (status == "ok"))
+    }
+
+    @Test func withoutAServiceAccountNothingIsSpent() throws {
+        let configuration = ChecklistConfiguration(localKeysSet: true, activeSecretKeys: 1, googleDecodesToday: 50, dailyQuota: 10)
+        #expect(try #require(ChecklistFixtures.evaluate(configuration, []).item("android.googleQuota")).status == .ok)
     }
 }

@@ -60,10 +60,11 @@ struct PlayIntegrityGoogleTests {
     /// limit, or the bound on calls in flight), and `/healthz` answers quickly all the while.
     @Test func slowGoogleStarvesNothing() throws {
         let client = server.client
-        let body = PlayIntegrityFixture.request(apiKey: apiKey, token: "delay:11").serialized()
         let verdicts = Results<String>(count: 20)
         let done = DispatchGroup()
         for i in 0..<20 {
+            // Distinct tokens: one token is sent to Google once, its copies are replays.
+            let body = PlayIntegrityFixture.request(apiKey: apiKey, token: "delay:11/\(i)").serialized()
             done.enter()
             Thread {
                 let response = try? client.send("POST", "/api/v4/attestation/play-integrity", headers: [("Content-Type", "application/json")], body: body)

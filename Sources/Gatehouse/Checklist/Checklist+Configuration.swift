@@ -1,6 +1,7 @@
 extension Checklist {
     /// The configuration items, in this order: `android.noApps`, `android.noDigests`,
-    /// `playIntegrity.notConfigured`, `apple.noAppIds`, `keys.noSecretKey`, `attackMode.nothingToProve`.
+    /// `playIntegrity.notConfigured`, `android.googleQuota`, `apple.noAppIds`, `keys.noSecretKey`,
+    /// `attackMode.nothingToProve`.
     ///
     /// The rule for a platform with nothing registered (`android.noApps`, `apple.noAppIds`):
     /// - `fail` when that platform's verdicts arrive anyway (the SDK attests, nothing can verify it);
@@ -19,6 +20,7 @@ extension Checklist {
             androidApps(configuration, week: week),
             androidDigests(configuration),
             playIntegrityDecoding(configuration, week: week),
+            googleQuota(configuration),
             appleAppIds(configuration, week: week),
             secretKeys(configuration),
             attackMode(configuration),

@@ -17,6 +17,10 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     public var localKeysSet: Bool
     /// How many secret keys of the environment are active (they report verdicts and verify receipts).
     public var activeSecretKeys: Int
+    /// Calls to Google's decodeIntegrityToken today (UTC).
+    public var googleDecodesToday: Int
+    /// The environment's daily quota of those calls.
+    public var dailyQuota: Int
 
     /// Creates a configuration; every argument has the value of a freshly created, empty environment.
     public init(
@@ -26,8 +30,12 @@ public struct ChecklistConfiguration: Sendable, Equatable {
         appleAppIds: [String] = [],
         serviceAccountSet: Bool = false,
         localKeysSet: Bool = false,
-        activeSecretKeys: Int = 0
+        activeSecretKeys: Int = 0,
+        googleDecodesToday: Int = 0,
+        dailyQuota: Int = 10_000
     ) {
+        self.googleDecodesToday = googleDecodesToday
+        self.dailyQuota = dailyQuota
         self.kind = kind
         self.attackMode = attackMode
         self.androidApps = androidApps

@@ -37,6 +37,6 @@ extension PlayIntegrityStatus {
         }
         var local: [JSON.Member] = [.init("set", .bool(localSet))]
         if localSet { local.append(.init("verificationKeySha256", .optional(localVerificationKeySHA256))) }
-        return .object([.init("serviceAccount", .object(serviceAccount)), .init("local", .object(local))])
+        return .object([.init("serviceAccount", .object(serviceAccount)), .init("local", .object(local)), .init("dailyQuota", .int(Int64(dailyQuota)))])
     }
 }

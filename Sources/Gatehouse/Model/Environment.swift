@@ -49,6 +49,14 @@ public struct PlayIntegrityStatus: Sendable, Equatable {
     public var localSet: Bool = false
     /// SHA-256 (hex) of the verification key's DER, to tell keys apart without showing them.
     public var localVerificationKeySHA256: String?
+    /// The project's quota of decodes through Google per day (`dailyQuota`): what `android.googleQuota` holds today's
+    /// calls against.
+    public var dailyQuota: Int = PlayIntegrityStatus.defaultDailyQuota
+
+    /// Google's default quota of `decodeIntegrityToken` calls per app and day.
+    public static let defaultDailyQuota = 10_000
+    /// The largest quota taken (Google raises quotas on request, never this far).
+    public static let maxDailyQuota = 100_000_000
 
     public init() {}
 }

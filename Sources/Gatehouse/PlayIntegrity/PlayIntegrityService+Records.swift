@@ -42,7 +42,8 @@ extension PlayIntegrityService {
                         environmentID: environmentID)
     }
 
-    /// Deletes spent token hashes that expired and failed tokens older than 24 hours; returns how many rows went.
+    /// Deletes spent token hashes that expired, failed tokens older than 24 hours, tokens sent to Google more than 10
+    /// minutes ago and decode counts of days past; returns how many rows went.
     /// - Throws: `DatabaseError`.
     @discardableResult
     public func purgeExpired(limit: Int = 10_000) throws -> Int {
@@ -51,6 +52,7 @@ extension PlayIntegrityService {
         while true {
             let n = try store.write { db in
                 try SpentIntegrityTokens.purge(db, now: now, limit: limit) + FailedIntegrityTokens.purge(db, now: now, limit: limit)
+                    + JudgedIntegrityTokens.purge(db, now: now, limit: limit) + GoogleDecodeCounts.purge(db, now: now)
             }
             total += n
             if n < limit { return total }

@@ -16,6 +16,8 @@ public final class PlayIntegrityService: Sendable {
     let evaluator: PlayIntegrityEvaluator
     let limits = PlayIntegrityLimits()
     let credentialCache = PlayIntegrityCredentialCache()
+    /// Calls to Google's decodeIntegrityToken since start, per environment (`/metrics`).
+    public let googleDecodes = GoogleDecodeTally()
 
     /// A service decoding through `google`, committing through `committer` and recording into `recorder`.
     public init(store: Store, google: GoogleDecoder?, committer: GroupCommit, recorder: VerdictRecorder,
@@ -59,9 +61,12 @@ public final class PlayIntegrityService: Sendable {
     }
 
     /// Local keys first; Google when they are not set or cannot decrypt (a signature that fails after decryption
-    /// is forged, not a question for Google).
+    /// is forged, not a question for Google). A token sent to Google in the last 10 minutes is not sent again: its
+    /// replay is `verdictReplayed`, or the earlier failure. A token the local keys could not open is kept for the key
+    /// check, once Google's answer (if asked) says it was a token at all.
     private func decodeAndJudge(_ tokenBytes: [UInt8], token: String, decoding: DecodingCredentials, environment: Environment,
                                 request: PlayIntegrityRequest, now: Int64, first: inout FirstChange) throws -> PlayIntegrityOutcome {
+        let asksGoogle = decoding.serviceAccount != nil && google != nil
         var localError: PlayIntegrityDecodeError?
         if let local = decoding.local {
             switch Result(catching: { () throws(PlayIntegrityDecodeError) -> JSON in try local.decode(tokenBytes) }) {
@@ -70,7 +75,7 @@ public final class PlayIntegrityService: Sendable {
                                  first: &first)
             case .failure(let error):
                 localError = error
-                try keepFailed(tokenBytes, environmentID: environment.id, now: now, first: &first)
+                if error.stage == .signature || !asksGoogle { try keepFailed(tokenBytes, environmentID: environment.id, now: now, first: &first) }
                 if error.stage == .signature {
                     return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(decodeError: error), decodedBy: nil)
                 }
@@ -80,23 +85,43 @@ public final class PlayIntegrityService: Sendable {
             let judgement = localError.map { PlayIntegrityJudgement(decodeError: $0) } ?? PlayIntegrityJudgement(unavailable: .notConfigured)
             return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
         }
-        // A refused first change (a replayed nonce) must not cost a call to Google.
-        try first.commitAlone(committer)
+        // Reserved, and the call counted, before the call, after `first` (a replayed nonce must not cost a call).
+        let hash = SHA256.hash(tokenBytes), environmentID = environment.id
+        if let earlier = try first.commit(committer, { db in
+            try JudgedIntegrityTokens.reserve(db, tokenHash: hash, environmentID: environmentID, now: now)
+        }) {
+            switch earlier {
+            case .decoded:
+                let replayed = PlayIntegrityJudgement(verdict: Attestation.Verdict(reasons: [.verdictReplayed]), payload: nil, observed: .empty)
+                return PlayIntegrityOutcome(judgement: replayed, decodedBy: nil)
+            case .failed(let verdict):
+                return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(verdict: verdict, payload: nil, observed: .empty), decodedBy: nil)
+            }
+        }
+        googleDecodes.count(environmentID)
         let decoded = Result { () throws(GoogleDecodeError) -> JSON in
             try google.decode(integrityToken: token, packageName: request.packageName, serviceAccount: account)
         }
+        let judgement: PlayIntegrityJudgement
         switch decoded {
         case .success(let payload):
+            // Google opened what the local keys could not: the keys are not this app's, which the key check shows.
+            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, first: &first) }
             return try judge(payload, decodedBy: .google, tokenBytes: tokenBytes, environment: environment, request: request, now: now,
                              first: &first)
         case .failure(.googleUnreachable):
-            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .googleUnreachable), decodedBy: nil)
+            judgement = PlayIntegrityJudgement(unavailable: .googleUnreachable)
+            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, first: &first) }
         case .failure(.serviceAccountRejected):
-            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .serviceAccountRejected), decodedBy: nil)
+            judgement = PlayIntegrityJudgement(unavailable: .serviceAccountRejected)
+            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, first: &first) }
         case .failure(.tokenNotDecodable), .failure(.invalidPackageName):
-            let error = localError ?? PlayIntegrityDecodeError(.decryption, "Google could not decode the token")
-            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(decodeError: error), decodedBy: nil)
+            // Neither the keys nor Google can open it: junk, not kept among the failures the key check tries.
+            judgement = PlayIntegrityJudgement(decodeError: localError ?? PlayIntegrityDecodeError(.decryption, "Google could not decode the token"))
         }
+        let verdict = judgement.verdict
+        try committer.write { db in try JudgedIntegrityTokens.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
+        return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
     }
 
     /// Judges the payload, then spends the token (atomically: of concurrent presentations one is first) for as long

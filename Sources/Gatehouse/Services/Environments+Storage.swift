@@ -47,8 +47,10 @@ extension Environments {
             credentials[env] = status
         }
         var environments: [Environment] = []
-        try db.forEachRow("SELECT id, name, kind, attack_mode, revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
+        try db.forEachRow("SELECT id, name, kind, attack_mode, play_integrity_daily_quota, revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
             let id = row["id"].string ?? ""
+            var playIntegrity = credentials[id] ?? PlayIntegrityStatus()
+            playIntegrity.dailyQuota = row["play_integrity_daily_quota"].int ?? PlayIntegrityStatus.defaultDailyQuota
             environments.append(Environment(
                 id: id,
                 name: row["name"].string ?? "",
@@ -56,7 +58,7 @@ extension Environments {
                 attackMode: row["attack_mode"].bool ?? false,
                 androidApps: apps[id] ?? [],
                 appleAppIDs: appleIDs[id] ?? [],
-                playIntegrity: credentials[id] ?? PlayIntegrityStatus(),
+                playIntegrity: playIntegrity,
                 revision: row["revision"].int64 ?? 1,
                 createdAt: row["created_at"].int64 ?? 0,
                 updatedAt: row["updated_at"].int64 ?? 0
@@ -72,6 +74,10 @@ extension Environments {
         if after.name != before.name { changes.append(AuditChange(field: "name", before: .string(before.name), after: .string(after.name))) }
         if after.kind != before.kind { changes.append(AuditChange(field: "kind", before: .string(before.kind.rawValue), after: .string(after.kind.rawValue))) }
         if after.attackMode != before.attackMode { changes.append(AuditChange(field: "attackMode", before: .bool(before.attackMode), after: .bool(after.attackMode))) }
+        if after.playIntegrity.dailyQuota != before.playIntegrity.dailyQuota {
+            changes.append(AuditChange(field: "playIntegrity.dailyQuota", before: .int(Int64(before.playIntegrity.dailyQuota)),
+                                       after: .int(Int64(after.playIntegrity.dailyQuota))))
+        }
         if after.androidApps != before.androidApps {
             changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
             try replaceAndroidApps(db, id: id, apps: after.androidApps)

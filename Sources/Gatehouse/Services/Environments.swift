@@ -69,6 +69,11 @@ public struct Environments: Sendable {
             case .remove: environment.appleAppIDs = []
             case .set(let ids): environment.appleAppIDs = ids
             }
+            switch patch.dailyQuota {
+            case .absent: break
+            case .remove: environment.playIntegrity.dailyQuota = PlayIntegrityStatus.defaultDailyQuota
+            case .set(let quota): environment.playIntegrity.dailyQuota = quota
+            }
             return try Self.applyCredentials(db, store: store, id: id, patch: patch, before: environment.playIntegrity)
         }
     }
@@ -89,8 +94,9 @@ public struct Environments: Sendable {
             let changes = try Self.store(db, id: id, before: before, after: after) + written
             if !changes.isEmpty {
                 try db.execute(
-                    "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
-                    [.text(after.name), .text(after.kind.rawValue), SQLValue(after.attackMode), .integer(now), .text(id)]
+                    "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, play_integrity_daily_quota = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
+                    [.text(after.name), .text(after.kind.rawValue), SQLValue(after.attackMode), .integer(Int64(after.playIntegrity.dailyQuota)),
+                     .integer(now), .text(id)]
                 )
                 try AuditLog.record(db, at: now, actor: actor, action: "environment.update", environmentID: id, changes: changes)
             }

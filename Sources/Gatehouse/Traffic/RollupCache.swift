@@ -10,6 +10,8 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
     struct ChecklistKey: Equatable {
         var revision: Int64
         var activeSecretKeys: Int
+        /// Today's decodes through Google, in whole percent of the quota (the checklist is evaluated again as it moves).
+        var googleQuotaPercent: Int = 0
     }
 
     /// A checklist evaluated over an entry's rollups.

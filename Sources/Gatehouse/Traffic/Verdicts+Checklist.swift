@@ -4,7 +4,7 @@ extension Verdicts {
     /// The setup checklist of an environment now: its configuration against the week's rollups.
     public func checklist(for environment: Environment) throws -> ChecklistReport {
         let now = store.clock()
-        let evaluations = try evaluate([environment], activeSecretKeys: try activeSecretKeys(now: now), now: now)
+        let evaluations = try evaluate([environment], activeSecretKeys: try activeSecretKeys(now: now), googleDecodes: try googleDecodesToday(now: now), now: now)
         return evaluations[environment.id]?.report
             ?? Checklist.evaluate(configuration: ChecklistConfiguration(), rollups: [], now: now)
     }
@@ -14,12 +14,13 @@ extension Verdicts {
     public func checklistCounts(for environments: [Environment]) throws -> [String: ChecklistCounts] {
         let now = store.clock()
         let secrets = try activeSecretKeys(now: now)
+        let decodes = try googleDecodesToday(now: now)
         var counts = store.rollupCache.counts(environments.map { environment in
-            (environment.id, RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0))
+            (environment.id, Self.key(environment, secrets: secrets, decodes: decodes))
         }, now: now)
         let missing = environments.filter { counts[$0.id] == nil }
         if !missing.isEmpty {
-            for (id, evaluation) in try evaluate(missing, activeSecretKeys: secrets, now: now) { counts[id] = evaluation.counts }
+            for (id, evaluation) in try evaluate(missing, activeSecretKeys: secrets, googleDecodes: decodes, now: now) { counts[id] = evaluation.counts }
         }
         return counts
     }
@@ -38,16 +39,35 @@ extension Verdicts {
         return expiries.mapValues { $0.reduce(0) { $0 + ($1 > now ? 1 : 0) } }
     }
 
+    /// Today's calls to Google's decodeIntegrityToken per environment (one query for all).
+    private func googleDecodesToday(now: Int64) throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        try store.read { db in
+            try db.forEachRow("SELECT environment_id, count FROM google_decode_counts WHERE day = ?", [.integer(GoogleDecodeCounts.day(of: now))]) { row in
+                if let id = row["environment_id"].string, let count = row["count"].int { counts[id] = count }
+            }
+        }
+        return counts
+    }
+
+    /// What a cached checklist of `environment` depends on besides the hour's rollups.
+    static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: Int]) -> RollupCache.ChecklistKey {
+        let used = decodes[environment.id] ?? 0
+        return RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0,
+                                        googleQuotaPercent: used * 100 / max(1, environment.playIntegrity.dailyQuota))
+    }
+
     /// Each environment's checklist: from the cache when its key and the hour's rollups are unchanged, otherwise
     /// evaluated (reading the week's rollups only when they are not cached) and cached.
-    private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], now: Int64) throws -> [String: RollupCache.Evaluation] {
+    private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], googleDecodes decodes: [String: Int],
+                          now: Int64) throws -> [String: RollupCache.Evaluation] {
         let cache = store.rollupCache
         let entries = cache.entries(environments.map(\.id), now: now)
         var changed: [String: RollupCache.Entry] = [:]
         var evaluations: [String: RollupCache.Evaluation] = [:]
         for environment in environments {
             guard var entry = entries[environment.id] else { continue }
-            let key = RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0)
+            let key = Self.key(environment, secrets: secrets, decodes: decodes)
             if var cached = entry.evaluation, cached.key == key {
                 // The same hour's sums and the same setup: only the window's ends move.
                 cached.report.windowFrom = now - ChecklistThresholds().windowSeconds
@@ -64,7 +84,9 @@ extension Verdicts {
                 appleAppIds: environment.appleAppIDs,
                 serviceAccountSet: environment.playIntegrity.serviceAccountSet,
                 localKeysSet: environment.playIntegrity.localSet,
-                activeSecretKeys: key.activeSecretKeys
+                activeSecretKeys: key.activeSecretKeys,
+                googleDecodesToday: decodes[environment.id] ?? 0,
+                dailyQuota: environment.playIntegrity.dailyQuota
             )
             let rollups = try entry.rollups ?? weekRollups(environmentID: environment.id, now: now)
             let report = Checklist.evaluate(configuration: configuration, rollups: rollups, now: now)

@@ -2,7 +2,7 @@ import Crypto
 import JSON
 
 /// A validated change to an environment, read from a JSON Merge Patch body (RFC 7396) in seed 003's wire format:
-/// `name`, `kind`, `attackMode`, `androidApps`, `appleAppIds`, `playIntegrity.{serviceAccount, local}`.
+/// `name`, `kind`, `attackMode`, `androidApps`, `appleAppIds`, `playIntegrity.{serviceAccount, local, dailyQuota}`.
 /// Arrays replace whole; `null` removes; absent members leave the field alone.
 public struct EnvironmentPatch: Sendable, Equatable {
     public var name: String?
@@ -12,6 +12,8 @@ public struct EnvironmentPatch: Sendable, Equatable {
     public var appleAppIDs: Change<[String]> = .absent
     public var serviceAccount: Change<ServiceAccountKey> = .absent
     public var localKeys: Change<LocalDecodingKeys> = .absent
+    /// `playIntegrity.dailyQuota`: set, or back to Google's default (`null`, or `playIntegrity: null`).
+    public var dailyQuota: Change<Int> = .absent
 
     public init() {}
 
@@ -115,10 +117,11 @@ public struct EnvironmentPatch: Sendable, Equatable {
         if value.isNull {
             patch.serviceAccount = .remove
             patch.localKeys = .remove
+            patch.dailyQuota = .remove
             return
         }
         guard let members = value.members else {
-            errors.add(pointer, "must be an object with serviceAccount and/or local, or null to remove both")
+            errors.add(pointer, "must be an object with serviceAccount, local and/or dailyQuota, or null to remove both credentials")
             return
         }
         for member in members {
@@ -136,8 +139,16 @@ public struct EnvironmentPatch: Sendable, Equatable {
                 } else if let keys = PlayIntegrityFields.local(member.value, at: at, errors: &errors) {
                     patch.localKeys = .set(keys)
                 }
+            case "dailyQuota":
+                if member.value.isNull {
+                    patch.dailyQuota = .remove
+                } else if let quota = member.value.integer, (1...PlayIntegrityStatus.maxDailyQuota).contains(quota) {
+                    patch.dailyQuota = .set(Int(quota))
+                } else {
+                    errors.add(at, "must be the project's daily quota of decodes through Google, a whole number from 1 to \(PlayIntegrityStatus.maxDailyQuota) (Google's default: \(PlayIntegrityStatus.defaultDailyQuota)), or null for the default")
+                }
             default:
-                errors.add(at, "is not a Play Integrity setting (expected serviceAccount or local)")
+                errors.add(at, "is not a Play Integrity setting (expected serviceAccount, local or dailyQuota)")
             }
         }
     }

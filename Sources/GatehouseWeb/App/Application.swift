@@ -43,6 +43,9 @@ public final class Application: Sendable {
         sessions = try Sessions(store: store)
         let dashboard = Dashboard(services: services, sessions: sessions, views: views, configuration: configuration, setup: setup)
         device = try DeviceVerification(configuration: configuration, services: services, logger: logger)
+        let googleDecodes = device.playIntegrity.googleDecodes
+        metrics.counters("gatehouse_play_integrity_google_decodes_total", help: "Calls to Google's decodeIntegrityToken by this server, per environment.",
+                         label: "environment") { googleDecodes.totals }
         var router = Router()
         Self.register(&router, services: services, configuration: configuration, metrics: metrics, dashboard: dashboard, device: device)
         routes = router.routes

@@ -28,6 +28,8 @@ public final class Metrics: Sendable {
     private let shards = (0..<16).map { _ in Shard() }
     /// Gauges read when scraped (open connections, database write queue).
     private let gauges = Mutex<[(name: String, help: String, read: @Sendable () -> Int)]>([])
+    /// Counter families read when scraped, one label each (Google decodes per environment).
+    private let counters = Mutex<[(name: String, help: String, label: String, read: @Sendable () -> [String: Int])]>([])
 
     public init() {}
 
@@ -45,6 +47,11 @@ public final class Metrics: Sendable {
     /// Adds a gauge read at every scrape.
     public func gauge(_ name: String, help: String, _ read: @escaping @Sendable () -> Int) {
         gauges.withLock { $0.append((name, help, read)) }
+    }
+
+    /// Adds a counter family with one `label`, its values per label value read at every scrape.
+    public func counters(_ name: String, help: String, label: String, _ read: @escaping @Sendable () -> [String: Int]) {
+        counters.withLock { $0.append((name, help, label, read)) }
     }
 
     /// The exposition text.
@@ -69,6 +76,10 @@ public final class Metrics: Sendable {
         out += "gatehouse_http_request_duration_seconds_sum \(s.sum)\ngatehouse_http_request_duration_seconds_count \(s.count)\n"
         for g in gauges.withLock({ $0 }) {
             out += "# HELP \(g.name) \(g.help)\n# TYPE \(g.name) gauge\n\(g.name) \(g.read())\n"
+        }
+        for c in counters.withLock({ $0 }) {
+            out += "# HELP \(c.name) \(c.help)\n# TYPE \(c.name) counter\n"
+            for (value, n) in c.read().sorted(by: { $0.key < $1.key }) { out += "\(c.name){\(c.label)=\"\(Self.escape(value))\"} \(n)\n" }
         }
         return out
     }

@@ -79,6 +79,8 @@ struct AppsController: Sendable {
             "localSet": .bool(play.localSet),
             "verificationKeySHA256": play.localVerificationKeySHA256.map { .string($0) } ?? .null,
             "noneSet": .bool(!play.serviceAccountSet && !play.localSet),
+            "decodesToday": .string(Wording.number((try? environments.googleDecodesToday(environment.id)) ?? 0)),
+            "dailyQuota": .string(Wording.number(play.dailyQuota)),
         ]
         data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil)
         for (key, value) in values { data[key] = value }

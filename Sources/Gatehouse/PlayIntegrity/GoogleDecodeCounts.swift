@@ -1,0 +1,44 @@
+import SQLite
+
+/// Calls to Google's `decodeIntegrityToken` per environment and UTC day (`google_decode_counts`), whatever Google
+/// answered (a refusal counts against the quota too): what the checklist item `android.googleQuota` holds against
+/// the environment's daily quota, and what the dashboard shows for today. Kept ``keptDays`` days.
+public enum GoogleDecodeCounts {
+    /// How many days of counts are kept.
+    static let keptDays: Int64 = 35
+
+    /// The start of the UTC day of `now` (unix seconds).
+    public static func day(of now: Int64) -> Int64 { now - ((now % 86_400) + 86_400) % 86_400 }
+
+    /// Counts one call at `now`.
+    /// - Throws: `DatabaseError`.
+    static func count(_ db: Connection, environmentID: String, now: Int64) throws {
+        try db.execute(
+            "INSERT INTO google_decode_counts (environment_id, day, count) VALUES (?, ?, 1) ON CONFLICT (environment_id, day) DO UPDATE SET count = google_decode_counts.count + 1",
+            [.text(environmentID), .integer(day(of: now))])
+    }
+
+    /// The calls counted for `environmentID` on the UTC day of `now`.
+    /// - Throws: `DatabaseError`.
+    static func today(_ db: Connection, environmentID: String, now: Int64) throws -> Int {
+        guard let row = try db.queryOne("SELECT count FROM google_decode_counts WHERE environment_id = ? AND day = ?",
+                                        [.text(environmentID), .integer(day(of: now))]) else { return 0 }
+        guard let count = row["count"].int else { throw DatabaseError(code: 20, message: "google_decode_counts.count is not an integer") }  // SQLITE_MISMATCH
+        return count
+    }
+
+    /// Deletes the counts of days older than ``keptDays``; returns how many rows.
+    /// - Throws: `DatabaseError`.
+    static func purge(_ db: Connection, now: Int64) throws -> Int {
+        try db.query("DELETE FROM google_decode_counts WHERE day < ? RETURNING day", [.integer(day(of: now) - keptDays * 86_400)]).count
+    }
+}
+
+extension Environments {
+    /// The calls to Google's decodeIntegrityToken counted for environment `id` today (UTC), for the dashboard.
+    /// - Throws: `DatabaseError`.
+    public func googleDecodesToday(_ id: String) throws -> Int {
+        let now = store.clock()
+        return try store.read { db in try GoogleDecodeCounts.today(db, environmentID: id, now: now) }
+    }
+}
