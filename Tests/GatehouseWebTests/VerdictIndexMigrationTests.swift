@@ -19,12 +19,17 @@ struct VerdictIndexMigrationTests {
 
         let clock = TestClock()
         let store = try Store(database: database, masterKey: Array(repeating: 7, count: 32), clock: clock.function)
-        let environment = try Environments(store: store).create(name: "Old", kind: .production, actor: .system).environment
+        // The environment is written as 0001 knew it: today's services read columns later migrations add.
+        let environmentID = "env_old"
+        try database.write { db in
+            try db.execute("INSERT INTO environments (id, name, kind, created_at, updated_at) VALUES (?, 'Old', 'production', ?, ?)",
+                           [.text(environmentID), .integer(clock.now), .integer(clock.now)])
+        }
         let verdicts = Verdicts(store: store)
         let batch = (0..<50).map { i in
             Verdict(at: clock.now - Int64(i) * 3000, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: [:])
         }
-        #expect(try verdicts.ingest(batch, environmentID: environment.id) == 50)
+        #expect(try verdicts.ingest(batch, environmentID: environmentID) == 50)
 
         try FileManager.default.copyItem(atPath: source + "0002_verdict_indexes_append_only.sql",
                                          toPath: directory + "/Migrations/0002_verdict_indexes_append_only.sql")
