@@ -26,7 +26,7 @@ struct ChecklistConfigurationTests {
         #expect(android.detail.contains("iOS only"))
         let attack = try #require(report.item("attackMode.nothingToProve"))
         #expect(attack.detail.contains("iPhones (App Attest)"))
-        #expect(attack.detail.contains("Android phones are left alone"))
+        #expect(attack.detail.contains("a request that says it is Android is challenged"), "\(attack.detail)")
     }
 
     @Test("an Android-only team sees nothing red or yellow")

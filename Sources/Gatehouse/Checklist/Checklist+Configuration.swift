@@ -218,8 +218,12 @@ extension Checklist {
                     + "its signing certificates, and a service account or the response keys.",
                 evidence: ChecklistEvidence())
         }
-        let left = !android ? " Android phones are left alone: Play Integrity is not set up."
-            : (!apple ? " iPhones are left alone: no Apple app id is registered." : "")
+        // The platform is the client's word: the one nothing checks is left alone only for the apps registered on it.
+        let packages = configuration.androidApps.map(\.packageName)
+        let left = android ? (apple ? "" : " No Apple app id is registered, so a request that says it is iOS is challenged.")
+            : packages.isEmpty ? " No Android app is registered, so a request that says it is Android is challenged."
+            : " Android phones of \(Wording.list(packages, conjunction: "and")) are left alone: Play Integrity is not set up. "
+                + "A request that says it is Android for any other app is challenged."
         return ChecklistItem(
             id: id, status: .ok, title: "Attack mode asks phones for proof",
             detail: "Attack mode holds \(Wording.list(proofs, conjunction: "and")) to a verified attestation.\(left)",

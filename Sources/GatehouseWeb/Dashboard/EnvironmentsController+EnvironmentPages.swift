@@ -69,9 +69,9 @@ extension EnvironmentsController {
     /// platform is checked (a request that claims this platform for any other app is challenged).
     static func unchecked(why: String, registered: String, claimedName: String, otherChecked: Bool) -> String {
         guard otherChecked else { return "left alone: \(why)." }
-        let alone = registered.isEmpty ? "" : "left alone for \(registered) (\(why)); "
-        let reason = registered.isEmpty ? "\(why); " : ""
-        return "\(alone)\(reason)a request that says it is \(claimedName) for any other app must bring a verified attestation, since a genuine install of an app registered here names its own platform."
+        let genuine = "a genuine install of an app registered here names its own platform"
+        guard !registered.isEmpty else { return "\(why), so a request that says it is \(claimedName) is challenged: \(genuine)." }
+        return "left alone for \(registered) (\(why)); a request that says it is \(claimedName) for any other app is challenged: \(genuine)."
     }
 
     /// POST /environments/{id}: the rename/kind form (`name`, `kind`) or the attack-mode switch (`attackMode` = on/off).
