@@ -1,6 +1,8 @@
 import AttestationTesting
 import Crypto
+import FakeGoogle
 import Foundation
+import GatehouseTesting
 import JSON
 import Simulator
 import Testing
@@ -94,5 +96,23 @@ extension DeviceServer {
     /// A checklist item by id.
     func checklistItem(_ environmentID: String, _ id: String) throws -> JSON? {
         try checklist(environmentID)["items"]?.array?.first { $0["id"]?.string == id }
+    }
+}
+
+extension DeviceServer {
+    /// A server decoding through `fake`: its endpoint, its throwaway CA and its token host, no per-address limit.
+    convenience init(google fake: FakeGoogle, _ extraArguments: [String] = []) throws {
+        try self.init(["--device-rate-per-address", "0", "--play-integrity-endpoint", fake.baseURL, "--outbound-ca-file", fake.caFile,
+                       "--token-uri-hosts", fake.authority] + extraArguments)
+    }
+
+    /// A production environment registering `fixture`'s app with a service account of RSA key `privateKeyPEM` whose
+    /// token_uri is `fake`'s; its id and public key.
+    func googleEnvironment(_ fixture: PlayIntegrityFixture, fake: FakeGoogle, privateKeyPEM: String) throws -> (id: String, publicKey: String) {
+        let account = TestKeys.serviceAccountJSON(privateKeyPEM: privateKeyPEM)
+            .replacingOccurrences(of: "https://oauth2.googleapis.com/token", with: fake.baseURL + "/token")
+        let created = try environment(kind: "production", appIds: [])
+        try patch(created.id, fixture.registration(playIntegrity: .object([JSON.Member("serviceAccount", try JSONParser.parse(Array(account.utf8)))])))
+        return created
     }
 }

@@ -18,14 +18,10 @@ struct PlayIntegrityGoogleTests {
 
     init() throws {
         fake = try FakeGoogle()
-        server = try DeviceServer(["--device-rate-per-address", "0", "--play-integrity-endpoint", fake.baseURL,
-                                   "--outbound-ca-file", fake.caFile, "--token-uri-hosts", fake.authority, "--log-level", "debug"])
+        server = try DeviceServer(google: fake, ["--log-level", "debug"])
         fixture = try PlayIntegrityFixture()
         privateKey = try TestKeys.rsaPrivateKeyPEM()
-        let account = TestKeys.serviceAccountJSON(privateKeyPEM: privateKey)
-            .replacingOccurrences(of: "https://oauth2.googleapis.com/token", with: fake.baseURL + "/token")
-        (environmentID, apiKey) = try server.environment(kind: "production", appIds: [])
-        try server.patch(environmentID, fixture.registration(playIntegrity: .object([JSON.Member("serviceAccount", try JSONParser.parse(Array(account.utf8)))])))
+        (environmentID, apiKey) = try server.googleEnvironment(fixture, fake: fake, privateKeyPEM: privateKey)
     }
 
     @Test func googleDecodesAndIsJudged() throws {

@@ -19,13 +19,9 @@ struct PlayIntegrityQuotaTests {
 
     init() throws {
         fake = try FakeGoogle()
-        server = try DeviceServer(["--device-rate-per-address", "0", "--play-integrity-endpoint", fake.baseURL,
-                                   "--outbound-ca-file", fake.caFile, "--token-uri-hosts", fake.authority])
+        server = try DeviceServer(google: fake)
         fixture = try PlayIntegrityFixture()
-        let account = TestKeys.serviceAccountJSON(privateKeyPEM: try TestKeys.rsaPrivateKeyPEM())
-            .replacingOccurrences(of: "https://oauth2.googleapis.com/token", with: fake.baseURL + "/token")
-        (environmentID, apiKey) = try server.environment(kind: "production", appIds: [])
-        try server.patch(environmentID, fixture.registration(playIntegrity: .object([JSON.Member("serviceAccount", try JSONParser.parse(Array(account.utf8)))])))
+        (environmentID, apiKey) = try server.googleEnvironment(fixture, fake: fake, privateKeyPEM: try TestKeys.rsaPrivateKeyPEM())
     }
 
     /// Calls to decodeIntegrityToken the fake received so far.
@@ -46,9 +42,15 @@ struct PlayIntegrityQuotaTests {
             #expect(try server.playIntegrity(apiKey: apiKey, token: "status:403").verdict == "unavailable serviceAccountRejected")
         }
         #expect(try decodes().count == 4, "a replayed or junk token cost another call to Google")
-        // Counted per environment: /metrics says 4.
+        // Counted per environment: /metrics says 4, and so does the Apps tab for today.
         let metrics = try server.client.send("GET", "/metrics").text
         #expect(metrics.contains("gatehouse_play_integrity_google_decodes_total{environment=\"\(environmentID)\"} 4"), "\(metrics.suffix(400))")
+        let browser = DashboardBrowser(client: server.client)
+        try browser.createOwner(setupPath: try server.setupPath(), email: "owner@example.com", password: "correct horse battery staple")
+        let signedIn = try browser.signIn("owner@example.com", "correct horse battery staple")
+        let session = try #require(DashboardBrowser.cookie("gatehouse_session", in: signedIn))
+        let apps = try server.client.send("GET", "/environments/\(environmentID)/apps", headers: [("Cookie", session)])
+        #expect(apps.text.contains("<dd id=\"google-decodes-today\">4 of 10,000"), "the Apps tab does not show today's decodes")
     }
 
     @Test func junkGoogleCannotOpenIsNotKeptForTheKeyCheck() throws {
