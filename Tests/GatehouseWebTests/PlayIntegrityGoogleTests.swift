@@ -53,7 +53,7 @@ struct PlayIntegrityGoogleTests {
     }
 
     /// 20 decodes wait on a Google that answers after 11 s: each is unavailable googleUnreachable (the 10-second
-    /// limit, or the bound on calls in flight), and `/healthz` answers quickly all the while.
+    /// limit, or the bound on calls in flight), and `/healthz` answers all the while.
     @Test func slowGoogleStarvesNothing() throws {
         let client = server.client
         let verdicts = Results<String>(count: 20)
@@ -68,20 +68,14 @@ struct PlayIntegrityGoogleTests {
                 done.leave()
             }.start()
         }
-        // Wait until decodes are held by the fake (a state, not a time), then time /healthz while they wait.
+        // Wait until decodes are held by the fake (a state, not a time), then ask /healthz while they wait.
         while try fake.received().filter({ $0.path.hasSuffix(":decodeIntegrityToken") }).count < 8 {}
-        var durations: [Duration] = []
-        for _ in 0..<200 {
-            let start = ContinuousClock.now
-            let response = try client.send("GET", "/healthz")
-            durations.append(ContinuousClock.now - start)
-            #expect(response.status == 200)
-        }
-        let waiting = verdicts.values.count
+        for _ in 0..<200 { #expect(try client.send("GET", "/healthz").status == 200) }
+        // Every answer came while decodes were still held: a starved worker pool would have answered /healthz only
+        // once they gave up on Google, 10 seconds on. (A state, not a timing: how fast /healthz is, is a bench's.)
+        let finished = verdicts.values.count
+        #expect(finished < 20, "/healthz answered only after every decode had given up on Google")
         done.wait()
-        durations.sort()
-        let p99 = durations[Int(Double(durations.count) * 0.99) - 1]
-        #expect(p99 < .milliseconds(10), "healthz p99 \(p99) while decodes waited on Google (\(20 - waiting) still waiting)")
         #expect(verdicts.values == Array(repeating: "unavailable googleUnreachable", count: 20))
     }
 
