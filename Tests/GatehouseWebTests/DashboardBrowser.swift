@@ -21,7 +21,7 @@ struct DashboardBrowser {
     func signInForm() throws -> (cookie: String, csrf: String) {
         let page = try client.send("GET", "/login")
         let cookie = try #require(Self.cookie("gatehouse_signin", in: page), "GET /login set no sign-in cookie")
-        let csrf = try #require(Self.field("csrf", in: page.text), "the sign-in form has no csrf field")
+        let csrf = try #require(TrafficPageTests.hidden("csrf", in: page.text), "the sign-in form has no csrf field")
         return (cookie, csrf)
     }
 
@@ -41,12 +41,6 @@ struct DashboardBrowser {
     static func cookie(_ name: String, in response: PlainHTTP.Response) -> String? {
         response.headers.filter { $0.name.lowercased() == "set-cookie" }.compactMap { $0.value.split(separator: ";").first.map(String.init) }
             .first { $0.hasPrefix(name + "=") && $0.count > name.count + 1 }
-    }
-
-    /// The value of the first hidden field `name` of a page.
-    static func field(_ name: String, in html: String) -> String? {
-        guard let range = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
-        return String(html[range.upperBound...].prefix { $0 != "\"" })
     }
 }
 

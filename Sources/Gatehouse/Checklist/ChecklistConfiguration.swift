@@ -32,7 +32,7 @@ public struct ChecklistConfiguration: Sendable, Equatable {
         localKeysSet: Bool = false,
         activeSecretKeys: Int = 0,
         googleDecodesToday: Int = 0,
-        dailyQuota: Int = 10_000
+        dailyQuota: Int = PlayIntegrityStatus.defaultDailyQuota
     ) {
         self.googleDecodesToday = googleDecodesToday
         self.dailyQuota = dailyQuota
