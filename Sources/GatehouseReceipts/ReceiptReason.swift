@@ -17,4 +17,7 @@ public enum ReceiptReason: String, Sendable, Equatable, Hashable, CaseIterable {
     /// The backend's policy demands a verified attestation (``ReceiptPolicy/requiresVerifiedAttestation``) and this
     /// receipt was issued on none, or on one that was not verified.
     case unattested
+    /// Spent by an earlier consuming check (`"consume": true` on the server's verify endpoint, DEVICE-API.md
+    /// "Receipts spent once"). Only the server gives this reason: an offline check cannot know what was spent.
+    case consumed
 }

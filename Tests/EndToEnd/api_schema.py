@@ -8,6 +8,9 @@ and expects a clean exit. Exits non-zero when Schemathesis finds anything or the
 
 Usage: api_schema.py GATEHOUSE_BINARY SCHEMATHESIS_BINARY [extra schemathesis arguments...]
 """
+import base64
+import hashlib
+import hmac
 import json
 import os
 import shutil
@@ -37,6 +40,22 @@ def call(base, method, path, token, body=None):
             return response.status, json.loads(response.read() or b"null")
     except urllib.error.HTTPError as error:
         raise SystemExit(f"{method} {path}: {error.code} {error.read().decode(errors='replace')}")
+
+
+def receipt(base, public_key):
+    """A receipt from POST /api/v4/assess for a signed iOS request without attestation (DEVICE-API.md "Assessment")."""
+    signed = json.dumps({"app": {"id": "com.example.yourapp"}})
+    nonce = base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode()
+    timestamp = int(time.time() * 1000)
+    canonical = "\n".join(["gatehouse-v2", "ios", str(timestamp), nonce,
+                           "signed:" + hashlib.sha256(signed.encode()).hexdigest()])
+    signature = base64.urlsafe_b64encode(hmac.new(public_key.encode(), canonical.encode(), hashlib.sha256).digest()).rstrip(b"=").decode()
+    body = {"apiKey": public_key, "platform": "ios", "request": {"timestamp": timestamp, "nonce": nonce, "signature": signature},
+            "signed": signed}
+    request = urllib.request.Request(base + "/api/v4/assess", data=json.dumps(body).encode(), method="POST",
+                                     headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["sessionToken"]
 
 
 def start(binary, database, log):
@@ -85,7 +104,7 @@ def main():
         env = dict(os.environ,
                    GATEHOUSE_TOKEN=token, GATEHOUSE_SECRET_KEY=secret, GATEHOUSE_PUBLIC_KEY=public, GATEHOUSE_ENVIRONMENT_ID=environment_id,
                    GATEHOUSE_DISPOSABLE_ENVIRONMENT_ID=disposable["id"], GATEHOUSE_ROLL_KEY_ID=roll["id"],
-                   GATEHOUSE_REVOKE_KEY_ID=revoke["id"],
+                   GATEHOUSE_REVOKE_KEY_ID=revoke["id"], GATEHOUSE_RECEIPT=receipt(base, public),
                    GATEHOUSE_NOW=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         config = os.environ.get("API_SCHEMA_CONFIG", os.path.join(HERE, "schemathesis.toml"))
         command = [schemathesis, "--config-file", config, "run",

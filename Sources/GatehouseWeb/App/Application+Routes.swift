@@ -82,7 +82,7 @@ extension Application {
         add("POST", "/api/ingest/v1/verdicts", ingest.ingest)
 
         // Receipts: the JWKS and the backends' check (DEVICE-API.md "Receipts").
-        ReceiptsAPI(services: services).register(add)
+        ReceiptsAPI(services: services, checker: device.receiptChecker).register(add)
 
         // Device API (DEVICE-API.md).
         device.register(add)

@@ -46,6 +46,13 @@ public final class Application: Sendable {
         let googleDecodes = device.playIntegrity.googleDecodes
         metrics.counters("gatehouse_play_integrity_google_decodes_total", help: "Calls to Google's decodeIntegrityToken by this server, per environment.",
                          label: "environment") { googleDecodes.totals }
+        let receiptChecker = device.receiptChecker
+        metrics.counters("gatehouse_receipts_consume_total",
+                         help: "Receipt checks by this server that spent a receipt (consumed) or found it spent (refused).",
+                         label: "result") {
+            let totals = receiptChecker.totals
+            return ["consumed": totals.consumed, "refused": totals.refusedConsumed]
+        }
         var router = Router()
         Self.register(&router, services: services, configuration: configuration, metrics: metrics, dashboard: dashboard, device: device)
         routes = router.routes

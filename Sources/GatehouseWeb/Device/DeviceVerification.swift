@@ -15,9 +15,12 @@ public final class DeviceVerification: Sendable {
     public let assess: AssessService
     /// Play Integrity: local decoding, decoding through Google (one decoder made at start-up), the replay store.
     public let playIntegrity: PlayIntegrityService
+    /// Receipts checked for backends, and spent once when asked.
+    public let receiptChecker: ReceiptChecker
     let api: DeviceAPI
     let assessAPI: AssessAPI
-    /// The purge of expired challenges, spent nonces and past days' key devices, every minute.
+    /// The purge of expired challenges, spent nonces, past days' key devices, spent Play Integrity tokens and spent
+    /// receipts, every minute.
     private let purge = PeriodicJob(name: "gh-challenges")
 
     /// Builds the device side; with `configuration.appAttestRoots` set, the roots come from that PEM file (logged as
@@ -34,6 +37,7 @@ public final class DeviceVerification: Sendable {
         playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), committer: committer, recorder: recorder)
         assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, committer: committer, recorder: recorder,
                                receipts: services.receipts, tally: services.assessTally)
+        receiptChecker = ReceiptChecker(store: store, keys: services.receiptKeys, committer: committer)
         let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock)
         let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock)
         let clientAddress = ClientAddress(trustedProxies: configuration.trustedProxies)
@@ -81,7 +85,7 @@ public final class DeviceVerification: Sendable {
     /// Starts the verdict recorder and the challenge purge (once).
     func start(logger: Logger) {
         recorder.start()
-        purge.start { [service, assess, playIntegrity] in
+        purge.start { [service, assess, playIntegrity, receiptChecker] in
             do {
                 try service.purgeExpiredChallenges()
                 try assess.purge()
@@ -92,6 +96,11 @@ public final class DeviceVerification: Sendable {
                 try playIntegrity.purgeExpired()
             } catch {
                 logger.error("purging spent and failed Play Integrity tokens failed", ["error": .string("\(error)")])
+            }
+            do {
+                try receiptChecker.purgeExpired()
+            } catch {
+                logger.error("purging spent receipts failed", ["error": .string("\(error)")])
             }
             return 60
         }

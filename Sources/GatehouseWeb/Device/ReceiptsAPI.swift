@@ -8,9 +8,11 @@ import JSON
 
 /// The receipt endpoints of DEVICE-API.md "Receipts": `GET /api/v4/receipts/keys` (the JWKS, cacheable) and
 /// `POST /api/v4/receipts/verify` (an app backend's check of a receipt and its proof, with the environment's secret
-/// key). The check is `GatehouseReceipts.ReceiptVerifier`, the same code a backend embeds.
+/// key). The check is `GatehouseReceipts.ReceiptVerifier`, the same code a backend embeds, then the spent state that
+/// only the server holds (`ReceiptChecker`: `"consume": true` spends a receipt once).
 struct ReceiptsAPI: Sendable {
     let services: Services
+    let checker: ReceiptChecker
 
     /// Largest verify body read (as the device endpoints).
     static let maxBodyBytes = 65_536
@@ -39,7 +41,8 @@ struct ReceiptsAPI: Sendable {
         return Response(status: 200, headers: headers, body: body)
     }
 
-    /// Checks `{"token", "method", "pathAndQuery", "proof", "require"}` for the environment of the presented secret key.
+    /// Checks `{"token", "method", "pathAndQuery", "proof", "require", "consume"}` for the environment of the presented
+    /// secret key.
     func verify(_ request: Request) throws -> Response {
         guard let presented = request.bearerCredentials else {
             throw DomainError.unauthenticated("send one of the environment's secret keys as Authorization: Bearer sk_…")
@@ -50,14 +53,24 @@ struct ReceiptsAPI: Sendable {
         }
         let body = try JSONBody.read(request)
         let input = try Self.input(body)
-        let verifier = ReceiptVerifier(keys: try services.receiptKeys.published(), environment: key.environmentID, policy: input.policy)
-        let result = verifier.verify(input.token, method: input.method, pathAndQuery: input.pathAndQuery, proof: input.proof,
-                                     nowMilliseconds: services.store.clock() * 1000)
+        let result = try checker.check(input.token, method: input.method, pathAndQuery: input.pathAndQuery, proof: input.proof,
+                                       policy: input.policy, environmentID: key.environmentID, consume: input.consume)
         return JSONBody.response(result.json, headers: ["Cache-Control": "no-store"])
     }
 
+    /// The fields of a verify body (``input(_:)``).
+    struct Input {
+        var token: String
+        var method: String
+        var pathAndQuery: String
+        var proof: String?
+        var policy: ReceiptPolicy
+        /// Whether to spend the receipt when it is valid (`"consume": true`).
+        var consume: Bool
+    }
+
     /// The fields of a verify body, each checked; every wrong one named by pointer in one 400.
-    static func input(_ body: JSON) throws -> (token: String, method: String, pathAndQuery: String, proof: String?, policy: ReceiptPolicy) {
+    static func input(_ body: JSON) throws -> Input {
         guard case .object = body else {
             throw badRequest([FieldError("", "must be a JSON object {token, method, pathAndQuery, proof}")])
         }
@@ -79,8 +92,14 @@ struct ReceiptsAPI: Sendable {
         default: errors.append(FieldError("/proof", "must be the proof header t=<unix ms>,s=<signature> as a string, or null"))
         }
         let policy = Self.policy(body["require"], errors: &errors)
+        var consume = false
+        switch body["consume"] {
+        case nil, .null?: consume = false
+        case .bool(let value)?: consume = value
+        default: errors.append(FieldError("/consume", "must be true (spend the receipt: valid once, for an operation that must happen once) or false"))
+        }
         guard errors.isEmpty, let token, let method, let path else { throw badRequest(errors) }
-        return (token, method, path, proof, policy)
+        return Input(token: token, method: method, pathAndQuery: path, proof: proof, policy: policy, consume: consume)
     }
 
     /// The backend's policy, `"require": {"bound": bool, "attestation": "verified"}` (each member optional; absent or
