@@ -3,9 +3,13 @@
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
 // Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
 // GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
-// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Locks, Crypto, JSON, SeededRandom}; Attestation → {Crypto, JSON};
-// GatehouseReceipts → {Crypto, JSON}; SQLite → Locks; HTTPClient → CCurl.
-// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite.
+// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Storage, Locks, Crypto, JSON, SeededRandom}; Attestation → {Crypto, JSON};
+// GatehouseReceipts → {Crypto, JSON}; SQLite → {Locks, Storage}; HTTPClient → CCurl.
+// Storage is the seam between the store and its engines (DESIGN.md "Storage: one seam, two engines"): values, rows read
+// strictly, one failure type, and the database/connection protocols an engine implements; it imports nothing.
+// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite,
+// and there only Store/Engines/ (check_imports.py): the rest of the domain sees Storage. The web layer and the executable
+// import no database module.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
 // the server's worker queue, SQLite's reader pool and fair writer lock), and BlockingRegion (a group commit's waiter
 // tells the server's worker pool that it sleeps, so that another worker takes the CPU). HTTPServer, SQLite and the
@@ -34,7 +38,8 @@ let package = Package(
         .target(name: "Locks"),
         .target(name: "HTTPServer", dependencies: ["HTTP", "Locks", "CSystem"]),
         .target(name: "Mustache", exclude: ["README.md"]),
-        .target(name: "SQLite", dependencies: ["CSQLite", "Locks"]),
+        .target(name: "Storage"),
+        .target(name: "SQLite", dependencies: ["CSQLite", "Locks", "Storage"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
         .target(name: "SeededRandom"),
@@ -46,7 +51,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Attestation", "GatehouseReceipts", "Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Locks", "Crypto", "JSON", "SeededRandom"]),
+        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Storage", "Locks", "Crypto", "JSON", "SeededRandom"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
@@ -56,17 +61,17 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SeededRandom"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "SQLiteCrashWriter", "ChildProcess"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Storage", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "FakeGoogle",
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle",
                                                           "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
-                                                              "ChildProcess", "SQLite", "JSON", "GatehouseReceipts", "Crypto",
+                                                              "ChildProcess", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
                                                               "Attestation", "AttestationTesting", "FakeGoogle", "Simulator"]),
 
         // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
@@ -77,19 +82,19 @@ let package = Package(
         .target(name: "AttestationTesting", dependencies: ["Simulator"], path: "Tests/Support/AttestationTesting"),
         // What the signed-request benches share: their database with one environment, and the wrk script that rotates
         // through pre-built request bodies.
-        .target(name: "BenchSupport", dependencies: ["Gatehouse", "SQLite", "Crypto"], path: "Tests/Support/BenchSupport"),
-        .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite"], path: "Tests/Support/SQLiteCrashWriter"),
+        .target(name: "BenchSupport", dependencies: ["Gatehouse", "SQLite", "Storage", "Crypto"], path: "Tests/Support/BenchSupport"),
+        .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite", "Storage"], path: "Tests/Support/SQLiteCrashWriter"),
         // The replay `main` of the fuzz targets' plain builds (reads the files named and runs the checks on each).
         .target(name: "FuzzReplay", path: "Tests/Support/FuzzReplay"),
 
         // Benchmarks (`make bench`).
         .executableTarget(name: "MustacheBench", dependencies: ["Mustache"], path: "Tests/Bench/MustacheBench"),
         .executableTarget(name: "CryptoBench", dependencies: ["Crypto"], path: "Tests/Bench/CryptoBench"),
-        .executableTarget(name: "AttestBench", dependencies: ["BenchSupport", "Gatehouse", "SQLite", "Crypto"], path: "Tests/Bench/AttestBench"),
+        .executableTarget(name: "AttestBench", dependencies: ["BenchSupport", "Gatehouse", "SQLite", "Storage", "Crypto"], path: "Tests/Bench/AttestBench"),
         .executableTarget(name: "AssessBench", dependencies: ["BenchSupport", "Gatehouse", "GatehouseReceipts", "Crypto", "JSON", "AttestationTesting"],
                           path: "Tests/Bench/AssessBench"),
         .executableTarget(name: "PIBench", dependencies: ["BenchSupport", "Gatehouse", "Attestation", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
-        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Crypto", "JSON", "SeededRandom"], path: "Tests/Bench/TrafficBench"),
+        .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Storage", "Crypto", "JSON", "SeededRandom"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.
         .executableTarget(name: "HTTPParserFuzz", dependencies: ["HTTP", "FuzzReplay"], path: "Tests/Fuzz/HTTPParserFuzz",

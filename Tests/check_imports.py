@@ -2,7 +2,9 @@
 """Fails when a Swift file imports a module that its target does not declare in Package.swift.
 
 Swift lets a module see what its dependencies import (a transitive import); DESIGN.md's arrows allow only what
-Package.swift declares. Run by `make test` (target check-imports). Usage: check_imports.py [swift]
+Package.swift declares. And the storage seam (DESIGN.md "Storage: one seam, two engines"): in the domain, only the
+files under Sources/Gatehouse/Store/Engines/ import a database engine; every other file sees the seam (`Storage`).
+Run by `make test` (target check-imports). Usage: check_imports.py [swift]
 """
 import json
 import os
@@ -13,6 +15,9 @@ import sys
 # Modules of the toolchain and the platform, which no target declares.
 PLATFORM = {"Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Dispatch", "Synchronization",
             "Testing", "XCTest", "_Concurrency", "os"}
+# The database engines, and where in the domain they may be imported.
+ENGINES = {"SQLite", "PostgreSQL"}
+ENGINE_FOLDER = "Sources/Gatehouse/Store/Engines"
 IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)")
 
 
@@ -37,6 +42,9 @@ def main() -> int:
                         if match and match.group(1) not in PLATFORM | declared:
                             undeclared.append(f"{root}/{file}:{number}: target {name} imports {match.group(1)}, "
                                               "which Package.swift does not declare for it")
+                        elif match and name == "Gatehouse" and match.group(1) in ENGINES and root != ENGINE_FOLDER:
+                            undeclared.append(f"{root}/{file}:{number}: imports the engine {match.group(1)}: outside "
+                                              f"{ENGINE_FOLDER}/ the domain uses the storage seam (Storage) only")
     for line in undeclared:
         print(line)
     print(f"imports: {len(undeclared)} undeclared")

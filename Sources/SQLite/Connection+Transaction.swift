@@ -6,6 +6,7 @@ extension Connection {
     /// throws, so only `body`'s changes are undone and an enclosing transaction carries on. Savepoints nest.
     /// Outside a transaction the outermost savepoint acts as `BEGIN DEFERRED` … `COMMIT`.
     /// - Throws: what `body` throws (after the rollback), or `DatabaseError`.
+    @discardableResult
     public func savepoint<T>(_ body: () throws -> T) throws -> T {
         savepointDepth += 1
         defer { savepointDepth -= 1 }
@@ -18,8 +19,8 @@ extension Connection {
             // If SQLite already rolled the whole transaction back (https://sqlite.org/lang_transaction.html
             // "Response To Errors Within A Transaction") the savepoint is gone; the original error matters more.
             if isInTransaction {
-                try? execute("ROLLBACK TO \(name)")
-                try? execute("RELEASE \(name)")
+                _ = try? execute("ROLLBACK TO \(name)")
+                _ = try? execute("RELEASE \(name)")
             }
             throw error
         }
@@ -46,7 +47,7 @@ extension Connection {
     /// to do than report the error that caused it, so its own error is dropped.
     func rollbackIfNeeded() {
         if isInTransaction {
-            try? execute("ROLLBACK")
+            _ = try? execute("ROLLBACK")
         }
     }
 }

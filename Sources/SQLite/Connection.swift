@@ -1,4 +1,5 @@
 import CSQLite
+import Storage
 
 /// One SQLite connection: runs statements, caches them prepared, and owns the `sqlite3` handle.
 ///
@@ -42,12 +43,17 @@ public final class Connection {
         sqlite3_close_v2(handle)
     }
 
-    /// Runs one statement with `arguments` bound to its `?` parameters, stepping it to the end.
-    /// The statement is prepared once and cached.
+    /// Runs one statement with `arguments` bound to its `?` parameters, stepping it to the end; returns the rows an
+    /// `INSERT`, `UPDATE` or `DELETE` changed (0 for other statements). The statement is prepared once and cached.
     /// - Throws: `DatabaseError`, also when `sql` holds more than one statement or the argument count is wrong.
-    public func execute(_ sql: String, _ arguments: [SQLValue] = []) throws {
+    @discardableResult
+    public func execute(_ sql: String, _ arguments: [SQLValue] = []) throws -> Int {
         try withStatement(sql, arguments) { statement in
+            // sqlite3_changes64 keeps the last data change's count across later statements of other kinds; the total
+            // moves only when this statement changed rows (https://sqlite.org/c3ref/total_changes.html).
+            let before = sqlite3_total_changes64(handle)
             while try step(statement) {}
+            return sqlite3_total_changes64(handle) == before ? 0 : changes
         }
     }
 

@@ -1,5 +1,6 @@
 import CSQLite
 import Locks
+import Storage
 import Synchronization
 
 #if canImport(Glibc)
@@ -48,7 +49,7 @@ public final class Database: @unchecked Sendable {
             path: path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
             busyTimeoutMilliseconds: timeout)
         // https://sqlite.org/pragma.html#pragma_journal_mode: the mode is persistent and answers the mode in force.
-        let mode = try writer.queryOne("PRAGMA journal_mode = WAL")?[0].string?.lowercased()
+        let mode = try writer.queryOne("PRAGMA journal_mode = WAL")?.value(at: 0).string?.lowercased()
         guard mode == "wal" else {
             throw DatabaseError(
                 code: SQLITE_CANTOPEN,
@@ -80,8 +81,10 @@ public final class Database: @unchecked Sendable {
                 busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)
             checkpointer = connection
             // https://sqlite.org/pragma.html#pragma_wal_checkpoint: one row (busy, WAL pages, pages checkpointed).
-            let row = try connection.queryOne("PRAGMA wal_checkpoint(PASSIVE)")
-            return (row?[1].int ?? 0, row?[2].int ?? 0)
+            guard let row = try connection.queryOne("PRAGMA wal_checkpoint(PASSIVE)"),
+                  let walPages = try row.value(at: 1).int, let copiedPages = try row.value(at: 2).int
+            else { throw DatabaseError.misuse("PRAGMA wal_checkpoint answered no row of three integers") }
+            return (walPages, copiedPages)
         }
     }
 
@@ -101,6 +104,7 @@ public final class Database: @unchecked Sendable {
     /// See https://sqlite.org/lang_transaction.html (IMMEDIATE takes the write lock at once, so a busy database
     /// fails at BEGIN, not halfway through).
     /// - Throws: `DatabaseError`, or what `body` throws.
+    @discardableResult
     public func write<T>(_ body: (Connection) throws -> T) throws -> T {
         let thread = Database.currentThread()
         guard writerThread.load(ordering: .acquiring) != thread else {

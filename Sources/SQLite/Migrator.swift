@@ -1,3 +1,5 @@
+import Storage
+
 /// Brings a database's schema up to date from plain SQL files named `NNNN_name.sql`.
 ///
 /// Each pending file runs in its own write transaction, followed by `PRAGMA foreign_key_check`
@@ -26,7 +28,7 @@ public struct Migrator: Sendable {
     ///   the ones before it stay applied), or `DatabaseError`.
     public func migrate(_ database: Database) throws -> [String] {
         let migrations = try loadMigrations()
-        try database.write { try $0.execute(Migrator.createTable) }
+        try database.write { _ = try $0.execute(Migrator.createTable) }
         let applied = try database.read { try appliedMigrations($0) }
         try check(applied: applied, against: migrations)
         let appliedNames = Set(applied.map(\.name))
@@ -69,7 +71,7 @@ public struct Migrator: Sendable {
 
     private func appliedMigrations(_ connection: Connection) throws -> [AppliedMigration] {
         try connection.query("SELECT name, sha256 FROM schema_migrations ORDER BY name").map {
-            AppliedMigration(name: $0["name"].string ?? "", sha256: $0["sha256"].string ?? "")
+            AppliedMigration(name: try $0.text("name"), sha256: try $0.text("sha256"))
         }
     }
 
@@ -99,12 +101,13 @@ public struct Migrator: Sendable {
             }
             let violations = try connection.query("PRAGMA foreign_key_check")
             if let first = violations.first {
-                throw DatabaseError(
-                    code: DatabaseError.constraintForeignKey,
-                    message: "\(violations.count) foreign key violation(s); the first is rowid "
-                        + "\(first[1].int64.map(String.init) ?? "?") of table \(first[0].string ?? "?") "
-                        + "referencing \(first[2].string ?? "?")",
-                    sql: "PRAGMA foreign_key_check")
+                // https://sqlite.org/pragma.html#pragma_foreign_key_check: table, rowid, parent table, key index.
+                let table = (try? first.value(at: 0).string) ?? nil
+                let rowid = (try? first.value(at: 1).int64) ?? nil
+                let parent = (try? first.value(at: 2).string) ?? nil
+                let message = "\(violations.count) foreign key violation(s); the first is rowid \(rowid.map(String.init) ?? "?") of table "
+                    + "\(table ?? "?") referencing \(parent ?? "?")"
+                throw DatabaseError(code: DatabaseError.constraintForeignKey, message: message, sql: "PRAGMA foreign_key_check")
             }
         } catch let error as DatabaseError {
             throw MigrationError.failed(migration.fileName, error)

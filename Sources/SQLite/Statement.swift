@@ -1,4 +1,5 @@
 import CSQLite
+import Storage
 
 /// A prepared statement owned by one `Connection`; finalized when released.
 /// See https://sqlite.org/c3ref/stmt.html

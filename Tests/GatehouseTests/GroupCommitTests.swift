@@ -1,7 +1,8 @@
 import Foundation
-import Gatehouse
+@testable import Gatehouse
 import SQLite
 import Synchronization
+import Storage
 import Testing
 
 /// Group commit: concurrent changes share transactions, each caller learns its own result, and a change that fails
@@ -16,7 +17,7 @@ struct GroupCommitTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let database = try Database(path: directory + "/db.sqlite")
         try database.write { try $0.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)") }
-        let committer = GroupCommit(database: database, maxBatch: 8)
+        let committer = GroupCommit(database: SQLiteEngine(database), maxBatch: 8)
 
         let outcomes = Mutex<[Int: String]>([:])
         let start = DispatchSemaphore(value: 0)
@@ -50,7 +51,7 @@ struct GroupCommitTests {
         #expect(results[7] == "refused")
         #expect([results[40], results[41]].filter { $0 == "conflict" }.count == 1)
         for i in 0..<40 where i != 7 { #expect(results[i] == "ok \(i * 10)") }
-        let rows = try database.read { db in try db.query("SELECT x FROM t ORDER BY x").compactMap { $0["x"].int } }
+        let rows = try database.read { db in try db.query("SELECT x FROM t ORDER BY x").map { try $0.int("x") } }
         #expect(rows == Array(0..<7) + Array(8...40) + Array(42..<48))
     }
 }

@@ -2,9 +2,10 @@ import Attestation
 import AttestationTesting
 import Crypto
 import Foundation
-import Gatehouse
+@testable import Gatehouse
 import JSON
 import Synchronization
+import Storage
 import Testing
 
 /// The Play Integrity state in the store, through the service: spent token hashes kept exactly as long as the token
@@ -27,8 +28,7 @@ final class PlayIntegrityStateTests: Sendable {
         let clock = self.clock
         (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
                                     masterKey: try SecureRandom.bytes(32), clock: { clock.now })
-        let committer = GroupCommit(database: store.database)
-        service = PlayIntegrityService(store: store, google: nil, committer: committer, recorder: VerdictRecorder(verdicts: Verdicts(store: store)))
+        service = PlayIntegrityService(store: store, google: nil, recorder: VerdictRecorder(verdicts: Verdicts(store: store)))
         minter = try PlayIntegrityMinter.random()
         let environments = Environments(store: store)
         let created = try environments.create(name: "P", kind: .production, actor: .system).environment

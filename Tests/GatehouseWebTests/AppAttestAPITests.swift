@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 import JSON
 import SQLite
+import Storage
 import Testing
 
 /// The App Attest endpoints over a real socket, against a `gatehouse serve` that trusts a synthetic root: the

@@ -1,7 +1,8 @@
 import Foundation
-import Gatehouse
+@testable import Gatehouse
 import GatehouseTesting
 import SQLite
+import Storage
 import Testing
 
 /// The Apps page shows, per Apple app id, the App Attest keys registered (production / development) and when one

@@ -1,7 +1,8 @@
-import Gatehouse
+@testable import Gatehouse
 import GatehouseTesting
 import GatehouseWeb
 import SQLite
+import Storage
 import Testing
 
 /// What an acknowledged change survives: by default every commit of the server's writer is synced (`synchronous =
@@ -10,7 +11,7 @@ import Testing
 @Suite("Durability of acknowledged changes")
 struct DurabilityTests {
     static func writerSynchronous(_ app: TestApp) throws -> SQLValue? {
-        try app.application.services.store.database.write { try $0.queryOne("PRAGMA synchronous")?[0] }
+        try app.application.services.store.database.write { try $0.queryOne("PRAGMA synchronous")?.value(at: 0) }
     }
 
     @Test func theServersWriterSyncsEveryCommitByDefault() throws {

@@ -1,9 +1,10 @@
 import Foundation
-import Gatehouse
+@testable import Gatehouse
 import GatehouseTesting
 import HTTP
 import JSON
 import SQLite
+import Storage
 import Testing
 
 /// Verdict ingest and the checklist it feeds.
@@ -39,7 +40,7 @@ struct IngestAPITests {
     }
 
     func rawCount() throws -> Int {
-        try app.application.services.store.database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?["n"].int ?? -1 }
+        try app.application.services.store.database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?.int("n") ?? -1 }
     }
 
     @Test func authentication() throws {
@@ -96,15 +97,15 @@ struct IngestAPITests {
         try database.read { db in
             let raw = try db.query("SELECT status, COUNT(*) AS n FROM verdicts GROUP BY status")
             let rolled = try db.query("SELECT status, SUM(count) AS n FROM verdict_rollups WHERE reason = '' GROUP BY status")
-            #expect(raw.map { "\($0["status"].string ?? ""):\($0["n"].int ?? 0)" } == rolled.map { "\($0["status"].string ?? ""):\($0["n"].int ?? 0)" })
-            let rawMismatch = try db.queryOne("SELECT COUNT(*) AS n FROM verdicts WHERE reasons LIKE '%certificateMismatch%'")?["n"].int
-            let rolledMismatch = try db.queryOne("SELECT SUM(count) AS n FROM verdict_rollups WHERE reason = 'certificateMismatch'")?["n"].int
+            #expect(try raw.map { "\(try $0.text("status")):\(try $0.int("n"))" } == rolled.map { "\(try $0.text("status")):\(try $0.int("n"))" })
+            let rawMismatch = try db.queryOne("SELECT COUNT(*) AS n FROM verdicts WHERE reasons LIKE '%certificateMismatch%'")?.int("n")
+            let rolledMismatch = try db.queryOne("SELECT SUM(count) AS n FROM verdict_rollups WHERE reason = 'certificateMismatch'")?.int("n")
             #expect(rawMismatch == 200)
             #expect(rolledMismatch == rawMismatch)
             let observed = try db.query("SELECT value, SUM(count) AS n FROM verdict_observed_rollups WHERE reason = 'certificateMismatch' AND field = 'certificateDigest' GROUP BY value")
             #expect(observed.count == 1)  // two encodings, one normalized digest
-            #expect(observed.first?["value"].string == Array(repeating: "CD", count: 32).joined(separator: ":"))
-            #expect(observed.first?["n"].int == 200)
+            #expect(try observed.first?.text("value") == Array(repeating: "CD", count: 32).joined(separator: ":"))
+            #expect(try observed.first?.int("n") == 200)
         }
     }
 
@@ -125,7 +126,7 @@ struct IngestAPITests {
         #expect(try app.application.services.verdicts.prune() == 3)
         #expect(try rawCount() == 3)
         let rolled = try app.application.services.store.database.read { db in
-            try db.queryOne("SELECT SUM(count) AS n FROM verdict_rollups WHERE reason = ''")?["n"].int
+            try db.queryOne("SELECT SUM(count) AS n FROM verdict_rollups WHERE reason = ''")?.int("n")
         }
         #expect(rolled == 6)
         #expect(try app.application.services.verdicts.prune() == 0)
@@ -136,7 +137,7 @@ struct IngestAPITests {
                 ("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?", ["env", 1, 2]),
                 ("DELETE FROM environments WHERE id = ?", ["env"]),
             ]
-            return try statements.map { sql, arguments in try db.query("EXPLAIN QUERY PLAN " + sql, arguments).compactMap { $0["detail"].string } }
+            return try statements.map { sql, arguments in try db.query("EXPLAIN QUERY PLAN " + sql, arguments).map { try $0.text("detail") } }
         }
         #expect(plans[0].contains { $0.contains("verdicts USING INDEX verdicts_by_environment_hour (environment_id=? AND <expr><?)") })
         #expect(plans[1].contains { $0.contains("verdicts USING COVERING INDEX verdicts_by_environment_hour (environment_id=?)") })

@@ -1,9 +1,11 @@
+@testable import Gatehouse
 import Crypto
 import Foundation
 import GatehouseReceipts
 import GatehouseTesting
 import JSON
 import Simulator
+import Storage
 import Testing
 
 /// The receipt endpoints over a real loopback socket: the JWKS, receipts checked offline against it, the backends'
@@ -188,7 +190,7 @@ struct ReceiptsAPITests {
             try db.query("SELECT kid, sealed_private_key FROM receipt_keys")
         }
         #expect(rows.count == 1)
-        let sealed = try #require(rows.first?["sealed_private_key"].bytes)
+        let sealed = try #require(try rows.first?.blob("sealed_private_key"))
         #expect(!sealed.isEmpty)
         #expect((try? ECPrivateKey(pkcs8DER: sealed)) == nil)  // not the key in the clear
         #expect(try fixture.app.application.services.receiptKeys.prepare() == kid)

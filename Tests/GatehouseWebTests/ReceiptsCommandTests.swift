@@ -2,6 +2,7 @@ import Foundation
 import GatehouseReceipts
 import GatehouseTesting
 import SQLite
+import Storage
 import Testing
 
 /// `gatehouse receipts rotate-key` as an operator runs it, beside the database a server uses.
@@ -22,7 +23,7 @@ struct ReceiptsCommandTests {
             try db.query("SELECT kid, retired_at FROM receipt_keys ORDER BY created_at, retired_at IS NULL")
         }
         #expect(rows.count == 3)
-        #expect(rows.filter { $0["retired_at"].int64 == nil }.count == 1)
+        #expect(rows.filter { (try? $0.optionalInteger("retired_at")) == .some(nil) }.count == 1)
         #expect(!second.output.contains("PRIVATE") && !second.error.contains("PRIVATE"))
 
         let revoked = try CommandLineTests.run(["receipts", "rotate-key", "--revoke-now", "--database", database])

@@ -1,6 +1,8 @@
+@testable import Gatehouse
 import Foundation
 import JSON
 import Simulator
+import Storage
 import Testing
 
 /// `"consume": true` on `POST /api/v4/receipts/verify` (DEVICE-API.md "Receipts spent once"), over a real socket:
@@ -25,7 +27,7 @@ struct ReceiptsConsumeAPITests {
 
     /// Rows of `consumed_receipts`, read from the database file.
     func keptRows() throws -> Int64 {
-        try fixture.app.application.services.store.database.read { try $0.queryOne("SELECT count(*) FROM consumed_receipts")?[0].int64 } ?? -1
+        try fixture.app.application.services.store.database.read { try $0.queryOne("SELECT count(*) FROM consumed_receipts")?.value(at: 0).int64 } ?? -1
     }
 
     @Test func theFirstConsumingCallSpendsItAndEveryLaterCheckIsConsumed() throws {

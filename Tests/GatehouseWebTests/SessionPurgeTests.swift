@@ -1,7 +1,7 @@
-import Gatehouse
+@testable import Gatehouse
 import GatehouseTesting
 import GatehouseWeb
-import SQLite
+import Storage
 import Testing
 
 /// Expired sessions are deleted by the hourly upkeep, not only when their cookie comes back (an admin who closed the
@@ -9,7 +9,7 @@ import Testing
 @Suite("Sessions purged by upkeep")
 struct SessionPurgeTests {
     static func sessionRows(_ app: TestApp) throws -> Int64 {
-        try app.application.services.store.database.read { try $0.queryOne("SELECT count(*) FROM sessions")?[0].int64 } ?? -1
+        try app.application.services.store.database.read { try $0.queryOne("SELECT count(*) FROM sessions")?.value(at: 0).int64 } ?? -1
     }
 
     @Test func idleAndOldSessionsAreDeletedAndLiveOnesKept() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Gatehouse
 import GatehouseTesting
 import SQLite
+import Storage
 import Testing
 
 /// Migrations/0002 replaces raw verdicts' indexes on a database that already holds verdicts under 0001's.
@@ -18,7 +19,7 @@ struct VerdictIndexMigrationTests {
         #expect(try migrator.migrate(database) == ["0001_initial"])
 
         let clock = TestClock()
-        let store = try Store(database: database, masterKey: Array(repeating: 7, count: 32), clock: clock.function)
+        let store = try Store(database: SQLiteEngine(database), masterKey: Array(repeating: 7, count: 32), clock: clock.function)
         // The environment is written as 0001 knew it: today's services read columns later migrations add.
         let environmentID = "env_old"
         try database.write { db in
@@ -35,14 +36,14 @@ struct VerdictIndexMigrationTests {
                                          toPath: directory + "/Migrations/0002_verdict_indexes_append_only.sql")
         #expect(try migrator.migrate(database) == ["0002_verdict_indexes_append_only"])
         let (count, indexes) = try database.read { db in
-            (try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?["n"].int,
-             try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'verdicts' ORDER BY name").compactMap { $0["name"].string })
+            (try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?.int("n"),
+             try db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'verdicts' ORDER BY name").map { try $0.text("name") })
         }
         #expect(count == 50)
         #expect(indexes == ["verdicts_by_environment_hour"])
 
         clock.advance(by: Verdicts.rawRetention - 100_000)  // the verdicts older than 100,000 s are past retention now
         #expect(try verdicts.prune() == batch.filter { $0.at < clock.now - Verdicts.rawRetention }.count)
-        #expect(try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?["n"].int } == 34)
+        #expect(try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?.int("n") } == 34)
     }
 }

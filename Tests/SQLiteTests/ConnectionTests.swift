@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SQLite
+import Storage
 
 @Suite struct ConnectionTests {
     @Test func theStatementCacheReusesAPreparedStatementPerSQL() throws {

@@ -1,6 +1,7 @@
 import ChildProcess
 import Foundation
 import SQLite
+import Storage
 import Testing
 
 /// A child process commits rows and is killed with SIGKILL; every commit it reported must survive.

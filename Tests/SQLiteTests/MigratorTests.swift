@@ -1,5 +1,6 @@
 import Foundation
 import SQLite
+import Storage
 import Testing
 
 @Suite struct MigratorTests {

@@ -1,4 +1,5 @@
 import SQLite
+import Storage
 import Testing
 
 @Suite struct SQLValueTests {

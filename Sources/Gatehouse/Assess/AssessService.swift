@@ -1,7 +1,7 @@
 import Attestation
 import Crypto
 import GatehouseReceipts
-import SQLite
+import Storage
 
 /// The judgement of one signed request (DEVICE-API.md "Assessment"; seed 003 "Request signing", "Attack mode"):
 /// the HMAC under the public key (constant time), the 5-minute window, the nonce spent per app across every
@@ -11,7 +11,6 @@ public final class AssessService: Sendable {
     let store: Store
     let appAttest: AppAttestService
     let playIntegrity: PlayIntegrityService
-    let committer: GroupCommit
     let recorder: VerdictRecorder
     let receipts: ReceiptIssuer
     /// The last hour's requests with and without proof, for the Overview.
@@ -20,14 +19,13 @@ public final class AssessService: Sendable {
     /// How far a request's timestamp may be from now, in milliseconds (5 minutes).
     public static let window: Int64 = 300_000
 
-    /// A service judging App Attest through `appAttest` and Play Integrity through `playIntegrity`, committing
-    /// through `committer`, recording into `recorder` and signing receipts with `receipts`.
-    public init(store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, committer: GroupCommit,
+    /// A service judging App Attest through `appAttest` and Play Integrity through `playIntegrity`,
+    /// recording into `recorder` and signing receipts with `receipts`.
+    public init(store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService,
                 recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally = AssessTally()) {
         self.store = store
         self.appAttest = appAttest
         self.playIntegrity = playIntegrity
-        self.committer = committer
         self.recorder = recorder
         self.receipts = receipts
         self.tally = tally
@@ -53,7 +51,7 @@ public final class AssessService: Sendable {
         do {
             switch request.proof {
             case nil:
-                try first.commitAlone(committer)
+                try first.commitAlone(store)
             case .appAttest(let keyID, let assertion)? where fresh:
                 verdict = try judgeAppAttest(keyID: keyID, assertion: assertion, first: &first, request: request,
                                              canonical: canonical, environment: environment, now: now)
@@ -91,7 +89,7 @@ public final class AssessService: Sendable {
 
     /// The change that spends `request`'s nonce for its app until the end of its window: true when it was not spent
     /// before.
-    static func spending(_ request: AssessRequest) -> @Sendable (Connection) throws -> Bool {
+    static func spending(_ request: AssessRequest) -> @Sendable (any SQLConnection) throws -> Bool {
         let appID = request.appID, nonce = request.nonce, expiresAt = request.timestamp / 1000 + window / 1000 + 1
         return { db in try SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
     }
@@ -107,7 +105,7 @@ public final class AssessService: Sendable {
         var devices = 0
         if let pending = judged.pending {
             let deviceID = request.deviceID, keyID = pending.keyID
-            let committed = try first.commit(committer) { db -> (counter: (verdict: Attestation.Verdict, window: CounterWindow?), devices: Int) in
+            let committed = try first.commit(store) { db -> (counter: (verdict: Attestation.Verdict, window: CounterWindow?), devices: Int) in
                 let counter = try AppAttestService.commit(pending, in: db)
                 guard counter.verdict.isVerified, let deviceID else { return (counter, 0) }
                 return (counter, try KeyDevices.record(db, keyID: keyID, deviceID: deviceID, now: now))
@@ -115,7 +113,7 @@ public final class AssessService: Sendable {
             verdict = appAttest.committed(judged, committed.counter).verdict
             devices = committed.devices
         } else {
-            try first.commitAlone(committer)
+            try first.commitAlone(store)
         }
         if verdict.isVerified, let key = judged.key {
             if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }

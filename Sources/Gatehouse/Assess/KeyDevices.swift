@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import Storage
 
 /// The `key_devices` table: which devices (`signed.device.id`, hashed) an App Attest key's verified assertions spoke
 /// for, per UTC day. A key is one phone: more than ``maxDevicesPerDay`` in a day and it is rejected
@@ -16,16 +16,17 @@ enum KeyDevices {
     /// Records that `keyID` spoke for `deviceID` on the day of `now`, and answers how many distinct devices it spoke
     /// for that day (this one included).
     /// - Throws: `DatabaseError`.
-    static func record(_ db: Connection, keyID: [UInt8], deviceID: String, now: Int64) throws -> Int {
+    static func record(_ db: any SQLConnection, keyID: [UInt8], deviceID: String, now: Int64) throws -> Int {
         let day = day(now)
         try db.execute("INSERT INTO key_devices (key_id, day, device_hash) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
                        [.blob(keyID), .integer(day), .blob(SHA256.hash(Array(deviceID.utf8)))])
-        return try db.queryOne("SELECT COUNT(*) AS n FROM key_devices WHERE key_id = ? AND day = ?", [.blob(keyID), .integer(day)])?["n"].int ?? 0
+        let counted = try db.queryOne("SELECT COUNT(*) AS n FROM key_devices WHERE key_id = ? AND day = ?", [.blob(keyID), .integer(day)])
+        return try counted?.int("n") ?? 0
     }
 
     /// Deletes the rows of days before the day of `now`, at most `limit` per call, and returns how many.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
         let rows = try db.query(
             "DELETE FROM key_devices WHERE (key_id, day, device_hash) IN (SELECT key_id, day, device_hash FROM key_devices WHERE day < ? LIMIT ?) RETURNING day",
             [.integer(day(now)), .integer(Int64(limit))])

@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import Storage
 
 /// The `spent_nonces` table: the nonces of signed requests, per app id across every environment of this server, kept
 /// while their request could still be inside the 5-minute window (DEVICE-API.md "Assessment").
@@ -14,15 +14,14 @@ enum SpentNonces {
 
     /// Spends `nonce` for `appID` until `expiresAt` (unix seconds): true when it was not spent before.
     /// - Throws: `DatabaseError`.
-    static func spend(_ db: Connection, appID: String, nonce: String, expiresAt: Int64) throws -> Bool {
+    static func spend(_ db: any SQLConnection, appID: String, nonce: String, expiresAt: Int64) throws -> Bool {
         try db.execute("INSERT INTO spent_nonces (app_id, nonce_hash, expires_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
-                       [.text(appID), .blob(hash(nonce)), .integer(expiresAt)])
-        return db.changes == 1
+                       [.text(appID), .blob(hash(nonce)), .integer(expiresAt)]) == 1
     }
 
     /// Deletes nonces expired at `now`, at most `limit` per call, and returns how many.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
         let rows = try db.query(
             "DELETE FROM spent_nonces WHERE (app_id, nonce_hash) IN (SELECT app_id, nonce_hash FROM spent_nonces WHERE expires_at <= ? LIMIT ?) RETURNING expires_at",
             [.integer(now), .integer(Int64(limit))])
@@ -31,7 +30,7 @@ enum SpentNonces {
 
     /// How many nonces are kept now (for metrics and the benchmark).
     /// - Throws: `DatabaseError`.
-    static func count(_ db: Connection) throws -> Int {
-        try db.queryOne("SELECT COUNT(*) AS n FROM spent_nonces")?["n"].int ?? 0
+    static func count(_ db: any SQLConnection) throws -> Int {
+        try db.queryOne("SELECT COUNT(*) AS n FROM spent_nonces")?.int("n") ?? 0
     }
 }

@@ -1,6 +1,6 @@
 import Attestation
 import Crypto
-import SQLite
+import Storage
 
 extension AppAttestService {
     /// The most times a counter is re-judged after the window it was judged against moved under it.
@@ -25,7 +25,7 @@ extension AppAttestService {
                         now: Int64) throws -> (AssertionOutcome, AttestedKey?) {
         let judged = try judgeUncommitted(in: environment, keyID: keyID, clientData: clientData, assertion: assertion, now: now)
         guard let pending = judged.pending else { return (judged.outcome, judged.key) }
-        let committed = try committer.write { db in try Self.commit(pending, in: db) }
+        let committed = try store.commit { db in try Self.commit(pending, in: db) }
         return (self.committed(judged, committed), judged.key)
     }
 
@@ -107,7 +107,7 @@ extension AppAttestService {
     /// before) and judges the counter again. Returns the verdict and the window stored after it (nil when the key is
     /// gone). Runs inside the caller's transaction: it changes nothing but this key's window.
     /// - Throws: `DatabaseError`; `WriteConflict` when the window kept moving.
-    static func commit(_ pending: PendingCounter, in db: Connection) throws -> (verdict: Attestation.Verdict, window: CounterWindow?) {
+    static func commit(_ pending: PendingCounter, in db: any SQLConnection) throws -> (verdict: Attestation.Verdict, window: CounterWindow?) {
         var old = pending.judgedAgainst, new = pending.accepted
         for _ in 0..<maxAttempts {
             if try AttestedKeys.advance(db, keyID: pending.keyID, from: old, to: new, now: pending.now) { return (.verified, new) }

@@ -1,6 +1,6 @@
 import Attestation
 import Crypto
-import SQLite
+import Storage
 
 /// The server side of App Attest (DEVICE-API.md "Challenges", "App Attest"): loads what a judgement needs (the
 /// environment's registration, the challenge, the attested key), calls the pure verifier, commits the state change
@@ -9,16 +9,14 @@ import SQLite
 public final class AppAttestService: Sendable {
     let store: Store
     let verifier: AppAttestVerifier
-    let committer: GroupCommit
     let recorder: VerdictRecorder
     let environments: Environments
     let keys: APIKeys
 
-    /// A service judging against `roots`, committing through `committer` and recording into `recorder`.
-    public init(store: Store, roots: AppAttestRoots, committer: GroupCommit, recorder: VerdictRecorder) {
+    /// A service judging against `roots` and recording into `recorder`.
+    public init(store: Store, roots: AppAttestRoots, recorder: VerdictRecorder) {
         self.store = store
         self.verifier = AppAttestVerifier(roots: roots)
-        self.committer = committer
         self.recorder = recorder
         self.environments = Environments(store: store)
         self.keys = APIKeys(store: store)
@@ -41,7 +39,7 @@ public final class AppAttestService: Sendable {
         let challenge = try Challenges.make()
         let expiresAt = store.clock() + Challenges.lifetime
         let environmentID = environment.id
-        try committer.write { db in
+        try store.commit { db in
             try Challenges.insert(db, challenge: challenge, environmentID: environmentID, expiresAt: expiresAt)
         }
         return IssuedChallenge(challenge: challenge, expiresAt: expiresAt)
@@ -63,7 +61,7 @@ public final class AppAttestService: Sendable {
             }
         } : nil
         let environmentID = environment.id
-        let verdict = try committer.write { db -> Attestation.Verdict in
+        let verdict = try store.commit { db -> Attestation.Verdict in
             var verdict = result.verdict
             guard try Challenges.consume(db, challenge: challenge, environmentID: environmentID, now: now) else {
                 return verdict.adding(.challengeInvalid)

@@ -1,4 +1,4 @@
-import SQLite
+import Storage
 
 /// How many App Attest keys an app id has registered in an environment, by attestation environment, and when one of
 /// them last had an assertion verified: what the dashboard's Apps page shows beside each app id.
@@ -36,11 +36,11 @@ public struct AttestedKeyCounts: Sendable {
                 "SELECT app_id, attestation_environment, COUNT(*) AS n, MAX(last_used_at) AS last FROM attested_keys WHERE environment_id = ? GROUP BY app_id, attestation_environment",
                 [.text(environmentID)]
             ) { row in
-                let appID = row["app_id"].string ?? ""
+                let appID = try row.text("app_id")
                 var count = counts[appID] ?? AppKeyCount(appID: appID)
-                let n = row["n"].int ?? 0
-                if row["attestation_environment"].string == "development" { count.development += n } else { count.production += n }
-                if let last = row["last"].int64 { count.lastAssertionAt = max(count.lastAssertionAt ?? last, last) }
+                let n = try row.int("n")
+                if try row.text("attestation_environment") == "development" { count.development += n } else { count.production += n }
+                if let last = try row.optionalInteger("last") { count.lastAssertionAt = max(count.lastAssertionAt ?? last, last) }
                 counts[appID] = count
             }
         }

@@ -1,5 +1,5 @@
 import Attestation
-import SQLite
+import Storage
 
 /// The `attested_keys` table: registered keys and their counter windows.
 ///
@@ -9,56 +9,60 @@ import SQLite
 enum AttestedKeys {
     /// The key `keyID` of `environmentID`, or nil (a key of another environment is not found either).
     /// - Throws: `DatabaseError`.
-    static func load(_ db: Connection, keyID: [UInt8], environmentID: String) throws -> AttestedKey? {
-        guard let row = try db.queryOne("SELECT * FROM attested_keys WHERE key_id = ?", [.blob(keyID)]),
-              row["environment_id"].string == environmentID
+    static func load(_ db: any SQLConnection, keyID: [UInt8], environmentID: String) throws -> AttestedKey? {
+        guard let row = try db.queryOne("SELECT \(columns) FROM attested_keys WHERE key_id = ?", [.blob(keyID)]),
+              try row.text("environment_id") == environmentID
         else { return nil }
-        return key(row)
+        return try key(row)
     }
 
     /// Stores a newly attested key with a fresh counter window: false when the key id is registered already.
     /// - Throws: `DatabaseError`.
-    static func insert(_ db: Connection, _ key: AttestedKey) throws -> Bool {
+    static func insert(_ db: any SQLConnection, _ key: AttestedKey) throws -> Bool {
         try db.execute(
             """
             INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key_id) DO NOTHING
             """,
             [.blob(key.keyID), .text(key.environmentID), .blob(key.publicKey), .text(key.appID), .text(key.attestationEnvironment.rawValue),
-             .integer(Int64(key.counter.newest)), .integer(Int64(key.counter.seenBelow)), .integer(key.createdAt)])
-        return db.changes == 1
+             .integer(Int64(key.counter.newest)), .integer(Int64(key.counter.seenBelow)), .integer(key.createdAt)]) == 1
     }
 
     /// Moves `keyID`'s window from `old` to `new` (and stamps its last use) only if it is still `old`: true when it
     /// moved.
     /// - Throws: `DatabaseError`.
-    static func advance(_ db: Connection, keyID: [UInt8], from old: CounterWindow, to new: CounterWindow, now: Int64) throws -> Bool {
+    static func advance(_ db: any SQLConnection, keyID: [UInt8], from old: CounterWindow, to new: CounterWindow, now: Int64) throws -> Bool {
         try db.execute(
             "UPDATE attested_keys SET counter_newest = ?, counter_seen = ?, last_used_at = ? WHERE key_id = ? AND counter_newest = ? AND counter_seen = ?",
             [.integer(Int64(new.newest)), .integer(Int64(new.seenBelow)), .integer(now), .blob(keyID),
-             .integer(Int64(old.newest)), .integer(Int64(old.seenBelow))])
-        return db.changes == 1
+             .integer(Int64(old.newest)), .integer(Int64(old.seenBelow))]) == 1
     }
 
     /// `keyID`'s window as stored now, or nil when the key is gone.
     /// - Throws: `DatabaseError`.
-    static func window(_ db: Connection, keyID: [UInt8]) throws -> CounterWindow? {
+    static func window(_ db: any SQLConnection, keyID: [UInt8]) throws -> CounterWindow? {
         guard let row = try db.queryOne("SELECT counter_newest, counter_seen FROM attested_keys WHERE key_id = ?", [.blob(keyID)]) else {
             return nil
         }
-        return window(row)
+        return try window(row)
     }
 
-    static func window(_ row: Row) -> CounterWindow {
-        CounterWindow(newest: UInt32(clamping: row["counter_newest"].int64 ?? 0), seenBelow: UInt32(clamping: row["counter_seen"].int64 ?? 0))
+    static func window(_ row: Row) throws -> CounterWindow {
+        guard let newest = UInt32(exactly: try row.integer("counter_newest")), let seen = UInt32(exactly: try row.integer("counter_seen")) else {
+            throw StorageError(.malformedRow, "attested_keys.counter_newest or counter_seen is out of range")
+        }
+        return CounterWindow(newest: newest, seenBelow: seen)
     }
 
-    static func key(_ row: Row) -> AttestedKey? {
-        guard let keyID = row["key_id"].bytes, let publicKey = row["public_key"].bytes,
-              let environment = AttestationEnvironment(rawValue: row["attestation_environment"].string ?? "")
-        else { return nil }
-        return AttestedKey(keyID: keyID, environmentID: row["environment_id"].string ?? "", publicKey: publicKey,
-                           appID: row["app_id"].string ?? "", attestationEnvironment: environment, counter: window(row),
-                           createdAt: row["created_at"].int64 ?? 0, lastUsedAt: row["last_used_at"].int64)
+    /// The columns ``key(_:)`` reads.
+    static let columns = "key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at, last_used_at"
+
+    static func key(_ row: Row) throws -> AttestedKey {
+        guard let environment = AttestationEnvironment(rawValue: try row.text("attestation_environment")) else {
+            throw StorageError(.malformedRow, "attested_keys.attestation_environment is neither production nor development")
+        }
+        return AttestedKey(keyID: try row.blob("key_id"), environmentID: try row.text("environment_id"), publicKey: try row.blob("public_key"),
+                           appID: try row.text("app_id"), attestationEnvironment: environment, counter: try window(row),
+                           createdAt: try row.integer("created_at"), lastUsedAt: try row.optionalInteger("last_used_at"))
     }
 }

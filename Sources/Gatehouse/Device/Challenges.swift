@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import Storage
 
 /// Single-use App Attest challenges (DEVICE-API.md "Challenges"): issued for an environment, valid 5 minutes,
 /// consumed once. Only the SHA-256 of a challenge is stored; its text is what the device hashes.
@@ -25,7 +25,7 @@ public enum Challenges {
 
     /// Stores `challenge` for `environmentID`, valid until `expiresAt`.
     /// - Throws: `DatabaseError` (a foreign-key failure when the environment is gone).
-    static func insert(_ db: Connection, challenge: String, environmentID: String, expiresAt: Int64) throws {
+    static func insert(_ db: any SQLConnection, challenge: String, environmentID: String, expiresAt: Int64) throws {
         try db.execute("INSERT INTO challenges (challenge_hash, environment_id, expires_at) VALUES (?, ?, ?)",
                        [.blob(hash(challenge)), .text(environmentID), .integer(expiresAt)])
     }
@@ -33,7 +33,7 @@ public enum Challenges {
     /// Consumes `challenge` if it was issued to `environmentID` and has not expired at `now`: true exactly once.
     /// A challenge presented to another environment is left for its own.
     /// - Throws: `DatabaseError`.
-    static func consume(_ db: Connection, challenge: String, environmentID: String, now: Int64) throws -> Bool {
+    static func consume(_ db: any SQLConnection, challenge: String, environmentID: String, now: Int64) throws -> Bool {
         let rows = try db.query(
             "DELETE FROM challenges WHERE challenge_hash = ? AND environment_id = ? AND expires_at > ? RETURNING expires_at",
             [.blob(hash(challenge)), .text(environmentID), .integer(now)])
@@ -42,7 +42,7 @@ public enum Challenges {
 
     /// Deletes challenges expired at `now`, at most `limit` per call, and returns how many.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
         let rows = try db.query(
             "DELETE FROM challenges WHERE challenge_hash IN (SELECT challenge_hash FROM challenges WHERE expires_at <= ? LIMIT ?) RETURNING expires_at",
             [.integer(now), .integer(Int64(limit))])

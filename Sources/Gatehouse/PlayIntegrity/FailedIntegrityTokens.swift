@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import Storage
 
 /// The recent failures of an environment (`failed_integrity_tokens`): the most recent tokens (``kept`` per
 /// environment) that the local keys could not decrypt or verify, or that nothing was set to decode, each sealed under
@@ -16,14 +16,14 @@ enum FailedIntegrityTokens {
 
     /// Stores the sealed `token` of `environmentID`, failed at `now`, and trims the environment to the newest ``kept``.
     /// - Throws: `DatabaseError`.
-    static func insert(_ db: Connection, tokenHash: [UInt8], sealed: [UInt8], environmentID: String, now: Int64) throws {
-        try db.execute(
+    static func insert(_ db: any SQLConnection, tokenHash: [UInt8], sealed: [UInt8], environmentID: String, now: Int64) throws {
+        let inserted = try db.execute(
             """
             INSERT INTO failed_integrity_tokens (token_hash, environment_id, failed_at, sealed_token) VALUES (?, ?, ?, ?)
             ON CONFLICT (environment_id, token_hash) DO NOTHING
             """,
             [.blob(tokenHash), .text(environmentID), .integer(now), .blob(sealed)])
-        guard db.changes == 1 else { return }
+        guard inserted == 1 else { return }
         try db.execute(
             """
             DELETE FROM failed_integrity_tokens WHERE environment_id = ? AND token_hash NOT IN
@@ -34,16 +34,16 @@ enum FailedIntegrityTokens {
 
     /// The sealed tokens of `environmentID` that failed after `now - lifetime`, newest first.
     /// - Throws: `DatabaseError`.
-    static func recent(_ db: Connection, environmentID: String, now: Int64) throws -> [[UInt8]] {
+    static func recent(_ db: any SQLConnection, environmentID: String, now: Int64) throws -> [[UInt8]] {
         try db.query(
             "SELECT sealed_token FROM failed_integrity_tokens WHERE environment_id = ? AND failed_at > ? ORDER BY failed_at DESC, token_hash LIMIT ?",
             [.text(environmentID), .integer(now - lifetime), .integer(Int64(kept))]
-        ).compactMap { $0["sealed_token"].bytes }
+        ).map { try $0.blob("sealed_token") }
     }
 
     /// Deletes tokens older than ``lifetime`` at `now`, at most `limit` per call; returns how many.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
         let rows = try db.query(
             """
             DELETE FROM failed_integrity_tokens WHERE (environment_id, token_hash) IN

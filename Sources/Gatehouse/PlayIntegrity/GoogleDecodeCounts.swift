@@ -1,4 +1,4 @@
-import SQLite
+import Storage
 
 /// Calls to Google's `decodeIntegrityToken` per environment and UTC day (`google_decode_counts`), whatever Google
 /// answered (a refusal counts against the quota too): what the checklist item `android.googleQuota` holds against
@@ -12,7 +12,7 @@ public enum GoogleDecodeCounts {
 
     /// Counts one call at `now`.
     /// - Throws: `DatabaseError`.
-    static func count(_ db: Connection, environmentID: String, now: Int64) throws {
+    static func count(_ db: any SQLConnection, environmentID: String, now: Int64) throws {
         try db.execute(
             "INSERT INTO google_decode_counts (environment_id, day, count) VALUES (?, ?, 1) ON CONFLICT (environment_id, day) DO UPDATE SET count = google_decode_counts.count + 1",
             [.text(environmentID), .integer(day(of: now))])
@@ -20,16 +20,15 @@ public enum GoogleDecodeCounts {
 
     /// The calls counted for `environmentID` on the UTC day of `now`.
     /// - Throws: `DatabaseError`.
-    static func today(_ db: Connection, environmentID: String, now: Int64) throws -> Int {
+    static func today(_ db: any SQLConnection, environmentID: String, now: Int64) throws -> Int {
         guard let row = try db.queryOne("SELECT count FROM google_decode_counts WHERE environment_id = ? AND day = ?",
                                         [.text(environmentID), .integer(day(of: now))]) else { return 0 }
-        guard let count = row["count"].int else { throw DatabaseError(code: 20, message: "google_decode_counts.count is not an integer") }  // SQLITE_MISMATCH
-        return count
+        return try row.int("count")
     }
 
     /// Deletes the counts of days older than ``keptDays``; returns how many rows.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64) throws -> Int {
         try db.query("DELETE FROM google_decode_counts WHERE day < ? RETURNING day", [.integer(day(of: now) - keptDays * 86_400)]).count
     }
 }

@@ -1,5 +1,5 @@
 import Attestation
-import SQLite
+import Storage
 
 /// The tokens sent to Google in the last 10 minutes (`judged_integrity_tokens`), by SHA-256: a token judged in that
 /// time is never sent again, so a replayed or junk token costs none of the project's daily quota (DEVICE-API.md "Play
@@ -22,34 +22,37 @@ enum JudgedIntegrityTokens {
     /// Reserves `tokenHash` for a call to Google at `now` and counts the call against today's; nil when reserved,
     /// otherwise what the earlier presentation left (nothing is counted).
     /// - Throws: `DatabaseError`.
-    static func reserve(_ db: Connection, tokenHash: [UInt8], environmentID: String, now: Int64) throws -> Earlier? {
-        try db.execute(
+    static func reserve(_ db: any SQLConnection, tokenHash: [UInt8], environmentID: String, now: Int64) throws -> Earlier? {
+        let inserted = try db.execute(
             """
             INSERT INTO judged_integrity_tokens (token_hash, environment_id, expires_at, status, reasons) VALUES (?, ?, ?, NULL, NULL)
             ON CONFLICT (environment_id, token_hash) DO NOTHING
             """,
             [.blob(tokenHash), .text(environmentID), .integer(now + remembered)])
-        guard db.changes == 0 else {
+        guard inserted == 0 else {
             try GoogleDecodeCounts.count(db, environmentID: environmentID, now: now)
             return nil
         }
         let row = try db.queryOne("SELECT status, reasons FROM judged_integrity_tokens WHERE environment_id = ? AND token_hash = ?",
                                   [.text(environmentID), .blob(tokenHash)])
-        guard let status = row?["status"].string.flatMap(VerdictStatus.init(rawValue:)) else { return .decoded }
-        let reasons = (row?["reasons"].string ?? "").split(separator: ",").map(String.init)
+        guard let row, let stored = try row.optionalText("status") else { return .decoded }
+        guard let status = VerdictStatus(rawValue: stored) else {
+            throw StorageError(.malformedRow, "judged_integrity_tokens.status holds an unknown verdict status")
+        }
+        let reasons = (try row.optionalText("reasons") ?? "").split(separator: ",").map(String.init)
         return .failed(Attestation.Verdict(status: status, reasons: reasons))
     }
 
     /// Keeps the judgement of a token whose call to Google gave no payload, for its replays.
     /// - Throws: `DatabaseError`.
-    static func settle(_ db: Connection, tokenHash: [UInt8], environmentID: String, verdict: Attestation.Verdict) throws {
+    static func settle(_ db: any SQLConnection, tokenHash: [UInt8], environmentID: String, verdict: Attestation.Verdict) throws {
         try db.execute("UPDATE judged_integrity_tokens SET status = ?, reasons = ? WHERE environment_id = ? AND token_hash = ?",
                        [.text(verdict.status.rawValue), .text(verdict.reasons.joined(separator: ",")), .text(environmentID), .blob(tokenHash)])
     }
 
     /// Deletes what expired at `now`, at most `limit` per call; returns how many.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
         try db.query(
             """
             DELETE FROM judged_integrity_tokens WHERE (environment_id, token_hash) IN

@@ -11,7 +11,6 @@ public final class PlayIntegrityService: Sendable {
     let environments: Environments
     /// Google's decoder, made once at start-up; nil: no decoding through Google (the service account is ignored).
     let google: GoogleDecoder?
-    let committer: GroupCommit
     let recorder: VerdictRecorder
     let evaluator: PlayIntegrityEvaluator
     let limits = PlayIntegrityLimits()
@@ -19,13 +18,12 @@ public final class PlayIntegrityService: Sendable {
     /// Calls to Google's decodeIntegrityToken since start, per environment (`/metrics`).
     public let googleDecodes = GoogleDecodeTally()
 
-    /// A service decoding through `google`, committing through `committer` and recording into `recorder`.
-    public init(store: Store, google: GoogleDecoder?, committer: GroupCommit, recorder: VerdictRecorder,
+    /// A service decoding through `google` and recording into `recorder`.
+    public init(store: Store, google: GoogleDecoder?, recorder: VerdictRecorder,
                 evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator()) {
         self.store = store
         self.environments = Environments(store: store)
         self.google = google
-        self.committer = committer
         self.recorder = recorder
         self.evaluator = evaluator
     }
@@ -55,7 +53,7 @@ public final class PlayIntegrityService: Sendable {
             outcome = try decodeAndJudge(tokenBytes, token: token, decoding: decoding, environment: environment, request: request, now: now,
                                          first: &first)
         }
-        try first.commitAlone(committer)
+        try first.commitAlone(store)
         record(outcome.judgement, environmentID: environment.id, requestedPackage: packageName, at: now)
         return outcome
     }
@@ -87,7 +85,7 @@ public final class PlayIntegrityService: Sendable {
         }
         // Reserved, and the call counted, before the call, after `first` (a replayed nonce must not cost a call).
         let hash = SHA256.hash(tokenBytes), environmentID = environment.id
-        if let earlier = try first.commit(committer, { db in
+        if let earlier = try first.commit(store, { db in
             try JudgedIntegrityTokens.reserve(db, tokenHash: hash, environmentID: environmentID, now: now)
         }) {
             switch earlier {
@@ -120,7 +118,7 @@ public final class PlayIntegrityService: Sendable {
             judgement = PlayIntegrityJudgement(decodeError: localError ?? PlayIntegrityDecodeError(.decryption, "Google could not decode the token"))
         }
         let verdict = judgement.verdict
-        try committer.write { db in try JudgedIntegrityTokens.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
+        try store.commit { db in try JudgedIntegrityTokens.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
         return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
     }
 
@@ -134,7 +132,7 @@ public final class PlayIntegrityService: Sendable {
         if let expiry = SpentIntegrityTokens.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
             let hash = SHA256.hash(tokenBytes)
             let environmentID = environment.id
-            let seenBefore = try first.commit(committer) { db in
+            let seenBefore = try first.commit(store) { db in
                 try SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
             }
             if seenBefore {
@@ -150,7 +148,7 @@ public final class PlayIntegrityService: Sendable {
         guard tokenBytes.count <= limits.maxTokenBytes, tokenBytes.count(where: { $0 == UInt8(ascii: ".") }) == 4 else { return }
         let hash = SHA256.hash(tokenBytes)
         let sealed = try store.seal(tokenBytes, environmentID: environmentID)
-        try first.commit(committer) { db in
+        try first.commit(store) { db in
             try FailedIntegrityTokens.insert(db, tokenHash: hash, sealed: sealed, environmentID: environmentID, now: now)
         }
     }

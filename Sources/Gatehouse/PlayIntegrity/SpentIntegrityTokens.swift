@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import Storage
 
 /// The replay store of Play Integrity tokens (`spent_integrity_tokens`): the SHA-256 of each token judged, never the
 /// token, kept for as long as the token could still pass the freshness check.
@@ -27,16 +27,16 @@ enum SpentIntegrityTokens {
 
     /// Spends `token` in `environmentID` until `expiresAt`: true when it had been spent before (a replay).
     /// - Throws: `DatabaseError`.
-    static func spend(_ db: Connection, tokenHash: [UInt8], environmentID: String, expiresAt: Int64) throws -> Bool {
-        try db.execute(
+    static func spend(_ db: any SQLConnection, tokenHash: [UInt8], environmentID: String, expiresAt: Int64) throws -> Bool {
+        let inserted = try db.execute(
             "INSERT INTO spent_integrity_tokens (token_hash, environment_id, expires_at) VALUES (?, ?, ?) ON CONFLICT (environment_id, token_hash) DO NOTHING",
             [.blob(tokenHash), .text(environmentID), .integer(expiresAt)])
-        return db.changes == 0
+        return inserted == 0
     }
 
     /// Deletes hashes expired at `now`, at most `limit` per call; returns how many.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
         let rows = try db.query(
             """
             DELETE FROM spent_integrity_tokens WHERE (environment_id, token_hash) IN

@@ -1,4 +1,4 @@
-import SQLite
+import Storage
 
 /// The `consumed_receipts` table: receipts spent by a consuming verification, by environment and `sub`, kept until
 /// the receipt's `exp` (DEVICE-API.md "Receipts spent once").
@@ -9,23 +9,22 @@ enum ConsumedReceipts {
     /// Spends the receipt `subject` of `environmentID` until `expiresAt` (unix seconds): true when this call spent
     /// it, false when it had been spent before.
     /// - Throws: `DatabaseError`.
-    static func consume(_ db: Connection, environmentID: String, subject: String, expiresAt: Int64) throws -> Bool {
+    static func consume(_ db: any SQLConnection, environmentID: String, subject: String, expiresAt: Int64) throws -> Bool {
         try db.execute(
             "INSERT INTO consumed_receipts (environment_id, subject, expires_at) VALUES (?, ?, ?) ON CONFLICT (environment_id, subject) DO NOTHING",
-            [.text(environmentID), .text(subject), .integer(expiresAt)])
-        return db.changes == 1
+            [.text(environmentID), .text(subject), .integer(expiresAt)]) == 1
     }
 
     /// Whether the receipt `subject` of `environmentID` has been spent.
     /// - Throws: `DatabaseError`.
-    static func isConsumed(_ db: Connection, environmentID: String, subject: String) throws -> Bool {
+    static func isConsumed(_ db: any SQLConnection, environmentID: String, subject: String) throws -> Bool {
         try db.queryOne("SELECT 1 AS spent FROM consumed_receipts WHERE environment_id = ? AND subject = ?",
                         [.text(environmentID), .text(subject)]) != nil
     }
 
     /// Deletes receipts whose `exp` has come at `now`, at most `limit` per call; returns how many.
     /// - Throws: `DatabaseError`.
-    static func purge(_ db: Connection, now: Int64, limit: Int) throws -> Int {
+    static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
         let rows = try db.query(
             """
             DELETE FROM consumed_receipts WHERE (environment_id, subject) IN

@@ -1,6 +1,6 @@
 import GatehouseReceipts
 import JSON
-import SQLite
+import Storage
 import Synchronization
 
 /// The server's check of a receipt for an app's backend (`POST /api/v4/receipts/verify`): the offline check of
@@ -13,7 +13,6 @@ import Synchronization
 public final class ReceiptChecker: Sendable {
     let store: Store
     let keys: ReceiptKeys
-    let committer: GroupCommit
     private let counts = Mutex(Counts())
 
     /// How many checks spent a receipt, and how many found one spent: the counter family of `/metrics`.
@@ -24,11 +23,10 @@ public final class ReceiptChecker: Sendable {
         public var refusedConsumed = 0
     }
 
-    /// A checker trusting `keys`, spending through `committer`.
-    public init(store: Store, keys: ReceiptKeys, committer: GroupCommit) {
+    /// A checker trusting `keys`.
+    public init(store: Store, keys: ReceiptKeys) {
         self.store = store
         self.keys = keys
-        self.committer = committer
     }
 
     /// Checks `token` for the call `method pathAndQuery` (with its proof header, nil when absent) for environment
@@ -47,21 +45,17 @@ public final class ReceiptChecker: Sendable {
         }
         let subject = claims.subject
         let spent: Bool
-        do {
-            if consume && verification.valid {
-                let spends = try committer.write { db in
-                    try ConsumedReceipts.consume(db, environmentID: environmentID, subject: subject, expiresAt: claims.expiresAt)
-                }
-                spent = !spends
-                if spends {
-                    counts.withLock { $0.consumed += 1 }
-                    return ReceiptCheck(verification: verification, consumed: true)
-                }
-            } else {
-                spent = try store.read { db in try ConsumedReceipts.isConsumed(db, environmentID: environmentID, subject: subject) }
+        if consume && verification.valid {
+            let spends = try store.commit { db in
+                try ConsumedReceipts.consume(db, environmentID: environmentID, subject: subject, expiresAt: claims.expiresAt)
             }
-        } catch let error as DatabaseError {
-            throw Store.domainError(error)
+            spent = !spends
+            if spends {
+                counts.withLock { $0.consumed += 1 }
+                return ReceiptCheck(verification: verification, consumed: true)
+            }
+        } else {
+            spent = try store.read { db in try ConsumedReceipts.isConsumed(db, environmentID: environmentID, subject: subject) }
         }
         if spent {
             verification.reasons.append(.consumed)

@@ -1,7 +1,7 @@
 import Crypto
 import GatehouseReceipts
 import JSON
-import SQLite
+import Storage
 
 /// The server's receipt signing keys (table `receipt_keys`): made on first start, sealed under the master key,
 /// rotated by `gatehouse receipts rotate-key`; the current key and those retired within the last hour make the JWKS,
@@ -31,8 +31,8 @@ public struct ReceiptKeys: Sendable {
         if let current = try rows().first(where: { $0.retiredAt == nil }) { return current.kid }
         let now = store.clock()
         let made = try store.write { db in
-            if let row = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL"), let kid = row["kid"].string {
-                return kid
+            if let row = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL") {
+                return try row.text("kid")
             }
             return try insertKey(db, now: now)
         }
@@ -48,12 +48,12 @@ public struct ReceiptKeys: Sendable {
     public func rotate(revokeNow: Bool = false) throws -> (current: String, retired: String?) {
         let now = store.clock()
         let result = try store.write { db in
-            let retired = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL")?["kid"].string
+            let retired = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL")?.text("kid")
             try db.execute("UPDATE receipt_keys SET retired_at = ? WHERE retired_at IS NULL", [.integer(now)])
             var changes = [AuditChange(field: "receiptKey", before: .optional(retired), after: .null)]
             if revokeNow {
                 let revoked = try db.query("UPDATE receipt_keys SET revoked_at = ? WHERE revoked_at IS NULL RETURNING kid", [.integer(now)])
-                changes.append(AuditChange(field: "revokedKeys", before: .null, after: .array(revoked.compactMap { $0["kid"].string }.sorted().map { .string($0) })))
+                changes.append(AuditChange(field: "revokedKeys", before: .null, after: .array(try revoked.map { try $0.text("kid") }.sorted().map { .string($0) })))
             }
             let current = try insertKey(db, now: now)
             changes[0] = AuditChange(field: "receiptKey", before: .optional(retired), after: .string(current))
@@ -98,7 +98,7 @@ public struct ReceiptKeys: Sendable {
         }
         if let signer = cache.signer(kid: current.kid) { return signer }
         let sealed = try store.read { db in
-            try db.queryOne("SELECT sealed_private_key FROM receipt_keys WHERE kid = ?", [.text(current.kid)])?["sealed_private_key"].bytes
+            try db.queryOne("SELECT sealed_private_key FROM receipt_keys WHERE kid = ?", [.text(current.kid)])?.blob("sealed_private_key")
         }
         guard let sealed else { throw DomainError.conflict("receipt key \(current.kid) is gone") }
         let der = try store.box.open(sealed, associatedData: Self.associatedData(kid: current.kid))
@@ -113,17 +113,19 @@ public struct ReceiptKeys: Sendable {
         if let rows = cache.rows(now: now, ttl: Self.refreshSeconds) { return rows }
         let rows = try store.read { db in
             try db.query("SELECT kid, public_jwk, retired_at, revoked_at FROM receipt_keys ORDER BY retired_at IS NOT NULL, retired_at DESC, kid")
-        }.compactMap { row -> ReceiptKeyRow? in
-            guard let kid = row["kid"].string, let text = row["public_jwk"].string,
-                  let json = try? JSONParser.parse(text), let jwk = try? PublicJWK(json: json) else { return nil }
-            return ReceiptKeyRow(kid: kid, jwk: jwk, retiredAt: row["retired_at"].int64, revokedAt: row["revoked_at"].int64)
+        }.map { row -> ReceiptKeyRow in
+            let kid = try row.text("kid")
+            guard let json = try? JSONParser.parse(try row.text("public_jwk")), let jwk = try? PublicJWK(json: json) else {
+                throw StorageError(.malformedRow, "receipt_keys.public_jwk of \(kid) is not a P-256 public JWK")
+            }
+            return ReceiptKeyRow(kid: kid, jwk: jwk, retiredAt: try row.optionalInteger("retired_at"), revokedAt: try row.optionalInteger("revoked_at"))
         }
         cache.store(rows, at: now)
         return rows
     }
 
     /// Makes a key, seals it and inserts it as current; returns its id.
-    private func insertKey(_ db: Connection, now: Int64) throws -> String {
+    private func insertKey(_ db: any SQLConnection, now: Int64) throws -> String {
         let key = try ECPrivateKey.generate()
         let kid = PublicJWK(publicKey: key.publicKey).thumbprint
         let jwk = PublicJWK(publicKey: key.publicKey, kid: kid)

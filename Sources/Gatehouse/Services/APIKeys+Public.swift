@@ -1,4 +1,4 @@
-import SQLite
+import Storage
 
 extension APIKeys {
     /// The key a presented public key (`pk_live_…`, `pk_test_…`) is, when it is active; otherwise
@@ -11,7 +11,7 @@ extension APIKeys {
         let now = store.clock()
         let found = try store.publicKeys.value(presented) {
             try store.read { db in
-                try db.queryOne("SELECT * FROM api_keys WHERE public_value = ? AND type = 'public'", [.text(presented)]).map(Self.key)
+                try db.queryOne("SELECT \(Self.columns) FROM api_keys WHERE public_value = ? AND type = 'public'", [.text(presented)]).map(Self.key)
             }
         }
         guard let key = found else { throw DomainError.unauthenticated("apiKey is not one of this server's public keys") }

@@ -1,6 +1,6 @@
 import Foundation
 import Crypto
-import SQLite
+import Storage
 
 /// Dashboard accounts: creation (first admin, CLI, owners), password checks with argon2id, roles.
 public struct Admins: Sendable {
@@ -54,21 +54,22 @@ public struct Admins: Sendable {
 
     /// How many admins exist (zero on a fresh install: the setup link is offered).
     public func count() throws -> Int {
-        try store.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM admins")?["n"].int ?? 0 }
+        try store.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM admins")?.int("n") ?? 0 }
     }
 
     public func list() throws -> [Admin] {
-        try store.read { db in try db.query("SELECT * FROM admins ORDER BY created_at, email").map(Self.admin) }
+        try store.read { db in try db.query("SELECT \(Self.columns) FROM admins ORDER BY created_at, email").map(Self.admin) }
     }
 
-    static func admin(_ row: Row) -> Admin {
-        Admin(
-            id: row["id"].string ?? "",
-            email: row["email"].string ?? "",
-            role: Admin.Role(rawValue: row["role"].string ?? "") ?? .viewer,
-            disabled: row["disabled"].bool ?? true,
-            createdAt: row["created_at"].int64 ?? 0
-        )
+    /// The columns ``admin(_:)`` reads.
+    static let columns = "id, email, role, disabled, created_at"
+
+    static func admin(_ row: Row) throws -> Admin {
+        guard let role = Admin.Role(rawValue: try row.text("role")) else {
+            throw StorageError(.malformedRow, "admins.role is not owner, editor or viewer")
+        }
+        return Admin(id: try row.text("id"), email: try row.text("email"), role: role, disabled: try row.bool("disabled"),
+                     createdAt: try row.integer("created_at"))
     }
 }
 
@@ -83,10 +84,10 @@ extension Admins {
 extension Admins {
     /// One admin by id; throws `DomainError.notFound` when there is none.
     public func get(_ id: String) throws -> Admin {
-        guard let row = try store.read({ db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }) else {
+        guard let row = try store.read({ db in try db.queryOne("SELECT \(Self.columns) FROM admins WHERE id = ?", [.text(id)]) }) else {
             throw DomainError.notFound("no admin \(id)")
         }
-        return Self.admin(row)
+        return try Self.admin(row)
     }
 
     /// Gives an admin another role, audited. Throws `DomainError.notFound` for an unknown id and
@@ -138,9 +139,10 @@ extension Admins {
     /// the new one against the policy (at `/password`), stores its argon2id hash and ends the admin's other sessions
     /// (all but the one whose cookie token is `keeping`). The audit entry says the password changed, never what to.
     public func changePassword(id: String, current: String, new: String, keeping sessionToken: String? = nil) throws {
-        let stored = try store.read { db in try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) }
-        guard let stored, let oldHash = stored["password_hash"].string else { throw DomainError.notFound("no admin \(id)") }
-        let admin = Self.admin(stored)
+        let stored = try store.read { db in try db.queryOne("SELECT \(Self.columns), password_hash FROM admins WHERE id = ?", [.text(id)]) }
+        guard let stored else { throw DomainError.notFound("no admin \(id)") }
+        let oldHash = try stored.text("password_hash")
+        let admin = try Self.admin(stored)
         var errors = FieldErrors()
         if !hasher.verify(current, encoded: oldHash) { errors.add("/current", "is not your current password") }
         for error in Self.validate(email: admin.email, password: new).errors where error.pointer == "/password" {
@@ -152,9 +154,9 @@ extension Admins {
         defer { store.sessionCache.invalidate() }
         try store.write { db in
             // Compare-and-swap: a concurrent change of the same password makes this one fail rather than win silently.
-            try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
-                           [.text(newHash), .integer(now), .text(id), .text(oldHash)])
-            guard db.changes == 1 else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
+            let changed = try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
+                                         [.text(newHash), .integer(now), .text(id), .text(oldHash)])
+            guard changed == 1 else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
             let keep = sessionToken.map { RandomToken.hash($0) } ?? []
             try db.execute("DELETE FROM sessions WHERE admin_id = ? AND token_hash != ?", [.text(id), .blob(keep)])
             try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.password", environmentID: nil,
@@ -162,13 +164,13 @@ extension Admins {
         }
     }
 
-    static func admin(in db: Connection, id: String) throws -> Admin {
-        guard let row = try db.queryOne("SELECT * FROM admins WHERE id = ?", [.text(id)]) else { throw DomainError.notFound("no admin \(id)") }
-        return admin(row)
+    static func admin(in db: any SQLConnection, id: String) throws -> Admin {
+        guard let row = try db.queryOne("SELECT \(columns) FROM admins WHERE id = ?", [.text(id)]) else { throw DomainError.notFound("no admin \(id)") }
+        return try admin(row)
     }
 
-    static func otherActiveOwners(_ db: Connection, besides id: String) throws -> Int {
-        try db.queryOne("SELECT COUNT(*) AS n FROM admins WHERE role = 'owner' AND disabled = 0 AND id != ?", [.text(id)])?["n"].int ?? 0
+    static func otherActiveOwners(_ db: any SQLConnection, besides id: String) throws -> Int {
+        try db.queryOne("SELECT COUNT(*) AS n FROM admins WHERE role = 'owner' AND disabled = 0 AND id != ?", [.text(id)])?.int("n") ?? 0
     }
 
     /// How an admin appears in audit entries: e-mail, role and whether disabled.

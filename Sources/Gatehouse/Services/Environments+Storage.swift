@@ -1,67 +1,67 @@
 import Crypto
 import JSON
-import SQLite
+import Storage
 
 /// Reading and writing an environment's rows.
 extension Environments {
-    static func load(_ db: Connection, id: String) throws -> Environment? {
+    static func load(_ db: any SQLConnection, id: String) throws -> Environment? {
         try load(db, where: "id = ?", environmentWhere: "environment_id = ?", [.text(id)]).first
     }
 
     /// Every environment, oldest first, in five queries whatever their number.
-    static func loadAll(_ db: Connection) throws -> [Environment] {
+    static func loadAll(_ db: any SQLConnection) throws -> [Environment] {
         try load(db, where: "1 = 1", environmentWhere: "1 = 1", [])
     }
 
     /// The environments matching `condition` (on `environments`) with everything registered in them (rows of the
     /// other tables matching `environmentCondition`), in creation order.
-    private static func load(_ db: Connection, where condition: String, environmentWhere environmentCondition: String, _ arguments: [SQLValue]) throws -> [Environment] {
+    private static func load(_ db: any SQLConnection, where condition: String, environmentWhere environmentCondition: String, _ arguments: [SQLValue]) throws -> [Environment] {
         var digests: [String: [String: [[UInt8]]]] = [:]
         try db.forEachRow("SELECT environment_id, package_name, digest FROM android_app_digests WHERE \(environmentCondition) ORDER BY environment_id, package_name, position", arguments) { r in
-            if let env = r["environment_id"].string, let name = r["package_name"].string, let digest = r["digest"].bytes {
-                digests[env, default: [:]][name, default: []].append(digest)
-            }
+            digests[try r.text("environment_id"), default: [:]][try r.text("package_name"), default: []].append(try r.blob("digest"))
         }
         var apps: [String: [AndroidApp]] = [:]
         try db.forEachRow("SELECT environment_id, package_name, outside_play FROM android_apps WHERE \(environmentCondition) ORDER BY environment_id, position", arguments) { r in
-            guard let env = r["environment_id"].string else { return }
-            let name = r["package_name"].string ?? ""
-            apps[env, default: []].append(AndroidApp(packageName: name, certificateDigests: digests[env]?[name] ?? [], outsidePlay: r["outside_play"].bool ?? false))
+            let env = try r.text("environment_id")
+            let name = try r.text("package_name")
+            apps[env, default: []].append(AndroidApp(packageName: name, certificateDigests: digests[env]?[name] ?? [], outsidePlay: try r.bool("outside_play")))
         }
         var appleIDs: [String: [String]] = [:]
         try db.forEachRow("SELECT environment_id, app_id FROM apple_app_ids WHERE \(environmentCondition) ORDER BY environment_id, position", arguments) { r in
-            if let env = r["environment_id"].string, let appID = r["app_id"].string { appleIDs[env, default: []].append(appID) }
+            appleIDs[try r.text("environment_id"), default: []].append(try r.text("app_id"))
         }
         var credentials: [String: PlayIntegrityStatus] = [:]
         try db.forEachRow(
             "SELECT environment_id, service_account_sealed IS NOT NULL AS account, service_account_email, service_account_project, local_sealed IS NOT NULL AS local, local_key_sha256 FROM play_integrity_credentials WHERE \(environmentCondition)",
             arguments
         ) { c in
-            guard let env = c["environment_id"].string else { return }
             var status = PlayIntegrityStatus()
-            status.serviceAccountSet = c["account"].bool ?? false
-            status.serviceAccountEmail = c["service_account_email"].string
-            status.serviceAccountProject = c["service_account_project"].string
-            status.localSet = c["local"].bool ?? false
-            status.localVerificationKeySHA256 = c["local_key_sha256"].string
-            credentials[env] = status
+            status.serviceAccountSet = try c.bool("account")
+            status.serviceAccountEmail = try c.optionalText("service_account_email")
+            status.serviceAccountProject = try c.optionalText("service_account_project")
+            status.localSet = try c.bool("local")
+            status.localVerificationKeySHA256 = try c.optionalText("local_key_sha256")
+            credentials[try c.text("environment_id")] = status
         }
         var environments: [Environment] = []
         try db.forEachRow("SELECT id, name, kind, attack_mode, play_integrity_daily_quota, revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
-            let id = row["id"].string ?? ""
+            let id = try row.text("id")
             var playIntegrity = credentials[id] ?? PlayIntegrityStatus()
-            playIntegrity.dailyQuota = row["play_integrity_daily_quota"].int ?? PlayIntegrityStatus.defaultDailyQuota
+            playIntegrity.dailyQuota = try row.int("play_integrity_daily_quota")
+            guard let kind = EnvironmentKind(rawValue: try row.text("kind")) else {
+                throw StorageError(.malformedRow, "environments.kind is neither production nor development")
+            }
             environments.append(Environment(
                 id: id,
-                name: row["name"].string ?? "",
-                kind: EnvironmentKind(rawValue: row["kind"].string ?? "") ?? .development,
-                attackMode: row["attack_mode"].bool ?? false,
+                name: try row.text("name"),
+                kind: kind,
+                attackMode: try row.bool("attack_mode"),
                 androidApps: apps[id] ?? [],
                 appleAppIDs: appleIDs[id] ?? [],
                 playIntegrity: playIntegrity,
-                revision: row["revision"].int64 ?? 1,
-                createdAt: row["created_at"].int64 ?? 0,
-                updatedAt: row["updated_at"].int64 ?? 0
+                revision: try row.integer("revision"),
+                createdAt: try row.integer("created_at"),
+                updatedAt: try row.integer("updated_at")
             ))
         }
         return environments
@@ -69,7 +69,7 @@ extension Environments {
 
     /// Writes the registered apps that differ between `before` and `after`; returns the audit changes of every field
     /// the model holds (name, kind, attack mode, apps).
-    static func store(_ db: Connection, id: String, before: Environment, after: Environment) throws -> [AuditChange] {
+    static func store(_ db: any SQLConnection, id: String, before: Environment, after: Environment) throws -> [AuditChange] {
         var changes: [AuditChange] = []
         if after.name != before.name { changes.append(AuditChange(field: "name", before: .string(before.name), after: .string(after.name))) }
         if after.kind != before.kind { changes.append(AuditChange(field: "kind", before: .string(before.kind.rawValue), after: .string(after.kind.rawValue))) }
@@ -92,7 +92,7 @@ extension Environments {
         return changes
     }
 
-    static func replaceAndroidApps(_ db: Connection, id: String, apps: [AndroidApp]) throws {
+    static func replaceAndroidApps(_ db: any SQLConnection, id: String, apps: [AndroidApp]) throws {
         try db.execute("DELETE FROM android_apps WHERE environment_id = ?", [.text(id)])
         for (i, app) in apps.enumerated() {
             try db.execute(
@@ -109,9 +109,9 @@ extension Environments {
     }
 
     /// Seals and stores credential changes; returns audit changes with the values replaced by "[sealed]".
-    static func applyCredentials(_ db: Connection, store: Store, id: String, patch: EnvironmentPatch, before: PlayIntegrityStatus) throws -> [AuditChange] {
+    static func applyCredentials(_ db: any SQLConnection, store: Store, id: String, patch: EnvironmentPatch, before: PlayIntegrityStatus) throws -> [AuditChange] {
         if patch.serviceAccount == .absent && patch.localKeys == .absent { return [] }
-        try db.execute("INSERT OR IGNORE INTO play_integrity_credentials (environment_id) VALUES (?)", [.text(id)])
+        try db.execute("INSERT INTO play_integrity_credentials (environment_id) VALUES (?) ON CONFLICT (environment_id) DO NOTHING", [.text(id)])
         var changes: [AuditChange] = []
         let marker = { (set: Bool) -> JSON in set ? AuditChange.sealed : .null }
         switch patch.serviceAccount {

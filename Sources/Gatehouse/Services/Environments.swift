@@ -1,6 +1,6 @@
 import Foundation
 import JSON
-import SQLite
+import Storage
 
 /// Environments and what is registered in them: create, read, patch (JSON Merge Patch semantics), delete.
 /// Each change is one transaction with its audit entry.
@@ -82,7 +82,7 @@ public struct Environments: Sendable {
     /// stored, not to a copy read earlier), checks `ifMatch`, lets `change` edit it (and write what the model does
     /// not hold, returning those audit changes), then writes the difference with one audit entry.
     func update(_ id: String, ifMatch: String? = nil, actor: Actor,
-                _ change: (Connection, inout Environment) throws -> [AuditChange]) throws -> Environment {
+                _ change: (any SQLConnection, inout Environment) throws -> [AuditChange]) throws -> Environment {
         let now = store.clock()
         let store = self.store
         defer { store.environmentCache.invalidate() }
@@ -133,10 +133,10 @@ public struct Environments: Sendable {
             }
             var account: JSON?
             var local: LocalDecodingKeys?
-            if let sealed = row["service_account_sealed"].bytes {
+            if let sealed = try row.optionalBlob("service_account_sealed") {
                 account = try JSONParser.parse(try store.open(sealed, environmentID: id))
             }
-            if let sealed = row["local_sealed"].bytes {
+            if let sealed = try row.optionalBlob("local_sealed") {
                 let opened = try store.open(sealed, environmentID: id)
                 if opened.count > 32 { local = LocalDecodingKeys(decryptionKey: Array(opened[0..<32]), verificationKey: Array(opened[32...])) }
             }

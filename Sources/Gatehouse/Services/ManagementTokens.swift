@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import Storage
 
 /// Management tokens: create (plaintext returned once), list, revoke, authenticate.
 /// Last-used times are written at most once a minute per token, so reads do not turn into writes.
@@ -34,7 +34,7 @@ public struct ManagementTokens: Sendable {
 
     public func list() throws -> [ManagementToken] {
         try store.read { db in
-            try db.query("SELECT * FROM management_tokens ORDER BY created_at DESC, id").map(Self.token)
+            try db.query("SELECT \(Self.columns) FROM management_tokens ORDER BY created_at DESC, id").map(Self.token)
         }
     }
 
@@ -42,10 +42,10 @@ public struct ManagementTokens: Sendable {
         let now = store.clock()
         defer { store.tokenCache.invalidate() }
         try store.write { db in
-            guard let row = try db.queryOne("SELECT * FROM management_tokens WHERE id = ?", [.text(id)]) else {
+            guard let row = try db.queryOne("SELECT revoked_at FROM management_tokens WHERE id = ?", [.text(id)]) else {
                 throw DomainError.notFound("no token \(id)")
             }
-            guard row["revoked_at"].isNull else { throw DomainError.conflict("token \(id) is already revoked") }
+            guard try row.optionalInteger("revoked_at") == nil else { throw DomainError.conflict("token \(id) is already revoked") }
             try db.execute("UPDATE management_tokens SET revoked_at = ? WHERE id = ?", [.integer(now), .text(id)])
             try AuditLog.record(db, at: now, actor: actor, action: "token.revoke", environmentID: nil, changes: [
                 AuditChange(field: "tokens", before: .string("token \(id)"), after: .string("revoked")),
@@ -60,8 +60,8 @@ public struct ManagementTokens: Sendable {
         guard presented.hasPrefix(Self.prefix) else { throw DomainError.unauthenticated("not a Gatehouse management token") }
         let hash = RandomToken.hash(presented)
         let found = try store.tokenCache.value(hash) {
-            try store.read { db in try db.queryOne("SELECT * FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
-                .flatMap { row in row["token_hash"].bytes.map { (token: Self.token(row), hash: $0) } }
+            try store.read { db in try db.queryOne("SELECT \(Self.columns), token_hash FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
+                .map { row in (token: try Self.token(row), hash: try row.blob("token_hash")) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { throw DomainError.unauthenticated("unknown token") }
         let token = found.token
@@ -80,15 +80,21 @@ public struct ManagementTokens: Sendable {
         return token
     }
 
-    static func token(_ row: Row) -> ManagementToken {
-        ManagementToken(
-            id: row["id"].string ?? "",
-            name: row["name"].string ?? "",
-            scope: ManagementToken.Scope(rawValue: row["scope"].string ?? "") ?? .read,
-            hint: row["hint"].string ?? "",
-            createdAt: row["created_at"].int64 ?? 0,
-            lastUsedAt: row["last_used_at"].int64,
-            revokedAt: row["revoked_at"].int64
+    /// The columns ``token(_:)`` reads.
+    static let columns = "id, name, scope, hint, created_at, last_used_at, revoked_at"
+
+    static func token(_ row: Row) throws -> ManagementToken {
+        guard let scope = ManagementToken.Scope(rawValue: try row.text("scope")) else {
+            throw StorageError(.malformedRow, "management_tokens.scope is neither read nor write")
+        }
+        return ManagementToken(
+            id: try row.text("id"),
+            name: try row.text("name"),
+            scope: scope,
+            hint: try row.text("hint"),
+            createdAt: try row.integer("created_at"),
+            lastUsedAt: try row.optionalInteger("last_used_at"),
+            revokedAt: try row.optionalInteger("revoked_at")
         )
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import Crypto
-import SQLite
+import Storage
 
 /// Signing in and out: argon2id password checks, throttling per account and per address, sessions with idle and
 /// absolute expiry. Unknown e-mails cost the same argon2id work as known ones. Every attempt is audited, never with
@@ -45,17 +45,17 @@ public struct Sessions: Sendable {
                 ? "too many failed sign-ins: sign-in is locked for \(Self.minutes(wait.seconds)); try again later or ask an owner to reset your password"
                 : "too many failed sign-ins: wait \(wait.seconds == 1 ? "1 second" : "\(wait.seconds) seconds") before trying again", retryAfter: Int(wait.seconds))
         }
-        let row = try store.read { db in try db.queryOne("SELECT * FROM admins WHERE email = ?", [.text(email)]) }
-        let stored = row?["password_hash"].string ?? decoyHash
+        let row = try store.read { db in try db.queryOne("SELECT \(Admins.columns), password_hash FROM admins WHERE email = ?", [.text(email)]) }
+        let stored = try row?.text("password_hash") ?? decoyHash
         let valid = hasher.verify(password, encoded: stored) && row != nil
-        guard let row, valid, !(row["disabled"].bool ?? true) else {
+        guard let row, valid, !(try row.bool("disabled")) else {
             try store.write { db in
                 try db.execute("INSERT INTO login_failures (subject, at) VALUES (?, ?)", [.text(subjects[1]), .integer(now)])
             }
-            try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: row?["id"].string)
+            try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: try row?.text("id"))
             throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
         }
-        let admin = Admins.admin(row)
+        let admin = try Admins.admin(row)
         let token = try RandomToken.secret(prefix: "")
         let csrf = try RandomToken.secret(prefix: "")
         let rehash = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
@@ -83,8 +83,13 @@ public struct Sessions: Sendable {
         let hash = RandomToken.hash(token)
         let found = try store.sessionCache.value(hash) {
             try store.read { db in
-                try db.queryOne("SELECT s.*, a.id AS aid, a.email, a.role, a.disabled, a.created_at AS admin_created FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?", [.blob(hash)])
-            }.flatMap { row in row["token_hash"].bytes.map { (session: Self.session(row), disabled: row["disabled"].bool ?? true, hash: $0) } }
+                try db.queryOne(
+                    """
+                    SELECT s.token_hash, s.csrf_token, s.flash, s.flash_tone, s.created_at, s.last_seen_at,
+                           a.id AS aid, a.email, a.role, a.disabled, a.created_at AS admin_created
+                    FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?
+                    """, [.blob(hash)])
+            }.map { row in (session: try Self.session(row), disabled: try row.bool("disabled"), hash: try row.blob("token_hash")) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { return nil }
         var session = found.session
@@ -103,12 +108,22 @@ public struct Sessions: Sendable {
         return session
     }
 
-    static func session(_ row: Row) -> Session {
-        let admin = Admin(id: row["aid"].string ?? "", email: row["email"].string ?? "", role: Admin.Role(rawValue: row["role"].string ?? "") ?? .viewer,
-                          disabled: false, createdAt: row["admin_created"].int64 ?? 0)
-        return Session(admin: admin, csrfToken: row["csrf_token"].string ?? "", createdAt: row["created_at"].int64 ?? 0,
-                       lastSeenAt: row["last_seen_at"].int64 ?? 0,
-                       flash: row["flash"].string.map { Flash($0, tone: Flash.Tone(rawValue: row["flash_tone"].string ?? "") ?? .done) })
+    static func session(_ row: Row) throws -> Session {
+        guard let role = Admin.Role(rawValue: try row.text("role")) else {
+            throw StorageError(.malformedRow, "admins.role is not owner, editor or viewer")
+        }
+        let admin = Admin(id: try row.text("aid"), email: try row.text("email"), role: role, disabled: false, createdAt: try row.integer("admin_created"))
+        var flash: Flash?
+        if let message = try row.optionalText("flash") {
+            // A flash written before tones were stored (migration 0007) has none: it reads as done, as it showed.
+            let tone = try row.optionalText("flash_tone")
+            guard let parsed = Flash.Tone(rawValue: tone ?? Flash.Tone.done.rawValue) else {
+                throw StorageError(.malformedRow, "sessions.flash_tone is not a known tone")
+            }
+            flash = Flash(message, tone: parsed)
+        }
+        return Session(admin: admin, csrfToken: try row.text("csrf_token"), createdAt: try row.integer("created_at"),
+                       lastSeenAt: try row.integer("last_seen_at"), flash: flash)
     }
 
     /// Leaves a message for the session's next page.
@@ -152,12 +167,12 @@ public struct Sessions: Sendable {
     /// failures within any `lockWindow` is locked for `lockWindow` from the failure that reached the count (a
     /// sliding count alone would unlock as soon as the burst's first failures aged out, minutes early); otherwise
     /// `delayAfterFailures` failures within the window make the next attempt wait, doubling up to `maxDelay`.
-    func waitTime(_ db: Connection, subjects: [String], now: Int64) throws -> (seconds: Int64, locked: Bool)? {
+    func waitTime(_ db: any SQLConnection, subjects: [String], now: Int64) throws -> (seconds: Int64, locked: Bool)? {
         var longest: (seconds: Int64, locked: Bool)?
         for subject in subjects {
             // A lock reached up to a window ago needs the failures of the window before it too.
             let times = try db.query("SELECT at FROM login_failures WHERE subject = ? AND at > ? ORDER BY at",
-                                     [.text(subject), .integer(now - 2 * policy.lockWindow)]).compactMap { $0["at"].int64 }
+                                     [.text(subject), .integer(now - 2 * policy.lockWindow)]).map { try $0.integer("at") }
             var lockedUntil: Int64 = 0
             var first = 0
             for (i, at) in times.enumerated() {
@@ -185,7 +200,7 @@ public struct Sessions: Sendable {
         try store.write { db in
             let known = try db.queryOne("SELECT id FROM admins WHERE email = ?", [.text(email)])
             let name = known != nil ? email : "(unknown e-mail)"
-            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: adminID ?? known?["id"].string, name: name), action: action, environmentID: nil,
+            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: adminID ?? known?.text("id"), name: name), action: action, environmentID: nil,
                                 changes: [AuditChange(field: "address", before: .null, after: .string(address))])
         }
     }

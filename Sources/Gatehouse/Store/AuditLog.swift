@@ -1,5 +1,5 @@
 import JSON
-import SQLite
+import Storage
 
 /// One field's change in an audit entry. Secret values are written as `"[sealed]"`.
 public struct AuditChange: Sendable, Equatable {
@@ -36,7 +36,7 @@ public struct AuditLog: Sendable {
     }
 
     /// Appends an entry inside the caller's write transaction.
-    static func record(_ db: Connection, at: Int64, actor: Actor, action: String, environmentID: String?, changes: [AuditChange]) throws {
+    static func record(_ db: any SQLConnection, at: Int64, actor: Actor, action: String, environmentID: String?, changes: [AuditChange]) throws {
         let json = JSON.array(changes.map { .object([.init("field", .string($0.field)), .init("before", $0.before), .init("after", $0.after)]) })
         try db.execute(
             "INSERT INTO audit_log (at, actor_type, actor_id, actor_name, action, environment_id, changes) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -54,7 +54,7 @@ public struct AuditLog: Sendable {
         sql += " ORDER BY id DESC LIMIT ?"
         args.append(.integer(Int64(limit + 1)))
         let rows = try store.read { db in try db.query(sql, args) }
-        let entries = rows.prefix(limit).map(Self.entry)
+        let entries = try rows.prefix(limit).map(Self.entry)
         let next = rows.count > limit ? entries.last?.id : nil
         return (entries, next)
     }
@@ -88,7 +88,7 @@ extension AuditLog {
             } else {
                 rows = try db.query("SELECT \(columns) FROM audit_log WHERE id < ?\(filter) ORDER BY id DESC LIMIT ?", [.integer(before ?? Int64.max)] + args + [.integer(Int64(limit))])
             }
-            let entries = rows.map(Self.entry)
+            let entries = try rows.map(Self.entry)
             guard let first = entries.first, let last = entries.last else {
                 return AuditPage(entries: [], older: nil, newer: nil)
             }
@@ -105,20 +105,27 @@ extension AuditLog {
                 SELECT actor_type, actor_id, actor_name FROM audit_log
                 WHERE id IN (SELECT MAX(id) FROM audit_log WHERE actor_id IS NOT NULL GROUP BY actor_id)
                 ORDER BY actor_type, actor_name
-                """).map { row in
-                Actor(kind: Actor.Kind(rawValue: row["actor_type"].string ?? "") ?? .system, id: row["actor_id"].string, name: row["actor_name"].string)
-            }
+                """).map(Self.actor)
         }
     }
 
-    static func entry(_ row: Row) -> AuditEntry {
-        AuditEntry(
-            id: row["id"].int64 ?? 0,
-            at: row["at"].int64 ?? 0,
-            actor: Actor(kind: Actor.Kind(rawValue: row["actor_type"].string ?? "") ?? .system, id: row["actor_id"].string, name: row["actor_name"].string),
-            action: row["action"].string ?? "",
-            environmentID: row["environment_id"].string,
-            changes: (try? JSONParser.parse(row["changes"].string ?? "[]")) ?? .array([])
-        )
+    static func actor(_ row: Row) throws -> Actor {
+        guard let kind = Actor.Kind(rawValue: try row.text("actor_type")) else {
+            throw StorageError(.malformedRow, "audit_log.actor_type is not a known kind of actor")
+        }
+        return Actor(kind: kind, id: try row.optionalText("actor_id"), name: try row.optionalText("actor_name"))
+    }
+
+    static func entry(_ row: Row) throws -> AuditEntry {
+        let changes: JSON
+        do {
+            changes = try JSONParser.parse(try row.text("changes"))
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw StorageError(.malformedRow, "audit_log.changes is not JSON")
+        }
+        return AuditEntry(id: try row.integer("id"), at: try row.integer("at"), actor: try actor(row), action: try row.text("action"),
+                          environmentID: try row.optionalText("environment_id"), changes: changes)
     }
 }

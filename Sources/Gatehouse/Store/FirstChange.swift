@@ -1,4 +1,4 @@
-import SQLite
+import Storage
 
 /// A change that must be committed before, and together with, whatever an operation commits next: an assessment's
 /// nonce, spent in the same group-commit transaction as the Play Integrity token it carried. The change says whether
@@ -6,22 +6,22 @@ import SQLite
 /// and ``Refused`` is thrown. It is committed once: later commits run alone.
 struct FirstChange {
     /// The change, until it is committed.
-    private var change: (@Sendable (Connection) throws -> Bool)?
+    private var change: (@Sendable (any SQLConnection) throws -> Bool)?
 
     /// Thrown when the first change refused: nothing of the operation was committed.
     struct Refused: Error {}
 
     /// `change` to commit first (nil: nothing).
-    init(_ change: (@Sendable (Connection) throws -> Bool)?) {
+    init(_ change: (@Sendable (any SQLConnection) throws -> Bool)?) {
         self.change = change
     }
 
-    /// Commits `body` through `committer`, after the first change when it is still pending.
+    /// Commits `body` through `store`'s group commit, after the first change when it is still pending.
     /// - Throws: ``Refused`` when the first change refused; what `body` or the commit throws.
-    mutating func commit<T: Sendable>(_ committer: GroupCommit, _ body: @escaping @Sendable (Connection) throws -> T) throws -> T {
-        guard let first = change else { return try committer.write(body) }
+    mutating func commit<T: Sendable>(_ store: Store, _ body: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
+        guard let first = change else { return try store.commit(body) }
         change = nil
-        let result = try committer.write { db -> T? in
+        let result = try store.commit { db -> T? in
             guard try first(db) else { return nil }
             return try body(db)
         }
@@ -31,8 +31,8 @@ struct FirstChange {
 
     /// Commits the first change alone when it is still pending.
     /// - Throws: ``Refused`` when it refused; what the commit throws.
-    mutating func commitAlone(_ committer: GroupCommit) throws {
+    mutating func commitAlone(_ store: Store) throws {
         guard change != nil else { return }
-        try commit(committer) { _ in () }
+        try commit(store) { _ in () }
     }
 }

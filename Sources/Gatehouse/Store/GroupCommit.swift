@@ -1,6 +1,6 @@
 import Foundation
 import Locks
-import SQLite
+import Storage
 import Synchronization
 
 /// Group commit: concurrent requests' state changes (a challenge issued or consumed, a key registered, a counter
@@ -12,10 +12,10 @@ import Synchronization
 /// inside its own savepoint (a change that throws undoes only itself), commits, and hands each waiter its own result.
 /// Then, if more changes queued meanwhile, it hands the lead to the oldest of their callers and returns, so no
 /// caller serves others for longer than one batch.
-public final class GroupCommit: Sendable {
-    private let database: Database
+final class GroupCommit: Sendable {
+    private let database: any SQLDatabase
     /// The most changes run in one transaction.
-    public let maxBatch: Int
+    let maxBatch: Int
     private let state = Mutex(Queue())
 
     /// What waits for the writer: the queued tickets and whether a leader is running a batch.
@@ -28,13 +28,13 @@ public final class GroupCommit: Sendable {
     private final class Ticket: @unchecked Sendable {
         // @unchecked Sendable: `failure` is written by one thread before it stores `next` (releasing) and read by the
         // ticket's caller only after it loads a non-waiting `next` (acquiring), which orders the accesses.
-        let change: @Sendable (Connection) throws -> Void
+        let change: @Sendable (any SQLConnection) throws -> Void
         let gate = DispatchSemaphore(value: 0)
         var failure: (any Error)?
         /// `Step` raw value: what the caller does once it stops waiting.
         let next = Atomic<UInt8>(Step.wait.rawValue)
 
-        init(_ change: @escaping @Sendable (Connection) throws -> Void) {
+        init(_ change: @escaping @Sendable (any SQLConnection) throws -> Void) {
             self.change = change
         }
     }
@@ -55,7 +55,7 @@ public final class GroupCommit: Sendable {
     static var spinNanoseconds: UInt64 { 100_000 }
 
     /// A committer over `database`'s writer, batching at most `maxBatch` changes per transaction.
-    public init(database: Database, maxBatch: Int = 512) {
+    init(database: any SQLDatabase, maxBatch: Int = 512) {
         self.database = database
         self.maxBatch = max(1, maxBatch)
     }
@@ -63,8 +63,8 @@ public final class GroupCommit: Sendable {
     /// Runs `change` on the writer inside a transaction shared with concurrent callers, and returns its result once
     /// that transaction has committed.
     /// - Throws: what `change` throws (its own writes undone, the others' kept), or the `DatabaseError` of a failed
-    ///   commit (every change of the batch undone).
-    public func write<T: Sendable>(_ change: @escaping @Sendable (Connection) throws -> T) throws -> T {
+    ///   commit (every change of the batch undone): the engine's errors, which ``Store/commit(_:)`` maps.
+    func write<T: Sendable>(_ change: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
         let result = Mutex<T?>(nil)
         let ticket = Ticket { db in
             let value = try change(db)

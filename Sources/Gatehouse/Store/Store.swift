@@ -1,11 +1,15 @@
 import Crypto
 import Foundation
-import SQLite
+import Storage
 
-/// The domain's shared state: the database, the box that seals secrets under the master key, and the clock.
-/// Every domain service (environments, keys, tokens, admins, verdicts) works through one `Store`.
+/// The domain's shared state: the database (behind the storage seam, any engine), the group committer of its device
+/// state changes, the box that seals secrets under the master key, and the clock. Every domain service
+/// (environments, keys, tokens, admins, verdicts) works through one `Store`; none holds a connection.
 public final class Store: Sendable {
-    public let database: Database
+    /// The engine. Internal: the layers above never see the database.
+    let database: any SQLDatabase
+    /// Batches concurrent device state changes into one transaction (``commit(_:)``).
+    let committer: GroupCommit
     let box: SecretBox
     /// The week's rollups per environment, for checklists (see `RollupCache`).
     let rollupCache = RollupCache()
@@ -34,8 +38,9 @@ public final class Store: Sendable {
 
     /// Opens the domain over a migrated database. Throws `StoreError.wrongMasterKey` when data in the database was
     /// sealed under another master key.
-    public init(database: Database, masterKey: [UInt8], clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {
+    public init(database: any SQLDatabase, masterKey: [UInt8], clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {
         self.database = database
+        self.committer = GroupCommit(database: database)
         self.box = try SecretBox(key: masterKey)
         self.clock = clock
         try verifyMasterKey()
@@ -52,9 +57,9 @@ public final class Store: Sendable {
 
     private func verifyMasterKey() throws {
         let box = self.box
-        try database.write { db in
+        try write { db in
             if let row = try db.queryOne("SELECT value FROM settings WHERE key = ?", [.text(Self.checkSetting)]) {
-                guard let sealed = row["value"].bytes,
+                guard let sealed = try row.optionalBlob("value"),
                       let opened = try? box.open(sealed, associatedData: Array(Self.checkSetting.utf8)),
                       opened == Self.checkPlaintext
                 else { throw StoreError.wrongMasterKey }

@@ -1,5 +1,5 @@
 import Crypto
-import SQLite
+import Storage
 import SeededRandom
 
 /// Sample data for `gatehouse serve --demo`: a "Demo" environment with one Android and one iOS app and a week of

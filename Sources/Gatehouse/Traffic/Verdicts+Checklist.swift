@@ -1,4 +1,4 @@
-import SQLite
+import Storage
 
 extension Verdicts {
     /// The setup checklist of an environment now: its configuration against the week's rollups.
@@ -31,7 +31,7 @@ extension Verdicts {
             var expiries: [String: [Int64]] = [:]
             try store.read { db in
                 try db.forEachRow("SELECT environment_id, expires_at FROM api_keys WHERE type = 'secret' AND revoked_at IS NULL") { row in
-                    if let id = row["environment_id"].string { expiries[id, default: []].append(row["expires_at"].int64 ?? .max) }
+                    expiries[try row.text("environment_id"), default: []].append(try row.optionalInteger("expires_at") ?? .max)
                 }
             }
             return expiries
@@ -44,7 +44,7 @@ extension Verdicts {
         var counts: [String: Int] = [:]
         try store.read { db in
             try db.forEachRow("SELECT environment_id, count FROM google_decode_counts WHERE day = ?", [.integer(GoogleDecodeCounts.day(of: now))]) { row in
-                if let id = row["environment_id"].string, let count = row["count"].int { counts[id] = count }
+                counts[try row.text("environment_id")] = try row.int("count")
             }
         }
         return counts

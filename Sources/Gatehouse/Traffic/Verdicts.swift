@@ -1,4 +1,4 @@
-import SQLite
+import Storage
 
 /// Verdict traffic: ingest (raw rows for the retention window plus hourly rollups, in one transaction, once per
 /// idempotency key), the week's checklist and chart (read from rollups only), and retention.
@@ -75,7 +75,7 @@ public struct Verdicts: Sendable {
         return try store.write { db in
             if let idempotencyKey {
                 if let row = try db.queryOne("SELECT accepted FROM ingest_batches WHERE environment_id = ? AND idempotency_key = ?", [environment, .text(idempotencyKey)]) {
-                    return row["accepted"].int ?? 0
+                    return try row.int("accepted")
                 }
                 try db.execute("INSERT INTO ingest_batches (environment_id, idempotency_key, accepted, created_at) VALUES (?, ?, ?, ?)",
                                [environment, .text(idempotencyKey), .integer(Int64(verdicts.count)), .integer(now)])
@@ -91,7 +91,7 @@ public struct Verdicts: Sendable {
 
     /// Inserts `values` as rows of `columns` values, up to 100 rows per statement (a full chunk's statement is
     /// prepared once per connection and cached). `then` follows the VALUES list (an upsert clause).
-    static func insert(_ db: Connection, _ head: String, columns: Int, _ values: [SQLValue], then tail: String = "") throws {
+    static func insert(_ db: any SQLConnection, _ head: String, columns: Int, _ values: [SQLValue], then tail: String = "") throws {
         let rowCount = values.count / columns
         let row = "(" + Array(repeating: "?", count: columns).joined(separator: ",") + ")"
         var start = 0
@@ -117,17 +117,17 @@ public struct Verdicts: Sendable {
                 "SELECT provider, status, reason, field, value, SUM(count) AS n FROM verdict_observed_rollups WHERE environment_id = ? AND hour >= ? AND hour < ? GROUP BY provider, status, reason, field, value",
                 [.text(environmentID), .integer(from), .integer(now)]
             ) { r in
-                let key = "\(r["provider"].string ?? "")|\(r["status"].string ?? "")|\(r["reason"].string ?? "")"
-                observed[key, default: []].append(ObservedValue(field: r["field"].string ?? "", value: r["value"].string ?? "", count: r["n"].int ?? 0))
+                let key = "\(try r.text("provider"))|\(try r.text("status"))|\(try r.text("reason"))"
+                observed[key, default: []].append(ObservedValue(field: try r.text("field"), value: try r.text("value"), count: try r.int("n")))
             }
             var rollups: [VerdictRollup] = []
             try db.forEachRow(
                 "SELECT provider, status, reason, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND hour < ? GROUP BY provider, status, reason",
                 [.text(environmentID), .integer(from), .integer(now)]
             ) { r in
-                let provider = r["provider"].string ?? "", status = r["status"].string ?? "", reason = r["reason"].string ?? ""
+                let provider = try r.text("provider"), status = try r.text("status"), reason = try r.text("reason")
                 rollups.append(VerdictRollup(hour: from, provider: provider, status: status, reason: reason.isEmpty ? nil : reason,
-                                             count: r["n"].int ?? 0, observed: observed["\(provider)|\(status)|\(reason)"] ?? []))
+                                             count: try r.int("n"), observed: observed["\(provider)|\(status)|\(reason)"] ?? []))
             }
             return rollups
         }
@@ -143,7 +143,7 @@ public struct Verdicts: Sendable {
                 "SELECT (hour - hour % 86400) AS day, status, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND reason = '' GROUP BY day, status",
                 [.text(environmentID), .integer(from)]
             ) { r in
-                byDay[r["day"].int64 ?? 0, default: [:]][r["status"].string ?? ""] = r["n"].int ?? 0
+                byDay[try r.integer("day"), default: [:]][try r.text("status")] = try r.int("n")
             }
         }
         return (0..<7).map { i in
@@ -163,9 +163,8 @@ public struct Verdicts: Sendable {
             let cutoff = now - Self.rawRetention
             var deleted = 0
             for environment in try db.query("SELECT id FROM environments") {
-                try db.execute("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?",
-                               [environment["id"], .integer(cutoff / 3600), .integer(cutoff)])
-                deleted += db.changes
+                deleted += try db.execute("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?",
+                                          [.text(try environment.text("id")), .integer(cutoff / 3600), .integer(cutoff)])
             }
             try db.execute("DELETE FROM verdict_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
             try db.execute("DELETE FROM verdict_observed_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])

@@ -3,19 +3,18 @@ import Gatehouse
 import HTTPServer
 import Synchronization
 
-/// Background upkeep while serving: deletes verdicts past retention, old login failures and expired sessions, hourly; copies the
-/// database's write-ahead log into its file as `CheckpointPacing` says (every 20 ms while commits come, every half
-/// second on an idle server), so that commits do not stop to do it.
+/// Background upkeep while serving: deletes verdicts past retention, old login failures and expired sessions, hourly;
+/// and the database engine's own background work (SQLite: checkpoints of its write-ahead log), started and stopped
+/// with it, its failures logged.
 public final class Upkeep: Sendable {
     private let interval: TimeInterval
-    private let pacing: Mutex<CheckpointPacing>
     private let job = PeriodicJob(name: "gh-upkeep")
-    private let checkpoints = PeriodicJob(name: "gh-checkpoint")
+    /// The store whose maintenance runs, once started.
+    private let store = Mutex<Store?>(nil)
 
-    /// Upkeep every `interval` seconds, checkpoints paced by `pacing`.
-    public init(interval: TimeInterval = 3600, pacing: CheckpointPacing = CheckpointPacing()) {
+    /// Upkeep every `interval` seconds.
+    public init(interval: TimeInterval = 3600) {
         self.interval = interval
-        self.pacing = Mutex(pacing)
     }
 
     func start(services: Services, sessions: Sessions, logger: Logger) {
@@ -27,27 +26,13 @@ public final class Upkeep: Sendable {
             }
             return interval
         }
-        // A failing checkpoint (a full disk) is logged when it starts failing or fails differently, not 50 times a second.
-        let lastFailure = Mutex<String?>(nil)
-        checkpoints.start { [self] in
-            var failure: String?
-            var log: (walPages: Int, copiedPages: Int)?
-            do {
-                log = try services.store.checkpoint()
-            } catch {
-                failure = "\(error)"
-            }
-            let changed = lastFailure.withLock { last in
-                defer { last = failure }
-                return last != failure
-            }
-            if changed, let failure { logger.error("checkpoint failed", ["error": .string(failure)]) }
-            return pacing.withLock { $0.next(walPages: log?.walPages, copiedPages: log?.copiedPages) }
+        services.store.startMaintenance { failure in
+            if let failure { logger.error("database maintenance failed (SQLite: a checkpoint)", ["error": .string(failure)]) }
         }
+        store.withLock { $0 = services.store }
     }
 
     /// The hourly work: verdicts past retention, old login failures, expired sessions.
-    /// - Throws: `DatabaseError`.
     static func hourly(services: Services, sessions: Sessions, logger: Logger) throws {
         let deleted = try services.verdicts.prune()
         try services.admins.pruneLoginFailures()
@@ -58,6 +43,6 @@ public final class Upkeep: Sendable {
 
     func stop() {
         job.stop()
-        checkpoints.stop()
+        store.withLock { $0?.stopMaintenance() }
     }
 }

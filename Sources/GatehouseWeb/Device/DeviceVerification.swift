@@ -3,14 +3,12 @@ import Foundation
 import Gatehouse
 import HTTPServer
 
-/// The device side of Gatehouse assembled: the App Attest service over the configured roots, the group committer its
-/// state changes share, the recorder of its verdicts, the rate limiters, and a background purge of expired
+/// The device side of Gatehouse assembled: the App Attest service over the configured roots, the recorder of its verdicts, the rate limiters, and a background purge of expired
 /// challenges. `Application` registers its routes, starts it with the server and stops it on shutdown (which writes
 /// the verdicts still queued).
 public final class DeviceVerification: Sendable {
     public let service: AppAttestService
     public let recorder: VerdictRecorder
-    public let committer: GroupCommit
     /// Signed requests judged whole, with their receipts.
     public let assess: AssessService
     /// Play Integrity: local decoding, decoding through Google (one decoder made at start-up), the replay store.
@@ -29,15 +27,14 @@ public final class DeviceVerification: Sendable {
     public init(configuration: Configuration, services: Services, logger: Logger, rateClock: @escaping @Sendable () -> UInt64 = RateLimiter.monotonicNanoseconds) throws {
         let roots = try Self.roots(configuration, logger: logger)
         let store = services.store
-        committer = GroupCommit(database: store.database)
         recorder = VerdictRecorder(verdicts: services.verdicts) { error in
             logger.error("device verdicts could not be written to traffic", ["error": .string("\(error)")])
         }
-        service = AppAttestService(store: store, roots: roots, committer: committer, recorder: recorder)
-        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), committer: committer, recorder: recorder)
-        assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, committer: committer, recorder: recorder,
+        service = AppAttestService(store: store, roots: roots, recorder: recorder)
+        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), recorder: recorder)
+        assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, recorder: recorder,
                                receipts: services.receipts, tally: services.assessTally)
-        receiptChecker = ReceiptChecker(store: store, keys: services.receiptKeys, committer: committer)
+        receiptChecker = ReceiptChecker(store: store, keys: services.receiptKeys)
         let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock)
         let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock)
         let clientAddress = ClientAddress(trustedProxies: configuration.trustedProxies)

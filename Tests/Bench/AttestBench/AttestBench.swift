@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Gatehouse
 import SQLite
+import Storage
 
 /// The App Attest bench's preparation (Tests/Bench/attest-bench.sh serves and drives it with wrk):
 /// - `setup DIR REPO KEYS`: a migrated database `DIR/db.sqlite` (master key from `GATEHOUSE_MASTER_KEY`) with a
@@ -73,7 +74,7 @@ struct AttestBench {
     static func fill(directory: String, total: Int) throws {
         let database = try Database(path: directory + "/db.sqlite")
         let (environmentID, _) = try environment(directory)
-        let existing = try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM attested_keys")?["n"].int ?? 0 }
+        let existing = try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM attested_keys")?.int("n") ?? 0 }
         let filler = try keys(directory)[0].publicKey.x962
         let now = Int64(Date().timeIntervalSince1970)
         var done = existing

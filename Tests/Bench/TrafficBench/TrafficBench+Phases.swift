@@ -13,7 +13,7 @@ extension TrafficBench {
         let directory = NSTemporaryDirectory() + "traffic-bench-phases-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (store, environment, _) = try open(directory + "/db.sqlite", repository: repository, masterKey: try SecureRandom.bytes(32), now: nil)
+        let (store, environment, _, _) = try open(directory + "/db.sqlite", repository: repository, masterKey: try SecureRandom.bytes(32), now: nil)
         let verdicts = Verdicts(store: store)
         let bytes = body()
         var times: [[Double]] = [[], [], [], [], []]

@@ -3,6 +3,7 @@ import Foundation
 import Gatehouse
 import JSON
 import SQLite
+import Storage
 import SeededRandom
 
 /// The traffic bench (`make bench-traffic`), two modes:
@@ -32,19 +33,19 @@ struct TrafficBench {
     static let uploadDigest = CertificateDigest.format((0..<32).map { UInt8(($0 * 37 + 11) & 0xFF) })
 
     /// A migrated database with an environment, in `directory`.
-    static func open(_ path: String, repository: String, masterKey: [UInt8], now: Int64?) throws -> (Store, Environment, String) {
+    static func open(_ path: String, repository: String, masterKey: [UInt8], now: Int64?) throws -> (Store, Environment, String, Database) {
         let database = try Database(path: path)
         _ = try Migrator(directory: repository + "/Migrations").migrate(database)
         let store: Store
-        if let now { store = try Store(database: database, masterKey: masterKey, clock: { now }) } else {
-            store = try Store(database: database, masterKey: masterKey)
+        if let now { store = try Store(database: SQLiteEngine(database), masterKey: masterKey, clock: { now }) } else {
+            store = try Store(database: SQLiteEngine(database), masterKey: masterKey)
         }
         let (environment, keys) = try Environments(store: store).create(name: "Bench", kind: .production, actor: .system)
         var patch = EnvironmentPatch()
         patch.androidApps = .set([AndroidApp(packageName: "com.example.app", certificateDigests: [(0..<32).map { UInt8(($0 * 37 + 11) & 0xFF) }], outsidePlay: false)])
         patch.appleAppIDs = .set(["ABCDE12345.com.example.app"])
         let patched = try Environments(store: store).patch(environment.id, with: patch, actor: .system)
-        return (store, patched, keys.compactMap(\.secret).first ?? "")
+        return (store, patched, keys.compactMap(\.secret).first ?? "", database)
     }
 
     /// The bench's batch of 1,000 verdicts as the JSON body wrk posts.
@@ -58,7 +59,7 @@ struct TrafficBench {
         guard let text = ProcessInfo.processInfo.environment["GATEHOUSE_MASTER_KEY"], let key = Base64.decode(text) else {
             throw BenchError("set GATEHOUSE_MASTER_KEY to base64 of 32 bytes")
         }
-        let (_, _, secret) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: nil)
+        let (_, _, secret, _) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: nil)
         try Data(body()).write(to: URL(fileURLWithPath: directory + "/body.json"))
         let lua = """
         wrk.method = "POST"
@@ -114,7 +115,7 @@ struct TrafficBench {
             let directory = NSTemporaryDirectory() + "traffic-bench-\(getpid())-\(size)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let (store, environment, _) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: now)
+            let (store, environment, _, database) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: now)
             let verdicts = Verdicts(store: store)
             var note = ""
             if size <= 100_000 {
@@ -127,7 +128,7 @@ struct TrafficBench {
                 let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
                 note = String(format: "ingested in-process at %.0f verdicts/s", Double(size) / seconds)
             } else {
-                note = "rollup rows written directly: " + String(try writeRollups(store, environmentID: environment.id, verdicts: size))
+                note = "rollup rows written directly: " + String(try writeRollups(database, environmentID: environment.id, verdicts: size))
             }
             // Cold: the week's rollups read from SQLite and the checklist evaluated, as after an ingest.
             // Warm: `Verdicts.checklist(for:)`, which serves the rollups from the store's cache until the next ingest.
@@ -158,7 +159,7 @@ struct TrafficBench {
     }
 
     /// `verdicts` verdicts' worth of hourly rollups over the window, in the bench mix; returns the rows written.
-    static func writeRollups(_ store: Store, environmentID: String, verdicts: Int) throws -> Int {
+    static func writeRollups(_ database: Database, environmentID: String, verdicts: Int) throws -> Int {
         // (provider, status, reasons, share in 1/100, observed values per reason)
         let android = [("packageName", "com.example.app"), ("appRecognitionVerdict", "PLAY_RECOGNIZED"), ("appLicensingVerdict", "LICENSED")]
         let ios = [("appId", "ABCDE12345.com.example.app"), ("attestationEnvironment", "production")]
@@ -175,7 +176,7 @@ struct TrafficBench {
         ]
         let perHour = verdicts / 168
         var rows = 0
-        try store.database.write { db in
+        try database.write { db in
             for h in 0..<168 {
                 let hour = (now - now % 3600) - Int64(h) * 3600
                 var statusTotals: [String: [String: Int]] = [:]

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Gatehouse
 import SQLite
+import Storage
 
 /// A bench's database `DIR/db.sqlite`: migrated, sealed with the master key of `GATEHOUSE_MASTER_KEY` (as the server
 /// that serves it reads it), holding one production environment named "Bench" with the registrations the bench needs.
@@ -24,7 +25,7 @@ public struct BenchDatabase {
         }
         database = try Database(path: directory + "/db.sqlite")
         _ = try Migrator(directory: repository + "/Migrations").migrate(database)
-        store = try Store(database: database, masterKey: masterKey)
+        store = try Store(database: SQLiteEngine(database), masterKey: masterKey)
         let environments = Environments(store: store)
         let (created, issued) = try environments.create(name: "Bench", kind: .production, actor: .system)
         environment = try environments.patch(created.id, with: patch, actor: .system)

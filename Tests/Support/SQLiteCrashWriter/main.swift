@@ -3,6 +3,7 @@
 // Commits rows 1, 2, 3… one `write` each (a row plus a tally update, so a torn transaction would show) and
 // prints each id on stdout with write(2) only after its commit returned. The test kills it with SIGKILL.
 import SQLite
+import Storage
 
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,7 @@
-/// A value stored in or read from SQLite: one of its five storage classes.
+/// A value bound to or read from a database, whichever the engine: SQLite's five storage classes, which PostgreSQL's
+/// column types map onto (integers and booleans as `integer`, `bytea` as `blob`).
 ///
-/// Booleans are stored as the integers 0 and 1, as SQLite itself does.
+/// Booleans are bound as the integers 0 and 1, as SQLite itself stores them.
 /// See https://sqlite.org/datatype3.html
 public enum SQLValue: Sendable, Equatable, Hashable {
     /// SQL `NULL`.

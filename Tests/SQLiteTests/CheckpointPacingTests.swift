@@ -1,4 +1,5 @@
-import GatehouseWeb
+import SQLite
+import Storage
 import Testing
 
 /// The checkpointer looks every `busy` while the write-ahead log changes and backs off to `idle` while it does not.

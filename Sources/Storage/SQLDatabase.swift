@@ -1,0 +1,78 @@
+/// The storage seam (DESIGN.md "Storage: one seam, two engines"), modelled on GRDB's `DatabaseWriter`: a database
+/// shared by every thread, whose connections are reachable only inside ``read(_:)`` and ``write(_:)``. The store
+/// runs every statement through it; SQLite is one engine behind it, PostgreSQL the other.
+public protocol SQLDatabase: Sendable {
+    /// The engine's name for messages (`SQLite`, `PostgreSQL`).
+    var engine: String { get }
+
+    /// Runs `body` on a connection inside one read transaction (one snapshot for every statement of it).
+    /// - Throws: the engine's errors (``failure(of:)`` maps them), or what `body` throws.
+    func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+
+    /// Runs `body` in a write transaction: committed when it returns (durably, as the engine is configured), rolled
+    /// back when it throws. Writes are serialized or conflict-checked by the engine.
+    /// - Throws: the engine's errors (``failure(of:)`` maps them), or what `body` throws.
+    func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T
+
+    /// What an error thrown by this engine means to the store; nil for an error that is not the engine's (a
+    /// closure's own).
+    func failure(of error: any Error) -> StorageError?
+
+    /// Writes waiting or running, for a metrics gauge.
+    var pendingWrites: Int { get }
+
+    /// Applies the pending migrations of `directory` (`NNNN_name.sql`, in order, each once, checksums recorded);
+    /// returns the files applied. Throws when one fails or an applied one changed.
+    func migrate(directory: String) throws -> [String]
+
+    /// The migrations of `directory` applied and pending.
+    func migrationStatus(directory: String) throws -> (applied: [String], pending: [String])
+
+    /// Writes a consistent copy of the database to `path` while it is in use.
+    /// - Throws: ``StorageError`` when the engine has no such backup (PostgreSQL: use `pg_dump`).
+    func backup(to path: String) throws
+
+    /// Starts the engine's own background work (SQLite: copying the write-ahead log into the file); `failed` hears
+    /// of a failure when it starts or changes (nil: it ended).
+    func startMaintenance(failed: @escaping @Sendable (String?) -> Void)
+
+    /// Stops the background work.
+    func stopMaintenance()
+}
+
+/// A connection of an ``SQLDatabase``, lent to one thread inside `read` or `write`: never `Sendable`, never kept
+/// past the closure. Statements take `?` placeholders, bound in order; the SQL text is fixed (values are always
+/// bound, never spliced).
+public protocol SQLConnection: AnyObject {
+    /// Runs one statement with `arguments`; returns the rows it changed (0 for a statement that changes none).
+    @discardableResult
+    func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int
+
+    /// Runs a query; returns its rows.
+    func query(_ sql: String, _ arguments: [SQLValue]) throws -> [Row]
+
+    /// Runs a query; returns its first row, or nil.
+    func queryOne(_ sql: String, _ arguments: [SQLValue]) throws -> Row?
+
+    /// Runs a query and calls `body` with each row as it comes, without collecting them (`body` may run other
+    /// statements on this connection).
+    func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (Row) throws -> Void) throws
+
+    /// Runs `body` inside a savepoint: its changes undone alone when it throws, the enclosing transaction kept.
+    func savepoint<T>(_ body: () throws -> T) throws -> T
+}
+
+extension SQLConnection {
+    /// ``execute(_:_:)`` without arguments.
+    @discardableResult
+    public func execute(_ sql: String) throws -> Int { try execute(sql, []) }
+
+    /// ``query(_:_:)`` without arguments.
+    public func query(_ sql: String) throws -> [Row] { try query(sql, []) }
+
+    /// ``forEachRow(_:_:_:)`` without arguments.
+    public func forEachRow(_ sql: String, _ body: (Row) throws -> Void) throws { try forEachRow(sql, [], body) }
+
+    /// ``queryOne(_:_:)`` without arguments.
+    public func queryOne(_ sql: String) throws -> Row? { try queryOne(sql, []) }
+}
