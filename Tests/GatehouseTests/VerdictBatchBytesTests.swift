@@ -5,19 +5,19 @@ import Testing
 /// The byte reader of ingest batches (`VerdictBatch.parse(body:now:)`) against the general path (`JSONParser` then
 /// `VerdictBatch.parse(_:now:)`): where it answers, it must give exactly the general path's verdicts; where it does
 /// not, the general path decides (and reports the errors).
-@Suite("Verdict batches read from bytes")
+@Suite("TrafficVerdict batches read from bytes")
 struct VerdictBatchBytesTests {
     static let now: Int64 = 1_795_000_000
     static let at = Timestamp.format(now - 600)
     static let hexDigest = String(repeating: "ab", count: 32)
 
     /// The general path's verdicts, or nil when it refuses the body.
-    static func general(_ body: String) -> [Verdict]? {
+    static func general(_ body: String) -> [TrafficVerdict]? {
         guard let json = try? JSONParser.parse(body) else { return nil }
         return try? VerdictBatch.parse(json, now: now)
     }
 
-    static func fast(_ body: String) -> [Verdict]? {
+    static func fast(_ body: String) -> [TrafficVerdict]? {
         VerdictBatch.parse(body: Array(body.utf8), now: now)
     }
 

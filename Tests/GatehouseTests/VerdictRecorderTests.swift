@@ -5,7 +5,7 @@ import Testing
 
 /// The recorder queues verdicts from any number of threads and writes each to its own environment's rollups, none
 /// lost and none twice.
-@Suite("Verdict recorder")
+@Suite("TrafficVerdict recorder")
 final class VerdictRecorderTests: Sendable {
     let directory = NSTemporaryDirectory() + "gatehouse-recorder-" + UUID().uuidString
     let store: Store
@@ -34,7 +34,7 @@ final class VerdictRecorderTests: Sendable {
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for i in 0..<perThread {
                 let verified = i % 3 != 0
-                let verdict = Verdict(at: now - 60, platform: "ios", provider: "app-attest", status: verified ? "verified" : "rejected",
+                let verdict = TrafficVerdict(at: now - 60, platform: "ios", provider: "app-attest", status: verified ? "verified" : "rejected",
                                       reasons: verified ? [] : ["counterReused"], observed: ["appId": "ABCDE12345.com.example.app"])
                 recorder.record(verdict, environmentID: thread % 2 == 0 ? first : second)
             }

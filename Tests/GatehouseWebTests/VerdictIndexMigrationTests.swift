@@ -28,7 +28,7 @@ struct VerdictIndexMigrationTests {
         }
         let verdicts = Verdicts(store: store)
         let batch = (0..<50).map { i in
-            Verdict(at: clock.now - Int64(i) * 3000, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: [:])
+            TrafficVerdict(at: clock.now - Int64(i) * 3000, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: [:])
         }
         #expect(try verdicts.ingest(batch, environmentID: environmentID) == 50)
 

@@ -83,6 +83,27 @@ import Testing
         #expect(error.kind == .busy)
         #expect(error.primaryCode == 5)
         #expect(error.description.hasPrefix("SQLite error \(error.code) (SQLITE_BUSY"))
+        // Behind the storage seam, a busy writer is the store's transient `busy` (a 503 with Retry-After upstream).
+        let failure = try #require(SQLiteEngine(other).failure(of: error))
+        #expect(failure.kind == .busy && failure.isTransient)
+    }
+
+    @Test(arguments: violations)
+    func violationsAreTheSeamsConstraintKinds(_ violation: Violation) throws {
+        let directory = try TemporaryDirectory()
+        let engine = SQLiteEngine(try Database(path: directory.file("seam.sqlite")))
+        try engine.database.write { try $0.executeScript(Self.schema) }
+        let error = try #require(throws: DatabaseError.self) {
+            try engine.write { try $0.execute(violation.sql, violation.arguments) }
+        }
+        let expected: StorageError.Kind = switch violation.kind {
+        case .uniqueConstraint, .primaryKeyConstraint: .unique
+        case .foreignKeyConstraint: .foreignKey
+        case .checkConstraint, .notNullConstraint: .check
+        default: .other
+        }
+        #expect(engine.failure(of: error)?.kind == expected)
+        #expect(engine.failure(of: CancellationError()) == nil, "not the engine's error")
     }
 
     @Test func descriptionWithoutSQLHasNoSuffix() {

@@ -32,7 +32,7 @@ public final class AssessService: Sendable {
     }
 
     /// Judges `request`, sent with the public key `apiKey` of `environment`, and issues its receipt.
-    /// - Throws: `DatabaseError` when state cannot be read or committed (nothing is answered then); what the receipt
+    /// - Throws: `StorageError` when state cannot be read or committed (nothing is answered then); what the receipt
     ///   key store throws.
     public func assess(_ request: AssessRequest, apiKey: String, in environment: Environment) throws -> Assessment {
         let now = store.clock()
@@ -45,22 +45,22 @@ public final class AssessService: Sendable {
         let fresh = !skew.overflow && skew.partialValue.magnitude <= UInt64(Self.window)
         // The nonce is spent only for a signed request inside the window, first in the commit of whatever the proof
         // commits (the assertion's counter and the key's devices, or the Play Integrity token): a replay changes nothing.
-        var first = FirstChange(signatureValid && fresh ? Self.spending(request) : nil)
+        var nonce = NonceSpend(signatureValid && fresh ? Self.spending(request) : nil)
         var replayed = false
-        var verdict: Attestation.Verdict?
+        var verdict: Verdict?
         do {
             switch request.proof {
             case nil:
-                try first.commitAlone(store)
+                try nonce.commitAlone(store)
             case .appAttest(let keyID, let assertion)? where fresh:
-                verdict = try judgeAppAttest(keyID: keyID, assertion: assertion, first: &first, request: request,
+                verdict = try judgeAppAttest(keyID: keyID, assertion: assertion, nonce: &nonce, request: request,
                                              canonical: canonical, environment: environment, now: now)
             case .playIntegrity(let token)? where fresh:
-                verdict = try judgePlayIntegrity(token: token, first: &first, request: request, canonical: canonical, environment: environment)
+                verdict = try judgePlayIntegrity(token: token, nonce: &nonce, request: request, canonical: canonical, environment: environment)
             case .appAttest?, .playIntegrity?:
                 break
             }
-        } catch is FirstChange.Refused {
+        } catch is NonceSpend.Refused {
             replayed = true
         }
         var attestation: Assessment.AttestationResult?
@@ -91,33 +91,33 @@ public final class AssessService: Sendable {
     /// before.
     static func spending(_ request: AssessRequest) -> @Sendable (any SQLConnection) throws -> Bool {
         let appID = request.appID, nonce = request.nonce, expiresAt = request.timestamp / 1000 + window / 1000 + 1
-        return { db in try SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
+        return { db in try Tables.SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
     }
 
     /// App Attest: the assertion over the canonical string (clientData), then the key's app against `signed.app.id`
     /// and the devices the key spoke for today. The counter and the key's devices are committed together, after
-    /// `first`. Recorded into traffic.
-    /// - Throws: `FirstChange.Refused` when `first` refused (nothing committed or recorded); `DatabaseError`.
-    private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], first: inout FirstChange, request: AssessRequest,
-                                canonical: String, environment: Environment, now: Int64) throws -> Attestation.Verdict {
+    /// `nonce`. Recorded into traffic.
+    /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing committed or recorded); `StorageError`.
+    private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], nonce: inout NonceSpend, request: AssessRequest,
+                                canonical: String, environment: Environment, now: Int64) throws -> Verdict {
         let judged = try appAttest.judgeUncommitted(in: environment, keyID: keyID, clientData: Array(canonical.utf8), assertion: assertion, now: now)
         var verdict = judged.outcome.verdict
         var devices = 0
         if let pending = judged.pending {
             let deviceID = request.deviceID, keyID = pending.keyID
-            let committed = try first.commit(store) { db -> (counter: (verdict: Attestation.Verdict, window: CounterWindow?), devices: Int) in
+            let committed = try nonce.commit(store) { db -> (counter: (verdict: Verdict, window: CounterWindow?), devices: Int) in
                 let counter = try AppAttestService.commit(pending, in: db)
                 guard counter.verdict.isVerified, let deviceID else { return (counter, 0) }
-                return (counter, try KeyDevices.record(db, keyID: keyID, deviceID: deviceID, now: now))
+                return (counter, try Tables.KeyDevices.record(db, keyID: keyID, deviceID: deviceID, now: now))
             }
             verdict = appAttest.committed(judged, committed.counter).verdict
             devices = committed.devices
         } else {
-            try first.commitAlone(store)
+            try nonce.commitAlone(store)
         }
         if verdict.isVerified, let key = judged.key {
             if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
-            if devices > KeyDevices.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
+            if devices > Tables.KeyDevices.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
         }
         var observed: [String: String] = [:]
         if let key = judged.key {
@@ -129,11 +129,11 @@ public final class AssessService: Sendable {
     }
 
     /// Records a judgement made here into the environment's traffic.
-    func record(_ verdict: Attestation.Verdict, proof: AssessRequest.Proof, request: AssessRequest, environment: Environment,
+    func record(_ verdict: Verdict, proof: AssessRequest.Proof, request: AssessRequest, environment: Environment,
                 observed: [String: String], at now: Int64) {
         var observed = observed
         if request.platform == .android { observed["packageName"] = observed["packageName"] ?? request.appID }
-        recorder.record(Verdict(at: now, platform: request.platform.rawValue, provider: proof.provider, status: verdict.status.rawValue,
+        recorder.record(TrafficVerdict(at: now, platform: request.platform.rawValue, provider: proof.provider, status: verdict.status.rawValue,
                                 reasons: verdict.reasons, observed: observed),
                         environmentID: environment.id)
     }
@@ -176,21 +176,18 @@ public final class AssessService: Sendable {
     }
 
     /// Deletes expired nonces and past days' key devices; returns how many rows.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `StorageError`.
     @discardableResult
     public func purge(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        var total = 0
-        while true {
-            let n = try store.write { db in try SpentNonces.purge(db, now: now, limit: limit) + KeyDevices.purge(db, now: now, limit: limit) }
-            total += n
-            if n < limit { return total }
+        return try store.purge(limit: limit) { db in
+            try Tables.SpentNonces.purge(db, now: now, limit: limit) + Tables.KeyDevices.purge(db, now: now, limit: limit)
         }
     }
 
     /// How many nonces are kept now.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `StorageError`.
     public func spentNonceCount() throws -> Int {
-        try store.read { db in try SpentNonces.count(db) }
+        try store.read { db in try Tables.SpentNonces.count(db) }
     }
 }

@@ -8,7 +8,7 @@ public struct Assessment: Sendable {
     public struct AttestationResult: Sendable, Equatable {
         /// `play-integrity` or `app-attest`.
         public var provider: String
-        public var verdict: Attestation.Verdict
+        public var verdict: Verdict
     }
 
     /// Attack mode's effect on this request.

@@ -2,7 +2,7 @@ import Attestation
 
 /// What a key registration answers (DEVICE-API.md "Key registration"): the verdict and what was learnt.
 public struct RegistrationOutcome: Sendable {
-    public var verdict: Attestation.Verdict
+    public var verdict: Verdict
     /// The key id as the device claimed it.
     public var keyID: [UInt8]
     /// The registered app id the attestation was made for, when it could be read.
@@ -13,18 +13,18 @@ public struct RegistrationOutcome: Sendable {
 
 /// What an assertion answers (DEVICE-API.md "Assertion"): the verdict and the assertion's counter, if readable.
 public struct AssertionOutcome: Sendable {
-    public var verdict: Attestation.Verdict
+    public var verdict: Verdict
     public var counter: UInt32?
 }
 
-extension Attestation.Verdict {
+extension Verdict {
     /// This verdict with `reason` added: the status becomes the graver of the two.
-    func adding(_ reason: Reason) -> Attestation.Verdict {
-        Attestation.Verdict(reasons: reasons.map { Reason(status, $0) } + [reason])
+    func adding(_ reason: Reason) -> Verdict {
+        Verdict(reasons: reasons.map { Reason(status, $0) } + [reason])
     }
 
     /// A verdict of one reason.
-    static func of(_ reason: Reason) -> Attestation.Verdict {
-        Attestation.Verdict(reasons: [reason])
+    static func of(_ reason: Reason) -> Verdict {
+        Verdict(reasons: [reason])
     }
 }

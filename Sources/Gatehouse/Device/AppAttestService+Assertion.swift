@@ -10,7 +10,7 @@ extension AppAttestService {
     /// a verified counter is then committed with a conditional UPDATE from the window it was judged against, and when
     /// that window moved meanwhile it is re-read and the counter re-judged (so of concurrent assertions with one
     /// counter exactly one is verified). Committed before this returns; recorded into traffic.
-    /// - Throws: `DatabaseError` when the state cannot be committed (nothing is answered then).
+    /// - Throws: `StorageError` when the state cannot be committed (nothing is answered then).
     public func assert(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8]) throws -> AssertionOutcome {
         let now = store.clock()
         let (outcome, key) = try judgeAssertion(in: environment, keyID: keyID, clientData: clientData, assertion: assertion, now: now)
@@ -20,7 +20,7 @@ extension AppAttestService {
 
     /// Judges and commits an assertion as ``assert(in:keyID:clientData:assertion:)`` does, without recording it into
     /// traffic (the caller may add reasons first, then records): the outcome and the stored key it named, if any.
-    /// - Throws: `DatabaseError` when the state cannot be committed.
+    /// - Throws: `StorageError` when the state cannot be committed.
     func judgeAssertion(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8],
                         now: Int64) throws -> (AssertionOutcome, AttestedKey?) {
         let judged = try judgeUncommitted(in: environment, keyID: keyID, clientData: clientData, assertion: assertion, now: now)
@@ -50,7 +50,7 @@ extension AppAttestService {
 
     /// Judges an assertion without committing: the verifier checks signature, rpIdHash, counter window and key kind
     /// against the cached key (a spent counter is judged again against the stored window).
-    /// - Throws: `DatabaseError` when the key cannot be read.
+    /// - Throws: `StorageError` when the key cannot be read.
     func judgeUncommitted(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8],
                           now: Int64) throws -> JudgedAssertion {
         guard let keyID, !keyID.isEmpty else {
@@ -79,7 +79,7 @@ extension AppAttestService {
     }
 
     /// The outcome of `judged` once its counter's commit gave `committed`; the cache learns the stored window.
-    func committed(_ judged: JudgedAssertion, _ committed: (verdict: Attestation.Verdict, window: CounterWindow?)) -> AssertionOutcome {
+    func committed(_ judged: JudgedAssertion, _ committed: (verdict: Verdict, window: CounterWindow?)) -> AssertionOutcome {
         if let pending = judged.pending, let stored = committed.window { store.attestedKeyCache.committed(stored, keyID: pending.keyID) }
         return AssertionOutcome(verdict: committed.verdict, counter: judged.outcome.counter)
     }
@@ -90,7 +90,7 @@ extension AppAttestService {
     /// The stored key `keyID` of `environmentID` with its public key parsed (nil: unknown, or its stored point does
     /// not parse), kept in the cache unless it was invalidated after `generation`.
     private func load(_ keyID: [UInt8], environmentID: String, generation: Int) throws -> AttestedKeyCache.Entry? {
-        let stored = try store.read { db in try AttestedKeys.load(db, keyID: keyID, environmentID: environmentID) }
+        let stored = try store.read { db in try Tables.AttestedKeys.load(db, keyID: keyID, environmentID: environmentID) }
         guard let stored, let publicKey = try? ECPublicKey(x962: stored.publicKey) else { return nil }
         let entry = AttestedKeyCache.Entry(key: stored, publicKey: publicKey)
         store.attestedKeyCache.keep(entry, seen: generation)
@@ -106,12 +106,12 @@ extension AppAttestService {
     /// one if it is still the same; otherwise re-reads the window (the writer sees every change committed or batched
     /// before) and judges the counter again. Returns the verdict and the window stored after it (nil when the key is
     /// gone). Runs inside the caller's transaction: it changes nothing but this key's window.
-    /// - Throws: `DatabaseError`; `WriteConflict` when the window kept moving.
-    static func commit(_ pending: PendingCounter, in db: any SQLConnection) throws -> (verdict: Attestation.Verdict, window: CounterWindow?) {
+    /// - Throws: `StorageError`; `WriteConflict` when the window kept moving.
+    static func commit(_ pending: PendingCounter, in db: any SQLConnection) throws -> (verdict: Verdict, window: CounterWindow?) {
         var old = pending.judgedAgainst, new = pending.accepted
         for _ in 0..<maxAttempts {
-            if try AttestedKeys.advance(db, keyID: pending.keyID, from: old, to: new, now: pending.now) { return (.verified, new) }
-            guard let current = try AttestedKeys.window(db, keyID: pending.keyID) else { return (.of(.unknownKeyId), nil) }
+            if try Tables.AttestedKeys.advance(db, keyID: pending.keyID, from: old, to: new, now: pending.now) { return (.verified, new) }
+            guard let current = try Tables.AttestedKeys.window(db, keyID: pending.keyID) else { return (.of(.unknownKeyId), nil) }
             switch current.judge(pending.counter) {
             case .accept(let next):
                 old = current

@@ -23,7 +23,7 @@ public final class AppAttestService: Sendable {
     }
 
     /// The environment a device's `apiKey` (a public key) names, and the key itself.
-    /// - Throws: `DomainError.unauthenticated` for a key unknown, revoked or expired; `DatabaseError`.
+    /// - Throws: `DomainError.unauthenticated` for a key unknown, revoked or expired; `StorageError`.
     public func authenticate(apiKey: String) throws -> (key: APIKey, environment: Environment) {
         let key = try keys.authenticatePublic(apiKey)
         do {
@@ -34,20 +34,20 @@ public final class AppAttestService: Sendable {
     }
 
     /// Issues a challenge for `environment`, committed before it is returned.
-    /// - Throws: `CryptoError` (no randomness), `DatabaseError`.
+    /// - Throws: `CryptoError` (no randomness), `StorageError`.
     public func issueChallenge(for environment: Environment) throws -> IssuedChallenge {
-        let challenge = try Challenges.make()
-        let expiresAt = store.clock() + Challenges.lifetime
+        let challenge = try Tables.Challenges.make()
+        let expiresAt = store.clock() + Tables.Challenges.lifetime
         let environmentID = environment.id
         try store.commit { db in
-            try Challenges.insert(db, challenge: challenge, environmentID: environmentID, expiresAt: expiresAt)
+            try Tables.Challenges.insert(db, challenge: challenge, environmentID: environmentID, expiresAt: expiresAt)
         }
         return IssuedChallenge(challenge: challenge, expiresAt: expiresAt)
     }
 
     /// Judges a key registration: verifies the attestation, consumes the challenge (every attempt spends it) and,
     /// when verified, stores the key — committed before this returns — then records the verdict into traffic.
-    /// - Throws: `DatabaseError` when the state cannot be committed (nothing is answered then).
+    /// - Throws: `StorageError` when the state cannot be committed (nothing is answered then).
     public func register(in environment: Environment, keyID: [UInt8], challenge: String, attestation: [UInt8]) throws -> RegistrationOutcome {
         let now = store.clock()
         let request = AttestationRequest(attestation: attestation, keyId: keyID, clientDataHash: SHA256.hash(Array(challenge.utf8)))
@@ -61,14 +61,14 @@ public final class AppAttestService: Sendable {
             }
         } : nil
         let environmentID = environment.id
-        let verdict = try store.commit { db -> Attestation.Verdict in
+        let verdict = try store.commit { db -> Verdict in
             var verdict = result.verdict
-            guard try Challenges.consume(db, challenge: challenge, environmentID: environmentID, now: now) else {
+            guard try Tables.Challenges.consume(db, challenge: challenge, environmentID: environmentID, now: now) else {
                 return verdict.adding(.challengeInvalid)
             }
             if verdict.isVerified {
                 guard let stored else { return .of(.attestationInvalid) }
-                if try !AttestedKeys.insert(db, stored) { verdict = verdict.adding(.keyAlreadyRegistered) }
+                if try !Tables.AttestedKeys.insert(db, stored) { verdict = verdict.adding(.keyAlreadyRegistered) }
             }
             return verdict
         }
@@ -79,16 +79,11 @@ public final class AppAttestService: Sendable {
     }
 
     /// Deletes expired challenges; returns how many.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `StorageError`.
     @discardableResult
     public func purgeExpiredChallenges(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        var total = 0
-        while true {
-            let n = try store.write { db in try Challenges.purge(db, now: now, limit: limit) }
-            total += n
-            if n < limit { return total }
-        }
+        return try store.purge(limit: limit) { db in try Tables.Challenges.purge(db, now: now, limit: limit) }
     }
 
     /// What the verifier needs of an environment.
@@ -97,11 +92,11 @@ public final class AppAttestService: Sendable {
     }
 
     /// Records a judgement into the environment's traffic (written within the recorder's interval).
-    func record(_ verdict: Attestation.Verdict, environmentID: String, appID: String?, kind: AttestationEnvironment?, at now: Int64) {
+    func record(_ verdict: Verdict, environmentID: String, appID: String?, kind: AttestationEnvironment?, at now: Int64) {
         var observed: [String: String] = [:]
         if let appID { observed["appId"] = appID }
         if let kind { observed["attestationEnvironment"] = kind.rawValue }
-        recorder.record(Verdict(at: now, platform: "ios", provider: "app-attest", status: verdict.status.rawValue,
+        recorder.record(TrafficVerdict(at: now, platform: "ios", provider: "app-attest", status: verdict.status.rawValue,
                                 reasons: verdict.reasons, observed: observed),
                         environmentID: environmentID)
     }

@@ -9,7 +9,7 @@ import Crypto
 /// window is safe to judge against, as `AppAttestService.assert` does: a counter it accepts is committed only by a
 /// conditional UPDATE from exactly that window (re-judged on the writer when the window moved), and a counter it
 /// calls reused or regressed is re-judged against the stored window before the answer. Deleting an environment
-/// (which deletes its keys) calls `invalidate()`, like the other read caches; a lookup started before that keeps
+/// (which deletes its keys) makes the store call `invalidate()`, as for the other read caches; a lookup started before that keeps
 /// nothing it read.
 ///
 /// Bounded: two generations of at most `limit` keys each (about 2.5 kB a key with its parsed key); when the current
@@ -69,7 +69,7 @@ final class AttestedKeyCache: @unchecked Sendable {
         }
     }
 
-    /// Forgets every key: call after a write that deletes keys (an environment deleted).
+    /// Forgets every key (the store calls it after a write to the environments, whose deletion deletes keys).
     func invalidate() {
         lock.writing {
             generation += 1

@@ -28,19 +28,14 @@ public struct AttestedKeyCounts: Sendable {
 
     /// Counts per app id of `environmentID` (app ids with no key are absent). One pass over the environment's keys
     /// through the index on (environment_id, app_id, attestation_environment).
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `StorageError`.
     public func perApp(environmentID: String) throws -> [String: AppKeyCount] {
         var counts: [String: AppKeyCount] = [:]
         try store.read { db in
-            try db.forEachRow(
-                "SELECT app_id, attestation_environment, COUNT(*) AS n, MAX(last_used_at) AS last FROM attested_keys WHERE environment_id = ? GROUP BY app_id, attestation_environment",
-                [.text(environmentID)]
-            ) { row in
-                let appID = try row.text("app_id")
+            try Tables.AttestedKeys.countsPerApp(db, environmentID: environmentID) { appID, environment, n, last in
                 var count = counts[appID] ?? AppKeyCount(appID: appID)
-                let n = try row.int("n")
-                if try row.text("attestation_environment") == "development" { count.development += n } else { count.production += n }
-                if let last = try row.optionalInteger("last") { count.lastAssertionAt = max(count.lastAssertionAt ?? last, last) }
+                if environment == .development { count.development += n } else { count.production += n }
+                if let last { count.lastAssertionAt = max(count.lastAssertionAt ?? last, last) }
                 counts[appID] = count
             }
         }

@@ -15,7 +15,7 @@ public struct PlayIntegrityKeyCheck: Sendable {
 
     /// ``run(environmentID:keys:)`` with keys as saved (validated by `PlayIntegrityFields`); nil when they cannot be
     /// Play keys.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `StorageError`.
     public func run(environmentID: String, local: LocalDecodingKeys) throws -> PlayIntegrityKeyCheckResult? {
         guard let publicKey = try? ECPublicKey(derSubjectPublicKeyInfo: local.verificationKey),
               let keys = try? PlayIntegrityKeys(decryptionKey: local.decryptionKey, verificationKey: publicKey) else { return nil }
@@ -23,10 +23,10 @@ public struct PlayIntegrityKeyCheck: Sendable {
     }
 
     /// What trying `keys` on the recent failures of `environmentID` found.
-    /// - Throws: `DatabaseError`; a failure that no longer opens under the master key is skipped.
+    /// - Throws: `StorageError`; a failure that no longer opens under the master key is skipped.
     public func run(environmentID: String, keys: PlayIntegrityKeys) throws -> PlayIntegrityKeyCheckResult {
         let now = store.clock()
-        let sealed = try store.read { db in try FailedIntegrityTokens.recent(db, environmentID: environmentID, now: now) }
+        let sealed = try store.read { db in try Tables.FailedIntegrityTokens.recent(db, environmentID: environmentID, now: now) }
         let decoder = PlayIntegrityDecoder(keys: keys)
         var result = PlayIntegrityKeyCheckResult()
         for box in sealed {

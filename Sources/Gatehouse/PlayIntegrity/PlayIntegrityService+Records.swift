@@ -4,7 +4,7 @@ import JSON
 
 extension PlayIntegrityService {
     /// The environment's credentials, unsealed and parsed once per environment revision.
-    /// - Throws: `DatabaseError`, or `SecretBoxError` when a sealed credential does not open.
+    /// - Throws: `StorageError`, or `SecretBoxError` when a sealed credential does not open.
     func credentials(_ environment: Environment) throws -> DecodingCredentials {
         guard environment.playIntegrity.localSet || environment.playIntegrity.serviceAccountSet else { return DecodingCredentials() }
         let environments = self.environments
@@ -37,25 +37,20 @@ extension PlayIntegrityService {
         if let verdict = seen.appLicensingVerdict { observed["appLicensingVerdict"] = verdict }
         if !seen.deviceRecognitionVerdict.isEmpty { observed["deviceRecognitionVerdict"] = seen.deviceRecognitionVerdict.joined(separator: ",") }
         let verdict = judgement.verdict
-        recorder.record(Verdict(at: now, platform: "android", provider: Provider.playIntegrity, status: verdict.status.rawValue,
+        recorder.record(TrafficVerdict(at: now, platform: "android", provider: Provider.playIntegrity, status: verdict.status.rawValue,
                                 reasons: verdict.reasons, observed: observed),
                         environmentID: environmentID)
     }
 
     /// Deletes spent token hashes that expired, failed tokens older than 24 hours, tokens sent to Google more than 10
     /// minutes ago and decode counts of days past; returns how many rows went.
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `StorageError`.
     @discardableResult
     public func purgeExpired(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        var total = 0
-        while true {
-            let n = try store.write { db in
-                try SpentIntegrityTokens.purge(db, now: now, limit: limit) + FailedIntegrityTokens.purge(db, now: now, limit: limit)
-                    + JudgedIntegrityTokens.purge(db, now: now, limit: limit) + GoogleDecodeCounts.purge(db, now: now)
-            }
-            total += n
-            if n < limit { return total }
+        return try store.purge(limit: limit) { db in
+            try Tables.SpentIntegrityTokens.purge(db, now: now, limit: limit) + Tables.FailedIntegrityTokens.purge(db, now: now, limit: limit)
+                + Tables.JudgedIntegrityTokens.purge(db, now: now, limit: limit) + Tables.GoogleDecodeCounts.purge(db, now: now)
         }
     }
 }

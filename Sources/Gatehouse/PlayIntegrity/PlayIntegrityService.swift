@@ -30,30 +30,30 @@ public final class PlayIntegrityService: Sendable {
 
     /// Judges `token`, presented for `packageName` bound to `requestHash`, in `environment`. A token is spent (its
     /// hash kept) before this returns; the verdict reaches traffic within the recorder's interval.
-    /// - Throws: `DatabaseError` when the state cannot be read or committed (nothing is answered then).
+    /// - Throws: `StorageError` when the state cannot be read or committed (nothing is answered then).
     public func judge(in environment: Environment, packageName: String, requestHash: String, token: String) throws -> PlayIntegrityOutcome {
-        var none = FirstChange(nil)
-        return try judge(in: environment, packageName: packageName, requestHash: requestHash, token: token, first: &none)
+        var none = NonceSpend(nil)
+        return try judge(in: environment, packageName: packageName, requestHash: requestHash, token: token, nonce: &none)
     }
 
-    /// Judges as ``judge(in:packageName:requestHash:token:)`` does, committing `first` (an assessment's nonce) before
+    /// Judges as ``judge(in:packageName:requestHash:token:)`` does, committing `nonce` (an assessment's nonce spend) before
     /// anything this judgement commits, in the same transaction when there is one, and before any call to Google.
-    /// - Throws: `FirstChange.Refused` when `first` returned false: then nothing else was committed or recorded.
+    /// - Throws: `NonceSpend.Refused` when the nonce was spent before: then nothing else was committed or recorded.
     func judge(in environment: Environment, packageName: String, requestHash: String, token: String,
-               first: inout FirstChange) throws -> PlayIntegrityOutcome {
+               nonce: inout NonceSpend) throws -> PlayIntegrityOutcome {
         let now = store.clock()
         let request = PlayIntegrityRequest(packageName: packageName, requestHash: requestHash)
         let tokenBytes = Array(token.utf8)
         let decoding = try credentials(environment)
         let outcome: PlayIntegrityOutcome
         if decoding.isEmpty {
-            try keepFailed(tokenBytes, environmentID: environment.id, now: now, first: &first)
+            try keepFailed(tokenBytes, environmentID: environment.id, now: now, nonce: &nonce)
             outcome = PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .notConfigured), decodedBy: nil)
         } else {
             outcome = try decodeAndJudge(tokenBytes, token: token, decoding: decoding, environment: environment, request: request, now: now,
-                                         first: &first)
+                                         nonce: &nonce)
         }
-        try first.commitAlone(store)
+        try nonce.commitAlone(store)
         record(outcome.judgement, environmentID: environment.id, requestedPackage: packageName, at: now)
         return outcome
     }
@@ -63,17 +63,17 @@ public final class PlayIntegrityService: Sendable {
     /// replay is `verdictReplayed`, or the earlier failure. A token the local keys could not open is kept for the key
     /// check, once Google's answer (if asked) says it was a token at all.
     private func decodeAndJudge(_ tokenBytes: [UInt8], token: String, decoding: DecodingCredentials, environment: Environment,
-                                request: PlayIntegrityRequest, now: Int64, first: inout FirstChange) throws -> PlayIntegrityOutcome {
+                                request: PlayIntegrityRequest, now: Int64, nonce: inout NonceSpend) throws -> PlayIntegrityOutcome {
         let asksGoogle = decoding.serviceAccount != nil && google != nil
         var localError: PlayIntegrityDecodeError?
         if let local = decoding.local {
             switch Result(catching: { () throws(PlayIntegrityDecodeError) -> JSON in try local.decode(tokenBytes) }) {
             case .success(let payload):
                 return try judge(payload, decodedBy: .local, tokenBytes: tokenBytes, environment: environment, request: request, now: now,
-                                 first: &first)
+                                 nonce: &nonce)
             case .failure(let error):
                 localError = error
-                if error.stage == .signature || !asksGoogle { try keepFailed(tokenBytes, environmentID: environment.id, now: now, first: &first) }
+                if error.stage == .signature || !asksGoogle { try keepFailed(tokenBytes, environmentID: environment.id, now: now, nonce: &nonce) }
                 if error.stage == .signature {
                     return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(decodeError: error), decodedBy: nil)
                 }
@@ -83,14 +83,14 @@ public final class PlayIntegrityService: Sendable {
             let judgement = localError.map { PlayIntegrityJudgement(decodeError: $0) } ?? PlayIntegrityJudgement(unavailable: .notConfigured)
             return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
         }
-        // Reserved, and the call counted, before the call, after `first` (a replayed nonce must not cost a call).
+        // Reserved, and the call counted, before the call, after the nonce spend (a replayed nonce must not cost a call).
         let hash = SHA256.hash(tokenBytes), environmentID = environment.id
-        if let earlier = try first.commit(store, { db in
-            try JudgedIntegrityTokens.reserve(db, tokenHash: hash, environmentID: environmentID, now: now)
+        if let earlier = try nonce.commit(store, { db in
+            try Tables.JudgedIntegrityTokens.reserve(db, tokenHash: hash, environmentID: environmentID, now: now)
         }) {
             switch earlier {
             case .decoded:
-                let replayed = PlayIntegrityJudgement(verdict: Attestation.Verdict(reasons: [.verdictReplayed]), payload: nil, observed: .empty)
+                let replayed = PlayIntegrityJudgement(verdict: Verdict(reasons: [.verdictReplayed]), payload: nil, observed: .empty)
                 return PlayIntegrityOutcome(judgement: replayed, decodedBy: nil)
             case .failed(let verdict):
                 return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(verdict: verdict, payload: nil, observed: .empty), decodedBy: nil)
@@ -104,36 +104,36 @@ public final class PlayIntegrityService: Sendable {
         switch decoded {
         case .success(let payload):
             // Google opened what the local keys could not: the keys are not this app's, which the key check shows.
-            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, first: &first) }
+            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, nonce: &nonce) }
             return try judge(payload, decodedBy: .google, tokenBytes: tokenBytes, environment: environment, request: request, now: now,
-                             first: &first)
+                             nonce: &nonce)
         case .failure(.googleUnreachable):
             judgement = PlayIntegrityJudgement(unavailable: .googleUnreachable)
-            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, first: &first) }
+            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, nonce: &nonce) }
         case .failure(.serviceAccountRejected):
             judgement = PlayIntegrityJudgement(unavailable: .serviceAccountRejected)
-            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, first: &first) }
+            if localError != nil { try keepFailed(tokenBytes, environmentID: environmentID, now: now, nonce: &nonce) }
         case .failure(.tokenNotDecodable), .failure(.invalidPackageName):
             // Neither the keys nor Google can open it: junk, not kept among the failures the key check tries.
             judgement = PlayIntegrityJudgement(decodeError: localError ?? PlayIntegrityDecodeError(.decryption, "Google could not decode the token"))
         }
         let verdict = judgement.verdict
-        try store.commit { db in try JudgedIntegrityTokens.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
+        try store.commit { db in try Tables.JudgedIntegrityTokens.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
         return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
     }
 
     /// Judges the payload, then spends the token (atomically: of concurrent presentations one is first) for as long
     /// as its timestamp keeps it fresh; a token spent before is judged again as replayed.
     private func judge(_ payload: JSON, decodedBy: PlayIntegrityOutcome.DecodedBy, tokenBytes: [UInt8], environment: Environment,
-                       request: PlayIntegrityRequest, now: Int64, first: inout FirstChange) throws -> PlayIntegrityOutcome {
+                       request: PlayIntegrityRequest, now: Int64, nonce: inout NonceSpend) throws -> PlayIntegrityOutcome {
         let registration = Self.registration(environment)
         let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
         var judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: false)
-        if let expiry = SpentIntegrityTokens.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
+        if let expiry = Tables.SpentIntegrityTokens.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
             let hash = SHA256.hash(tokenBytes)
             let environmentID = environment.id
-            let seenBefore = try first.commit(store) { db in
-                try SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
+            let seenBefore = try nonce.commit(store) { db in
+                try Tables.SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
             }
             if seenBefore {
                 judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: true)
@@ -144,12 +144,12 @@ public final class PlayIntegrityService: Sendable {
 
     /// Keeps a token the local keys could not open (or nothing was set to open), sealed, for the key check. Only
     /// what has a JWE's shape and size is kept.
-    private func keepFailed(_ tokenBytes: [UInt8], environmentID: String, now: Int64, first: inout FirstChange) throws {
+    private func keepFailed(_ tokenBytes: [UInt8], environmentID: String, now: Int64, nonce: inout NonceSpend) throws {
         guard tokenBytes.count <= limits.maxTokenBytes, tokenBytes.count(where: { $0 == UInt8(ascii: ".") }) == 4 else { return }
         let hash = SHA256.hash(tokenBytes)
         let sealed = try store.seal(tokenBytes, environmentID: environmentID)
-        try first.commit(store) { db in
-            try FailedIntegrityTokens.insert(db, tokenHash: hash, sealed: sealed, environmentID: environmentID, now: now)
+        try nonce.commit(store) { db in
+            try Tables.FailedIntegrityTokens.insert(db, tokenHash: hash, sealed: sealed, environmentID: environmentID, now: now)
         }
     }
 

@@ -31,7 +31,7 @@ public final class ReceiptChecker: Sendable {
 
     /// Checks `token` for the call `method pathAndQuery` (with its proof header, nil when absent) for environment
     /// `environmentID` under `policy`, at the store's time; with `consume`, spends it when it is otherwise valid.
-    /// - Throws: `DomainError.unavailable` when the database is busy; `DatabaseError` or `CryptoError` when the keys
+    /// - Throws: `DomainError.unavailable` when the database is busy; `StorageError` or `CryptoError` when the keys
     ///   or the spent state cannot be read (nothing is spent then).
     public func check(_ token: String, method: String, pathAndQuery: String, proof: String?, policy: ReceiptPolicy,
                       environmentID: String, consume: Bool) throws -> ReceiptCheck {
@@ -47,7 +47,7 @@ public final class ReceiptChecker: Sendable {
         let spent: Bool
         if consume && verification.valid {
             let spends = try store.commit { db in
-                try ConsumedReceipts.consume(db, environmentID: environmentID, subject: subject, expiresAt: claims.expiresAt)
+                try Tables.ConsumedReceipts.consume(db, environmentID: environmentID, subject: subject, expiresAt: claims.expiresAt)
             }
             spent = !spends
             if spends {
@@ -55,7 +55,7 @@ public final class ReceiptChecker: Sendable {
                 return ReceiptCheck(verification: verification, consumed: true)
             }
         } else {
-            spent = try store.read { db in try ConsumedReceipts.isConsumed(db, environmentID: environmentID, subject: subject) }
+            spent = try store.read { db in try Tables.ConsumedReceipts.isConsumed(db, environmentID: environmentID, subject: subject) }
         }
         if spent {
             verification.reasons.append(.consumed)
@@ -68,16 +68,11 @@ public final class ReceiptChecker: Sendable {
     public var totals: Counts { counts.withLock { $0 } }
 
     /// Deletes spent receipts whose `exp` has come, at most `limit` per transaction; returns how many went.
-    /// - Throws: `DomainError.unavailable` when the database is busy; `DatabaseError`.
+    /// - Throws: `DomainError.unavailable` when the database is busy; `StorageError`.
     @discardableResult
     public func purgeExpired(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        var total = 0
-        while true {
-            let n = try store.write { db in try ConsumedReceipts.purge(db, now: now, limit: limit) }
-            total += n
-            if n < limit { return total }
-        }
+        return try store.purge(limit: limit) { db in try Tables.ConsumedReceipts.purge(db, now: now, limit: limit) }
     }
 }
 

@@ -16,7 +16,7 @@ public struct ReceiptIssuer: Sendable {
     /// - Parameter receiptKey: the phone's P-256 public key as DER SubjectPublicKeyInfo (`signed.receiptKey`); when
     ///   given the receipt carries it as `cnf.jwk` and needs a proof by it on every call.
     /// - Throws: `ValidationError` at `/signed/receiptKey` when the key is not a P-256 SubjectPublicKeyInfo;
-    ///   `DatabaseError`, `CryptoError` or `DomainError` when the signing key cannot be had; `ReceiptError` when
+    ///   `StorageError`, `CryptoError` or `DomainError` when the signing key cannot be had; `ReceiptError` when
     ///   signing fails.
     public func issue(environmentID: String, requestID: String, platform: String, action: ReceiptAction,
                       attestation: ReceiptAttestation?, receiptKey: [UInt8]?) throws -> String {
@@ -33,7 +33,7 @@ public struct ReceiptIssuer: Sendable {
 
     /// A receipt as above, bound to `confirmationKey` (already parsed) when given.
     ///
-    /// - Throws: `DatabaseError`, `CryptoError` or `DomainError` when the signing key cannot be had; `ReceiptError`
+    /// - Throws: `StorageError`, `CryptoError` or `DomainError` when the signing key cannot be had; `ReceiptError`
     ///   when signing fails.
     public func issue(environmentID: String, requestID: String, platform: String, action: ReceiptAction,
                       attestation: ReceiptAttestation?, confirmationKey: ECPublicKey?) throws -> String {

@@ -62,7 +62,7 @@ final class ReceiptKeyCache: @unchecked Sendable {
         }
     }
 
-    /// Forgets the rows, so the next read goes to the database.
+    /// Forgets the rows, so the next read goes to the database (the store calls it after a write to the keys).
     func invalidate() {
         lock.writing {
             state.rows = nil

@@ -18,25 +18,23 @@ public struct ReceiptKeys: Sendable {
     /// How long the keys read from the database are trusted before they are read again, in seconds.
     public static let refreshSeconds: Int64 = 10
 
-    /// The keys of `store`.
+    /// The keys of `store`; a write to them in this process is seen at once (the cache follows the table).
     public init(store: Store) {
         self.store = store
+        store.follow(.receiptKeys, cache.invalidate)
     }
 
     /// Makes the first key when there is no current one (a first start); returns the current key's id.
     ///
-    /// - Throws: `DatabaseError`, or `CryptoError` when a key cannot be made or sealed.
+    /// - Throws: `StorageError`, or `CryptoError` when a key cannot be made or sealed.
     @discardableResult
     public func prepare() throws -> String {
         if let current = try rows().first(where: { $0.retiredAt == nil }) { return current.kid }
         let now = store.clock()
         let made = try store.write { db in
-            if let row = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL") {
-                return try row.text("kid")
-            }
+            if let kid = try Tables.ReceiptKeys.currentKid(db) { return kid }
             return try insertKey(db, now: now)
         }
-        cache.invalidate()
         return made
     }
 
@@ -44,24 +42,23 @@ public struct ReceiptKeys: Sendable {
     /// `revokeNow` (a key that leaked), the retired key and every key retired before it leave the JWKS at once, so
     /// receipts they signed stop verifying. Returns the new key's id and the retired one's (nil when there was none).
     ///
-    /// - Throws: `DatabaseError`, or `CryptoError` when a key cannot be made or sealed.
+    /// - Throws: `StorageError`, or `CryptoError` when a key cannot be made or sealed.
     public func rotate(revokeNow: Bool = false) throws -> (current: String, retired: String?) {
         let now = store.clock()
         let result = try store.write { db in
-            let retired = try db.queryOne("SELECT kid FROM receipt_keys WHERE retired_at IS NULL")?.text("kid")
-            try db.execute("UPDATE receipt_keys SET retired_at = ? WHERE retired_at IS NULL", [.integer(now)])
+            let retired = try Tables.ReceiptKeys.currentKid(db)
+            try Tables.ReceiptKeys.retireCurrent(db, now: now)
             var changes = [AuditChange(field: "receiptKey", before: .optional(retired), after: .null)]
             if revokeNow {
-                let revoked = try db.query("UPDATE receipt_keys SET revoked_at = ? WHERE revoked_at IS NULL RETURNING kid", [.integer(now)])
-                changes.append(AuditChange(field: "revokedKeys", before: .null, after: .array(try revoked.map { try $0.text("kid") }.sorted().map { .string($0) })))
+                let revoked = try Tables.ReceiptKeys.revokeAll(db, now: now)
+                changes.append(AuditChange(field: "revokedKeys", before: .null, after: .array(revoked.sorted().map { .string($0) })))
             }
             let current = try insertKey(db, now: now)
             changes[0] = AuditChange(field: "receiptKey", before: .optional(retired), after: .string(current))
-            try AuditLog.record(db, at: now, actor: .system, action: revokeNow ? "receipts.rotate-key.revoke" : "receipts.rotate-key",
+            try Tables.AuditLog.record(db, at: now, actor: .system, action: revokeNow ? "receipts.rotate-key.revoke" : "receipts.rotate-key",
                                 environmentID: nil, changes: changes)
             return (current, retired)
         }
-        cache.invalidate()
         return result
     }
 
@@ -69,7 +66,7 @@ public struct ReceiptKeys: Sendable {
     /// Made once per ``refreshSeconds`` (its keys parsed once for verification), so a retired key leaves it at most
     /// that late.
     ///
-    /// - Throws: `DatabaseError` when the keys cannot be read.
+    /// - Throws: `StorageError` when the keys cannot be read.
     public func published() throws -> JWKS {
         let now = store.clock()
         let rows = try rows()
@@ -83,14 +80,14 @@ public struct ReceiptKeys: Sendable {
 
     /// The current key's id (nil before `prepare` ran), for the dashboard.
     ///
-    /// - Throws: `DatabaseError` when the keys cannot be read.
+    /// - Throws: `StorageError` when the keys cannot be read.
     public func currentKeyID() throws -> String? {
         try rows().first { $0.retiredAt == nil }?.kid
     }
 
     /// A signer with the current key (opened once per key and kept).
     ///
-    /// - Throws: `DatabaseError`; `CryptoError` when the sealed key does not open under this master key;
+    /// - Throws: `StorageError`; `CryptoError` when the sealed key does not open under this master key;
     ///   `DomainError.conflict` when there is no current key (`prepare` never ran).
     func signer() throws -> ReceiptSigner {
         guard let current = try rows().first(where: { $0.retiredAt == nil }) else {
@@ -98,7 +95,7 @@ public struct ReceiptKeys: Sendable {
         }
         if let signer = cache.signer(kid: current.kid) { return signer }
         let sealed = try store.read { db in
-            try db.queryOne("SELECT sealed_private_key FROM receipt_keys WHERE kid = ?", [.text(current.kid)])?.blob("sealed_private_key")
+            try Tables.ReceiptKeys.sealedPrivateKey(db, kid: current.kid)
         }
         guard let sealed else { throw DomainError.conflict("receipt key \(current.kid) is gone") }
         let der = try store.box.open(sealed, associatedData: Self.associatedData(kid: current.kid))
@@ -111,15 +108,7 @@ public struct ReceiptKeys: Sendable {
     func rows() throws -> [ReceiptKeyRow] {
         let now = store.clock()
         if let rows = cache.rows(now: now, ttl: Self.refreshSeconds) { return rows }
-        let rows = try store.read { db in
-            try db.query("SELECT kid, public_jwk, retired_at, revoked_at FROM receipt_keys ORDER BY retired_at IS NOT NULL, retired_at DESC, kid")
-        }.map { row -> ReceiptKeyRow in
-            let kid = try row.text("kid")
-            guard let json = try? JSONParser.parse(try row.text("public_jwk")), let jwk = try? PublicJWK(json: json) else {
-                throw StorageError(.malformedRow, "receipt_keys.public_jwk of \(kid) is not a P-256 public JWK")
-            }
-            return ReceiptKeyRow(kid: kid, jwk: jwk, retiredAt: try row.optionalInteger("retired_at"), revokedAt: try row.optionalInteger("revoked_at"))
-        }
+        let rows = try store.read { db in try Tables.ReceiptKeys.all(db) }
         cache.store(rows, at: now)
         return rows
     }
@@ -130,9 +119,7 @@ public struct ReceiptKeys: Sendable {
         let kid = PublicJWK(publicKey: key.publicKey).thumbprint
         let jwk = PublicJWK(publicKey: key.publicKey, kid: kid)
         let sealed = try store.box.seal(key.pkcs8DER, associatedData: Self.associatedData(kid: kid))
-        try db.execute(
-            "INSERT INTO receipt_keys (kid, sealed_private_key, public_jwk, created_at, retired_at) VALUES (?, ?, ?, ?, NULL)",
-            [.text(kid), .blob(sealed), .text(jwk.json.text), .integer(now)])
+        try Tables.ReceiptKeys.insert(db, kid: kid, sealedPrivateKey: sealed, publicJWK: jwk.json.text, now: now)
         return kid
     }
 

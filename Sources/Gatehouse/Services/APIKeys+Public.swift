@@ -3,16 +3,14 @@ import Storage
 extension APIKeys {
     /// The key a presented public key (`pk_live_…`, `pk_test_…`) is, when it is active; otherwise
     /// `DomainError.unauthenticated`. Public keys identify an environment and prove nothing (they ship in apps).
-    /// - Throws: `DomainError.unauthenticated`, `DatabaseError`.
+    /// - Throws: `DomainError.unauthenticated`, `StorageError`.
     public func authenticatePublic(_ presented: String) throws -> APIKey {
         guard presented.hasPrefix("pk_"), presented.utf8.count <= 200 else {
             throw DomainError.unauthenticated("apiKey is not one of this server's public keys (pk_live_… or pk_test_…)")
         }
         let now = store.clock()
         let found = try store.publicKeys.value(presented) {
-            try store.read { db in
-                try db.queryOne("SELECT \(Self.columns) FROM api_keys WHERE public_value = ? AND type = 'public'", [.text(presented)]).map(Self.key)
-            }
+            try store.read { db in try Tables.APIKeys.publicKey(db, value: presented) }
         }
         guard let key = found else { throw DomainError.unauthenticated("apiKey is not one of this server's public keys") }
         guard key.isActive(at: now) else { throw DomainError.unauthenticated("this public key is revoked or expired") }

@@ -38,14 +38,11 @@ public struct Admins: Sendable {
         let now = store.clock()
         let admin = Admin(id: try RandomToken.identifier(prefix: "adm_"), email: email, role: role, disabled: false, createdAt: now)
         try store.write { db in
-            if try db.queryOne("SELECT 1 FROM admins WHERE email = ?", [.text(email)]) != nil {
+            if try Tables.Admins.id(db, email: email) != nil {
                 throw ValidationError("/email", "is already an admin's e-mail")
             }
-            try db.execute(
-                "INSERT INTO admins (id, email, password_hash, role, disabled, created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?)",
-                [.text(admin.id), .text(email), .text(hash), .text(role.rawValue), .integer(now), .integer(now)]
-            )
-            try AuditLog.record(db, at: now, actor: actor, action: "admin.create", environmentID: nil, changes: [
+            try Tables.Admins.insert(db, admin, passwordHash: hash)
+            try Tables.AuditLog.record(db, at: now, actor: actor, action: "admin.create", environmentID: nil, changes: [
                 AuditChange(field: "admins", before: .null, after: .string("\(email) (\(role.rawValue))")),
             ])
         }
@@ -54,40 +51,30 @@ public struct Admins: Sendable {
 
     /// How many admins exist (zero on a fresh install: the setup link is offered).
     public func count() throws -> Int {
-        try store.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM admins")?.int("n") ?? 0 }
+        try store.read { db in try Tables.Admins.count(db) }
     }
 
     public func list() throws -> [Admin] {
-        try store.read { db in try db.query("SELECT \(Self.columns) FROM admins ORDER BY created_at, email").map(Self.admin) }
+        try store.read { db in try Tables.Admins.all(db) }
     }
 
-    /// The columns ``admin(_:)`` reads.
-    static let columns = "id, email, role, disabled, created_at"
-
-    static func admin(_ row: Row) throws -> Admin {
-        guard let role = Admin.Role(rawValue: try row.text("role")) else {
-            throw StorageError(.malformedRow, "admins.role is not owner, editor or viewer")
-        }
-        return Admin(id: try row.text("id"), email: try row.text("email"), role: role, disabled: try row.bool("disabled"),
-                     createdAt: try row.integer("created_at"))
-    }
 }
 
 extension Admins {
     /// Forgets login failures older than a day.
     public func pruneLoginFailures() throws {
         let cutoff = store.clock() - 86_400
-        try store.write { db in try db.execute("DELETE FROM login_failures WHERE at < ?", [.integer(cutoff)]) }
+        try store.write { db in try Tables.LoginFailures.prune(db, before: cutoff) }
     }
 }
 
 extension Admins {
     /// One admin by id; throws `DomainError.notFound` when there is none.
     public func get(_ id: String) throws -> Admin {
-        guard let row = try store.read({ db in try db.queryOne("SELECT \(Self.columns) FROM admins WHERE id = ?", [.text(id)]) }) else {
+        guard let admin = try store.read({ db in try Tables.Admins.get(db, id: id) }) else {
             throw DomainError.notFound("no admin \(id)")
         }
-        return try Self.admin(row)
+        return admin
     }
 
     /// Gives an admin another role, audited. Throws `DomainError.notFound` for an unknown id and
@@ -95,17 +82,16 @@ extension Admins {
     @discardableResult
     public func setRole(id: String, role: Admin.Role, actor: Actor) throws -> Admin {
         let now = store.clock()
-        defer { store.sessionCache.invalidate() }
         return try store.write { db in
             let before = try Self.admin(in: db, id: id)
             guard before.role != role else { return before }
             if before.role == .owner, !before.disabled, try Self.otherActiveOwners(db, besides: id) == 0 {
                 throw DomainError.conflict("cannot make \(before.email) \(role == .editor ? "an" : "a") \(role.rawValue): they are the last active owner; make another admin an owner first, so someone can still manage admins")
             }
-            try db.execute("UPDATE admins SET role = ?, updated_at = ? WHERE id = ?", [.text(role.rawValue), .integer(now), .text(id)])
+            try Tables.Admins.setRole(db, id: id, role: role, now: now)
             var after = before
             after.role = role
-            try AuditLog.record(db, at: now, actor: actor, action: "admin.role", environmentID: nil, changes: [
+            try Tables.AuditLog.record(db, at: now, actor: actor, action: "admin.role", environmentID: nil, changes: [
                 AuditChange(field: "admins", before: .string(Self.describe(before)), after: .string(Self.describe(after))),
             ])
             return after
@@ -117,18 +103,17 @@ extension Admins {
     @discardableResult
     public func setDisabled(id: String, disabled: Bool, actor: Actor) throws -> Admin {
         let now = store.clock()
-        defer { store.sessionCache.invalidate() }
         return try store.write { db in
             let before = try Self.admin(in: db, id: id)
             guard before.disabled != disabled else { return before }
             if disabled, before.role == .owner, try Self.otherActiveOwners(db, besides: id) == 0 {
                 throw DomainError.conflict("cannot disable \(before.email): they are the last active owner; make another admin an owner first, so someone can still manage admins")
             }
-            try db.execute("UPDATE admins SET disabled = ?, updated_at = ? WHERE id = ?", [.integer(disabled ? 1 : 0), .integer(now), .text(id)])
-            if disabled { try db.execute("DELETE FROM sessions WHERE admin_id = ?", [.text(id)]) }
+            try Tables.Admins.setDisabled(db, id: id, disabled: disabled, now: now)
+            if disabled { try Tables.Sessions.deleteAll(db, adminID: id) }
             var after = before
             after.disabled = disabled
-            try AuditLog.record(db, at: now, actor: actor, action: disabled ? "admin.disable" : "admin.enable", environmentID: nil, changes: [
+            try Tables.AuditLog.record(db, at: now, actor: actor, action: disabled ? "admin.disable" : "admin.enable", environmentID: nil, changes: [
                 AuditChange(field: "admins", before: .string(Self.describe(before)), after: .string(Self.describe(after))),
             ])
             return after
@@ -139,10 +124,9 @@ extension Admins {
     /// the new one against the policy (at `/password`), stores its argon2id hash and ends the admin's other sessions
     /// (all but the one whose cookie token is `keeping`). The audit entry says the password changed, never what to.
     public func changePassword(id: String, current: String, new: String, keeping sessionToken: String? = nil) throws {
-        let stored = try store.read { db in try db.queryOne("SELECT \(Self.columns), password_hash FROM admins WHERE id = ?", [.text(id)]) }
-        guard let stored else { throw DomainError.notFound("no admin \(id)") }
-        let oldHash = try stored.text("password_hash")
-        let admin = try Self.admin(stored)
+        guard let (admin, oldHash) = try store.read({ db in try Tables.Admins.withPassword(db, id: id) }) else {
+            throw DomainError.notFound("no admin \(id)")
+        }
         var errors = FieldErrors()
         if !hasher.verify(current, encoded: oldHash) { errors.add("/current", "is not your current password") }
         for error in Self.validate(email: admin.email, password: new).errors where error.pointer == "/password" {
@@ -151,26 +135,23 @@ extension Admins {
         try errors.throwIfAny()
         let newHash = try hasher.hash(new)
         let now = store.clock()
-        defer { store.sessionCache.invalidate() }
         try store.write { db in
             // Compare-and-swap: a concurrent change of the same password makes this one fail rather than win silently.
-            let changed = try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
-                                         [.text(newHash), .integer(now), .text(id), .text(oldHash)])
-            guard changed == 1 else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
+            guard try Tables.Admins.setPasswordHash(db, id: id, to: newHash, expected: oldHash, now: now) else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
             let keep = sessionToken.map { RandomToken.hash($0) } ?? []
-            try db.execute("DELETE FROM sessions WHERE admin_id = ? AND token_hash != ?", [.text(id), .blob(keep)])
-            try AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.password", environmentID: nil,
+            try Tables.Sessions.deleteAll(db, adminID: id, keeping: keep)
+            try Tables.AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.password", environmentID: nil,
                                 changes: [AuditChange(field: "password", before: AuditChange.sealed, after: AuditChange.sealed)])
         }
     }
 
     static func admin(in db: any SQLConnection, id: String) throws -> Admin {
-        guard let row = try db.queryOne("SELECT \(columns) FROM admins WHERE id = ?", [.text(id)]) else { throw DomainError.notFound("no admin \(id)") }
-        return try admin(row)
+        guard let admin = try Tables.Admins.get(db, id: id) else { throw DomainError.notFound("no admin \(id)") }
+        return admin
     }
 
     static func otherActiveOwners(_ db: any SQLConnection, besides id: String) throws -> Int {
-        try db.queryOne("SELECT COUNT(*) AS n FROM admins WHERE role = 'owner' AND disabled = 0 AND id != ?", [.text(id)])?.int("n") ?? 0
+        try Tables.Admins.otherActiveOwners(db, besides: id)
     }
 
     /// How an admin appears in audit entries: e-mail, role and whether disabled.

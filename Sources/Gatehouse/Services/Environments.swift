@@ -15,38 +15,30 @@ public struct Environments: Sendable {
     public func create(name: String, kind: EnvironmentKind, actor: Actor) throws -> (environment: Environment, keys: [IssuedKey]) {
         let now = store.clock()
         let id = try RandomToken.identifier(prefix: "env_")
-        defer {
-            store.environmentCache.invalidate()
-            store.secretKeyExpiries.invalidate()
-            store.publicKeys.invalidate()
-        }
         return try store.write { db in
-            try db.execute(
-                "INSERT INTO environments (id, name, kind, attack_mode, revision, created_at, updated_at) VALUES (?, ?, ?, 0, 1, ?, ?)",
-                [.text(id), .text(name), .text(kind.rawValue), .integer(now), .integer(now)]
-            )
+            try Tables.Environments.insert(db, id: id, name: name, kind: kind, now: now)
             let keys = [
-                try APIKeys.insert(db, environmentID: id, kind: kind, type: .public, name: "Default public key", now: now),
-                try APIKeys.insert(db, environmentID: id, kind: kind, type: .secret, name: "Default secret key", now: now),
+                try APIKeys.issue(db, environmentID: id, kind: kind, type: .public, name: "Default public key", now: now),
+                try APIKeys.issue(db, environmentID: id, kind: kind, type: .secret, name: "Default secret key", now: now),
             ]
-            try AuditLog.record(db, at: now, actor: actor, action: "environment.create", environmentID: id, changes: [
+            try Tables.AuditLog.record(db, at: now, actor: actor, action: "environment.create", environmentID: id, changes: [
                 AuditChange(field: "name", before: .null, after: .string(name)),
                 AuditChange(field: "kind", before: .null, after: .string(kind.rawValue)),
             ])
-            guard let environment = try Self.load(db, id: id) else { throw DomainError.notFound("environment \(id)") }
+            guard let environment = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("environment \(id)") }
             return (environment, keys)
         }
     }
 
     /// Every environment, oldest first.
     public func list() throws -> [Environment] {
-        try store.environmentCache.value(.all) { try store.read { db in try Self.loadAll(db) } } ?? []
+        try store.environmentCache.value(.all) { try store.read { db in try Tables.Environments.loadAll(db) } } ?? []
     }
 
     /// One environment; throws `DomainError.notFound`.
     public func get(_ id: String) throws -> Environment {
         let found = try store.environmentCache.value(.one(id)) {
-            try store.read { db in try Self.load(db, id: id) }.map { [$0] }
+            try store.read { db in try Tables.Environments.load(db, id: id) }.map { [$0] }
         }
         guard let environment = found?.first else { throw DomainError.notFound("no environment \(id)") }
         return environment
@@ -85,22 +77,17 @@ public struct Environments: Sendable {
                 _ change: (any SQLConnection, inout Environment) throws -> [AuditChange]) throws -> Environment {
         let now = store.clock()
         let store = self.store
-        defer { store.environmentCache.invalidate() }
         return try store.write { db in
-            guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            guard let before = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             try Self.check(ifMatch, against: before)
             var after = before
             let written = try change(db, &after)
             let changes = try Self.store(db, id: id, before: before, after: after) + written
             if !changes.isEmpty {
-                try db.execute(
-                    "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, play_integrity_daily_quota = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
-                    [.text(after.name), .text(after.kind.rawValue), SQLValue(after.attackMode), .integer(Int64(after.playIntegrity.dailyQuota)),
-                     .integer(now), .text(id)]
-                )
-                try AuditLog.record(db, at: now, actor: actor, action: "environment.update", environmentID: id, changes: changes)
+                try Tables.Environments.update(db, after, now: now)
+                try Tables.AuditLog.record(db, at: now, actor: actor, action: "environment.update", environmentID: id, changes: changes)
             }
-            guard let result = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            guard let result = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             return result
         }
     }
@@ -108,17 +95,11 @@ public struct Environments: Sendable {
     /// Deletes an environment with everything registered in it; its audit entries stay.
     public func delete(_ id: String, ifMatch: String? = nil, actor: Actor) throws {
         let now = store.clock()
-        defer {
-            store.environmentCache.invalidate()
-            store.secretKeyExpiries.invalidate()
-            store.publicKeys.invalidate()
-            store.attestedKeyCache.invalidate()
-        }
         try store.write { db in
-            guard let before = try Self.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            guard let before = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             try Self.check(ifMatch, against: before)
-            try db.execute("DELETE FROM environments WHERE id = ?", [.text(id)])
-            try AuditLog.record(db, at: now, actor: actor, action: "environment.delete", environmentID: id, changes: [
+            try Tables.Environments.delete(db, id: id)
+            try Tables.AuditLog.record(db, at: now, actor: actor, action: "environment.delete", environmentID: id, changes: [
                 AuditChange(field: "name", before: .string(before.name), after: .null),
             ])
         }
@@ -128,15 +109,13 @@ public struct Environments: Sendable {
     public func credentials(_ id: String) throws -> (serviceAccount: JSON?, local: LocalDecodingKeys?) {
         let store = self.store
         return try store.read { db in
-            guard let row = try db.queryOne("SELECT service_account_sealed, local_sealed FROM play_integrity_credentials WHERE environment_id = ?", [.text(id)]) else {
-                return (nil, nil)
-            }
+            guard let sealed = try Tables.Environments.sealedCredentials(db, id: id) else { return (nil, nil) }
             var account: JSON?
             var local: LocalDecodingKeys?
-            if let sealed = try row.optionalBlob("service_account_sealed") {
+            if let sealed = sealed.serviceAccount {
                 account = try JSONParser.parse(try store.open(sealed, environmentID: id))
             }
-            if let sealed = try row.optionalBlob("local_sealed") {
+            if let sealed = sealed.local {
                 let opened = try store.open(sealed, environmentID: id)
                 if opened.count > 32 { local = LocalDecodingKeys(decryptionKey: Array(opened[0..<32]), verificationKey: Array(opened[32...])) }
             }

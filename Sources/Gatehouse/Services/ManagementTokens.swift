@@ -21,11 +21,8 @@ public struct ManagementTokens: Sendable {
         let secret = try RandomToken.secret(prefix: Self.prefix)
         let token = ManagementToken(id: id, name: name, scope: scope, hint: "…" + String(secret.suffix(4)), createdAt: now, lastUsedAt: nil, revokedAt: nil)
         try store.write { db in
-            try db.execute(
-                "INSERT INTO management_tokens (id, name, scope, token_hash, hint, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [.text(id), .text(name), .text(scope.rawValue), .blob(RandomToken.hash(secret)), .text(token.hint), SQLValue(actor.id), .integer(now)]
-            )
-            try AuditLog.record(db, at: now, actor: actor, action: "token.create", environmentID: nil, changes: [
+            try Tables.ManagementTokens.insert(db, token, tokenHash: RandomToken.hash(secret), createdBy: actor.id)
+            try Tables.AuditLog.record(db, at: now, actor: actor, action: "token.create", environmentID: nil, changes: [
                 AuditChange(field: "tokens", before: .null, after: .string("\(scope.rawValue) token \(id) \"\(name)\"")),
             ])
         }
@@ -34,20 +31,19 @@ public struct ManagementTokens: Sendable {
 
     public func list() throws -> [ManagementToken] {
         try store.read { db in
-            try db.query("SELECT \(Self.columns) FROM management_tokens ORDER BY created_at DESC, id").map(Self.token)
+            try Tables.ManagementTokens.all(db)
         }
     }
 
     public func revoke(_ id: String, actor: Actor) throws {
         let now = store.clock()
-        defer { store.tokenCache.invalidate() }
         try store.write { db in
-            guard let row = try db.queryOne("SELECT revoked_at FROM management_tokens WHERE id = ?", [.text(id)]) else {
+            guard let token = try Tables.ManagementTokens.get(db, id: id) else {
                 throw DomainError.notFound("no token \(id)")
             }
-            guard try row.optionalInteger("revoked_at") == nil else { throw DomainError.conflict("token \(id) is already revoked") }
-            try db.execute("UPDATE management_tokens SET revoked_at = ? WHERE id = ?", [.integer(now), .text(id)])
-            try AuditLog.record(db, at: now, actor: actor, action: "token.revoke", environmentID: nil, changes: [
+            guard token.revokedAt == nil else { throw DomainError.conflict("token \(id) is already revoked") }
+            try Tables.ManagementTokens.revoke(db, id: id, now: now)
+            try Tables.AuditLog.record(db, at: now, actor: actor, action: "token.revoke", environmentID: nil, changes: [
                 AuditChange(field: "tokens", before: .string("token \(id)"), after: .string("revoked")),
             ])
         }
@@ -60,8 +56,7 @@ public struct ManagementTokens: Sendable {
         guard presented.hasPrefix(Self.prefix) else { throw DomainError.unauthenticated("not a Gatehouse management token") }
         let hash = RandomToken.hash(presented)
         let found = try store.tokenCache.value(hash) {
-            try store.read { db in try db.queryOne("SELECT \(Self.columns), token_hash FROM management_tokens WHERE token_hash = ?", [.blob(hash)]) }
-                .map { row in (token: try Self.token(row), hash: try row.blob("token_hash")) }
+            try store.read { db in try Tables.ManagementTokens.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { throw DomainError.unauthenticated("unknown token") }
         let token = found.token
@@ -74,27 +69,10 @@ public struct ManagementTokens: Sendable {
             return true
         }) ?? true {
             try store.write { db in
-                try db.execute("UPDATE management_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(token.id)])
+                try Tables.ManagementTokens.markUsed(db, id: token.id, now: now)
             }
         }
         return token
     }
 
-    /// The columns ``token(_:)`` reads.
-    static let columns = "id, name, scope, hint, created_at, last_used_at, revoked_at"
-
-    static func token(_ row: Row) throws -> ManagementToken {
-        guard let scope = ManagementToken.Scope(rawValue: try row.text("scope")) else {
-            throw StorageError(.malformedRow, "management_tokens.scope is neither read nor write")
-        }
-        return ManagementToken(
-            id: try row.text("id"),
-            name: try row.text("name"),
-            scope: scope,
-            hint: try row.text("hint"),
-            createdAt: try row.integer("created_at"),
-            lastUsedAt: try row.optionalInteger("last_used_at"),
-            revokedAt: try row.optionalInteger("revoked_at")
-        )
-    }
 }

@@ -62,7 +62,7 @@ final class GroupCommit: Sendable {
 
     /// Runs `change` on the writer inside a transaction shared with concurrent callers, and returns its result once
     /// that transaction has committed.
-    /// - Throws: what `change` throws (its own writes undone, the others' kept), or the `DatabaseError` of a failed
+    /// - Throws: what `change` throws (its own writes undone, the others' kept), or the `StorageError` of a failed
     ///   commit (every change of the batch undone): the engine's errors, which ``Store/commit(_:)`` maps.
     func write<T: Sendable>(_ change: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
         let result = Mutex<T?>(nil)

@@ -1,9 +1,10 @@
 /// Values read from the database, kept in memory until this process writes what they were read from.
 ///
-/// A reader notes the generation before it reads and keeps its value only when no write ended meanwhile; a writer
-/// calls `invalidate()` once its transaction has ended (committed or not). So a kept value is never older than the
-/// last write this process made, and reads that hit the cache touch no database connection at all. Only this
-/// process may write the cached tables (the CLI creates tokens and admins, which a miss reads from the database).
+/// A reader notes the generation before it reads and keeps its value only when no write ended meanwhile; the store
+/// calls `invalidate()` once a transaction that wrote a table the cache follows has ended, committed or not
+/// (`Store.follow`: no service invalidates by hand). So a kept value is never older than the last write this process
+/// made, and reads that hit the cache touch no database connection at all. Only this process may write the cached
+/// tables (the CLI creates tokens and admins, which a miss reads from the database).
 /// Bounded: past `limit` values it starts over. Values that never change for their key (a response body by entity
 /// tag) need no invalidation at all.
 public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
@@ -43,7 +44,7 @@ public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchec
         }
     }
 
-    /// Forgets every value: call after each write to the tables the values come from.
+    /// Forgets every value (the store calls it after each write to the tables the cache follows).
     public func invalidate() {
         lock.writing {
             generation += 1

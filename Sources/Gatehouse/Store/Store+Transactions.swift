@@ -1,4 +1,5 @@
 import Storage
+import Synchronization
 
 /// The domain's way into the database: transactions whose failures are in the domain's words, mapped here once for
 /// every engine and both write paths (a plain write and a group commit), so the layers above never see an engine's
@@ -6,13 +7,31 @@ import Storage
 extension Store {
     /// Runs `body` in a write transaction (one writer at a time). A constraint violation becomes
     /// `DomainError.conflict`, a busy or unreachable database `DomainError.unavailable`; the body's own errors pass
-    /// unchanged.
+    /// unchanged. Once it ends, the caches following the tables it wrote forget them (``Revisions``).
     @discardableResult
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
+        var written: CachedTables = []
+        defer { revisions.wrote(written) }
         do {
-            return try database.write(body)
+            return try database.write { db in
+                let tracker = ChangeTracker(db)
+                defer { written = tracker.written }
+                return try body(tracker)
+            }
         } catch {
             throw domainError(error)
+        }
+    }
+
+    /// Deletes in short write transactions until one deletes fewer than `limit` rows (`delete` answers how many it
+    /// deleted, at most `limit` a table); returns how many went. The writer is never held for a whole purge.
+    @discardableResult
+    func purge(limit: Int, _ delete: (any SQLConnection) throws -> Int) throws -> Int {
+        var total = 0
+        while true {
+            let n = try write(delete)
+            total += n
+            if n < limit { return total }
         }
     }
 
@@ -26,11 +45,17 @@ extension Store {
     }
 
     /// Runs `change` in a transaction shared with concurrent callers (``GroupCommit``) and returns its result once that
-    /// transaction has committed; errors as `write`.
+    /// transaction has committed; errors and caches as `write`.
     @discardableResult
     func commit<T: Sendable>(_ change: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
+        let written = WrittenTables()
+        defer { revisions.wrote(written.tables) }
         do {
-            return try committer.write(change)
+            return try committer.write { db in
+                let tracker = ChangeTracker(db)
+                defer { written.add(tracker.written) }
+                return try change(tracker)
+            }
         } catch {
             throw domainError(error)
         }
@@ -51,4 +76,16 @@ extension Store {
             return failure
         }
     }
+}
+
+/// The tables a group-committed change wrote, noted on the batch's thread and read by the change's caller once the
+/// batch has ended.
+private final class WrittenTables: Sendable {
+    private let bits = Atomic<UInt16>(0)
+
+    func add(_ tables: CachedTables) {
+        bits.bitwiseOr(tables.rawValue, ordering: .relaxed)
+    }
+
+    var tables: CachedTables { CachedTables(rawValue: bits.load(ordering: .relaxed)) }
 }

@@ -11,24 +11,27 @@ public final class Store: Sendable {
     /// Batches concurrent device state changes into one transaction (``commit(_:)``).
     let committer: GroupCommit
     let box: SecretBox
-    /// The week's rollups per environment, for checklists (see `RollupCache`).
+    /// The revision of each table the caches follow; every write transaction moves those it wrote, and the caches
+    /// below, each following the tables it is read from, forget what they hold then (``follow(_:_:)``).
+    let revisions = Revisions()
+    /// The week's rollups per environment, for checklists (see `RollupCache`); follows the rollups.
     let rollupCache = RollupCache()
-    /// Environments as last read (`.all` for the whole list); `Environments` invalidates it after every change.
+    /// Environments as last read (`.all` for the whole list); follows the environments.
     let environmentCache = ReadCache<EnvironmentQuery, [Environment]>(limit: 10_000)
     /// When each environment's unrevoked secret keys expire (`Int64.max`: never), for the checklists' key count;
-    /// `APIKeys` and `Environments` invalidate it after every change to keys.
+    /// follows the keys and the environments (deleting one deletes its keys).
     let secretKeyExpiries = ReadCache<Int, [String: [Int64]]>(limit: 1)
-    /// Public API keys by their value, for the device API (every request names one); `APIKeys` and `Environments`
-    /// invalidate it with `secretKeyExpiries`. Whether a key is active is judged per request from its fields.
+    /// Public API keys by their value, for the device API (every request names one); follows as
+    /// `secretKeyExpiries`. Whether a key is active is judged per request from its fields.
     let publicKeys = ReadCache<String, APIKey>(limit: 10_000)
     /// Sessions (with their stored hash and whether their admin is disabled) by the hash of their cookie token;
-    /// `Sessions` and `Admins` invalidate it after every write to sessions or admins.
+    /// follows the sessions and the admins.
     let sessionCache = ReadCache<[UInt8], (session: Session, disabled: Bool, hash: [UInt8])>(limit: 10_000)
-    /// Management tokens (with their stored hash) by the hash of their secret; `ManagementTokens` invalidates it
-    /// when one is revoked.
+    /// Management tokens (with their stored hash) by the hash of their secret; follows the tokens.
     let tokenCache = ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>(limit: 10_000)
-    /// App Attest keys with their parsed public keys and counter windows, for assertions; `Environments` invalidates
-    /// it when an environment (with its keys) is deleted.
+    /// App Attest keys with their parsed public keys and counter windows, for assertions; follows the environments
+    /// (deleting one deletes its keys). Counter windows need no following: a stale one is caught by the conditional
+    /// update that commits a counter (`AttestedKeyCache`).
     let attestedKeyCache = AttestedKeyCache()
     /// Now, in unix seconds. Injected so tests can move time.
     public let clock: @Sendable () -> Int64
@@ -43,7 +46,20 @@ public final class Store: Sendable {
         self.committer = GroupCommit(database: database)
         self.box = try SecretBox(key: masterKey)
         self.clock = clock
+        follow(.trafficRollups, rollupCache.invalidate)
+        follow(.environments, environmentCache.invalidate)
+        follow([.apiKeys, .environments], secretKeyExpiries.invalidate)
+        follow([.apiKeys, .environments], publicKeys.invalidate)
+        follow([.sessions, .admins], sessionCache.invalidate)
+        follow(.managementTokens, tokenCache.invalidate)
+        follow(.environments, attestedKeyCache.invalidate)
         try verifyMasterKey()
+    }
+
+    /// Makes `forget` run after every write transaction that wrote one of `tables` (committed or not): how a cache
+    /// read from them stays no older than this process's last write.
+    func follow(_ tables: CachedTables, _ forget: @escaping @Sendable () -> Void) {
+        revisions.follow(tables, forget)
     }
 
     /// The master key from `GATEHOUSE_MASTER_KEY` (base64 of 32 bytes) or from a key file created beside the database
@@ -58,14 +74,13 @@ public final class Store: Sendable {
     private func verifyMasterKey() throws {
         let box = self.box
         try write { db in
-            if let row = try db.queryOne("SELECT value FROM settings WHERE key = ?", [.text(Self.checkSetting)]) {
-                guard let sealed = try row.optionalBlob("value"),
-                      let opened = try? box.open(sealed, associatedData: Array(Self.checkSetting.utf8)),
+            if let sealed = try Tables.Settings.bytes(db, key: Self.checkSetting) {
+                guard let opened = try? box.open(sealed, associatedData: Array(Self.checkSetting.utf8)),
                       opened == Self.checkPlaintext
                 else { throw StoreError.wrongMasterKey }
             } else {
                 let sealed = try box.seal(Self.checkPlaintext, associatedData: Array(Self.checkSetting.utf8))
-                try db.execute("INSERT INTO settings (key, value) VALUES (?, ?)", [.text(Self.checkSetting), .blob(sealed)])
+                try Tables.Settings.insert(db, key: Self.checkSetting, bytes: sealed)
             }
         }
     }

@@ -40,20 +40,16 @@ public enum Demo {
     /// entry of its creation has a system actor), so an admin's own environment named "Demo" is not taken for it.
     public static func isDemo(_ environment: Environment, store: Store) throws -> Bool {
         guard environment.name == environmentName else { return false }
-        return try store.read { db in
-            try db.queryOne(
-                "SELECT 1 AS yes FROM audit_log WHERE environment_id = ? AND action = 'environment.create' AND actor_type = 'system' LIMIT 1",
-                [.text(environment.id)]) != nil
-        }
+        return try store.read { db in try Tables.AuditLog.createdBySystem(db, environmentID: environment.id) }
     }
 
     /// A week of generated verdicts, a batch per day (deterministic, so every demo looks the same).
-    static func week(now: Int64) -> [[Verdict]] {
+    static func week(now: Int64) -> [[TrafficVerdict]] {
         var random = SplitMix64(seed: 2026)
         let start = now - 7 * 86_400 + 3600
-        var days: [[Verdict]] = []
+        var days: [[TrafficVerdict]] = []
         for day in 0..<7 {
-            var batch: [Verdict] = []
+            var batch: [TrafficVerdict] = []
             for hour in 0..<24 {
                 let base = start + Int64(day * 86_400 + hour * 3600)
                 guard base < now - 60 else { continue }
@@ -70,34 +66,34 @@ public enum Demo {
         return days
     }
 
-    static func playIntegrity(at: Int64, roll: UInt64) -> Verdict {
+    static func playIntegrity(at: Int64, roll: UInt64) -> TrafficVerdict {
         var observed = ["packageName": packageName, "appRecognitionVerdict": "PLAY_RECOGNIZED", "appLicensingVerdict": "LICENSED"]
         switch roll {
         case 0..<76:
             // Genuine installs from Play: signed by Play's app-signing key, which is not registered.
             observed["certificateDigest"] = CertificateDigest.format(appSigningKeyDigest)
-            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"], observed: observed)
+            return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"], observed: observed)
         case 76..<90:
             // Internal testers sideloading upload-signed builds.
             observed["certificateDigest"] = CertificateDigest.format(uploadKeyDigest)
-            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: observed)
+            return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: observed)
         case 90..<96:
             observed["certificateDigest"] = CertificateDigest.format(appSigningKeyDigest)
-            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch", "deviceIntegrityNotMet"], observed: observed)
+            return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch", "deviceIntegrityNotMet"], observed: observed)
         default:
-            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "forged", reasons: ["requestMismatch"], observed: [:])
+            return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "forged", reasons: ["requestMismatch"], observed: [:])
         }
     }
 
-    static func appAttest(at: Int64, roll: UInt64) -> Verdict {
+    static func appAttest(at: Int64, roll: UInt64) -> TrafficVerdict {
         let observed = ["appId": appleAppID, "attestationEnvironment": "production"]
         switch roll {
         case 0..<94:
-            return Verdict(at: at, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: observed)
+            return TrafficVerdict(at: at, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: observed)
         case 94..<98:
-            return Verdict(at: at, platform: "ios", provider: "app-attest", status: "rejected", reasons: ["counterRegression"], observed: observed)
+            return TrafficVerdict(at: at, platform: "ios", provider: "app-attest", status: "rejected", reasons: ["counterRegression"], observed: observed)
         default:
-            return Verdict(at: at, platform: "ios", provider: "app-attest", status: "forged", reasons: ["assertionInvalid"], observed: observed)
+            return TrafficVerdict(at: at, platform: "ios", provider: "app-attest", status: "forged", reasons: ["assertionInvalid"], observed: observed)
         }
     }
 }

@@ -1,5 +1,6 @@
-/// The week's summed rollups per environment, kept in memory until the environment ingests again or the hour turns
-/// (rollups are hourly, so the window's sums only change then). With them, the last checklist evaluated over them and
+/// The week's summed rollups per environment, kept in memory until the rollups are written again (the store follows
+/// the rollup tables: any ingest forgets every environment's) or the hour turns (rollups are hourly, so the window's sums
+/// only change then). With them, the last checklist evaluated over them and
 /// what it was evaluated for: the same environment revision with the same number of live secret keys gives the same
 /// report until the rollups change.
 ///
@@ -38,7 +39,8 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
     }
 
     private struct State {
-        var generations: [String: Int] = [:]
+        /// Moved on by every write to the rollups (any environment's: the store follows tables, not rows).
+        var generation = 0
         var entries: [String: Entry] = [:]
         var summaries: [String: Summary] = [:]
     }
@@ -52,7 +54,7 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
         lock.reading {
             var out: [String: Entry] = [:]
             for id in environmentIDs {
-                let generation = state.generations[id, default: 0]
+                let generation = state.generation
                 if let e = state.entries[id], e.generation == generation, e.hour == now / 3600 {
                     out[id] = e
                 } else {
@@ -70,7 +72,7 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
             var out: [String: ChecklistCounts] = [:]
             out.reserveCapacity(requests.count)
             for (id, key) in requests {
-                guard let summary = state.summaries[id], summary.generation == state.generations[id, default: 0],
+                guard let summary = state.summaries[id], summary.generation == state.generation,
                       summary.hour == now / 3600, summary.key == key else { continue }
                 out[id] = summary.counts
             }
@@ -78,23 +80,23 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
         }
     }
 
-    /// Stores entries read or evaluated meanwhile; an entry whose environment ingested since it was read is dropped.
+    /// Stores entries read or evaluated meanwhile; an entry read before the rollups were last written is dropped.
     func keep(_ entries: [String: Entry]) {
         guard !entries.isEmpty else { return }
         lock.writing {
-            for (id, e) in entries where state.generations[id, default: 0] == e.generation {
+            for (id, e) in entries where state.generation == e.generation {
                 state.entries[id] = e
                 state.summaries[id] = e.evaluation.map { Summary(generation: e.generation, hour: e.hour, key: $0.key, counts: $0.counts) }
             }
         }
     }
 
-    /// Forgets an environment's rollups after it ingested (or was deleted).
-    func invalidate(_ environmentID: String) {
+    /// Forgets every environment's rollups, after a write to them (the store calls it).
+    @Sendable func invalidate() {
         lock.writing {
-            state.generations[environmentID, default: 0] += 1
-            state.entries[environmentID] = nil
-            state.summaries[environmentID] = nil
+            state.generation += 1
+            state.entries.removeAll(keepingCapacity: true)
+            state.summaries.removeAll(keepingCapacity: true)
         }
     }
 }

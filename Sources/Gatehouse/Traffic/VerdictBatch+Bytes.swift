@@ -9,7 +9,7 @@ extension VerdictBatch {
     /// which gives the same verdicts for every body this accepts and the errors (400 or 422 with pointers) for the
     /// others. So this reader needs no error reporting of its own, and answers only "yes, exactly these verdicts" or
     /// "don't know".
-    public static func parse(body: [UInt8], now: Int64) -> [Verdict]? {
+    public static func parse(body: [UInt8], now: Int64) -> [TrafficVerdict]? {
         body.withUnsafeBufferPointer { bytes in
             var reader = VerdictBatchReader(bytes: bytes, now: now)
             return reader.batch()

@@ -14,14 +14,14 @@ public enum VerdictBatch {
     static let statuses = ["verified", "forged", "rejected", "unavailable"]
     static let stringFields = ["packageName", "appRecognitionVerdict", "appLicensingVerdict"]
 
-    public static func parse(_ json: JSON, now: Int64) throws(ValidationError) -> [Verdict] {
+    public static func parse(_ json: JSON, now: Int64) throws(ValidationError) -> [TrafficVerdict] {
         guard json.members != nil else { throw ValidationError("", "the body must be an object {\"verdicts\": [...]}") }
         guard let items = json["verdicts"]?.array else { throw ValidationError("/verdicts", "is required: an array of 1 to \(maxVerdicts) verdicts") }
         guard !items.isEmpty, items.count <= maxVerdicts else {
             throw ValidationError("/verdicts", "must hold 1 to \(maxVerdicts) verdicts; got \(items.count) (split the batch)")
         }
         var errors = FieldErrors()
-        var verdicts: [Verdict] = []
+        var verdicts: [TrafficVerdict] = []
         verdicts.reserveCapacity(items.count)
         for (i, item) in items.enumerated() {
             if let v = verdict(item, at: Pointer.join("/verdicts", i), now: now, errors: &errors) { verdicts.append(v) }
@@ -30,7 +30,7 @@ public enum VerdictBatch {
         return verdicts
     }
 
-    static func verdict(_ item: JSON, at pointer: String, now: Int64, errors: inout FieldErrors) -> Verdict? {
+    static func verdict(_ item: JSON, at pointer: String, now: Int64, errors: inout FieldErrors) -> TrafficVerdict? {
         guard item.members != nil else {
             errors.add(pointer, "must be an object with at, platform, provider, status, reasons and observed")
             return nil
@@ -62,7 +62,7 @@ public enum VerdictBatch {
         }
         let observed = self.observed(item["observed"], at: pointer + "/observed", errors: &errors)
         guard errors.errors.count == before, let platform, let provider, let status else { return nil }
-        return Verdict(at: at, platform: platform, provider: provider, status: status, reasons: reasons, observed: observed)
+        return TrafficVerdict(at: at, platform: platform, provider: provider, status: status, reasons: reasons, observed: observed)
     }
 
     static func oneOf(_ value: JSON?, _ allowed: [String], at pointer: String, errors: inout FieldErrors) -> String? {

@@ -24,10 +24,10 @@ struct VerdictBatchReader {
     }
 
     /// `{"verdicts": [ … ]}` with nothing else.
-    mutating func batch() -> [Verdict]? {
+    mutating func batch() -> [TrafficVerdict]? {
         guard take(UInt8(ascii: "{")), let key = string(), equal(key, "verdicts"), take(UInt8(ascii: ":")),
               take(UInt8(ascii: "[")) else { return nil }
-        var verdicts: [Verdict] = []
+        var verdicts: [TrafficVerdict] = []
         verdicts.reserveCapacity(VerdictBatch.maxVerdicts)
         repeat {
             guard verdicts.count < VerdictBatch.maxVerdicts, let v = verdict() else { return nil }
@@ -39,7 +39,7 @@ struct VerdictBatchReader {
     }
 
     /// One verdict object whose members are each known, present at most once, and valid.
-    mutating func verdict() -> Verdict? {
+    mutating func verdict() -> TrafficVerdict? {
         guard take(UInt8(ascii: "{")) else { return nil }
         var at: Int64?
         var platform: String?, provider: String?, status: String?
@@ -71,7 +71,7 @@ struct VerdictBatchReader {
             }
         } while take(UInt8(ascii: ","))
         guard take(UInt8(ascii: "}")), let at, let platform, let provider, let status else { return nil }
-        return Verdict(at: at, platform: platform, provider: provider, status: status, reasons: reasons ?? [], observed: observed ?? [:])
+        return TrafficVerdict(at: at, platform: platform, provider: provider, status: status, reasons: reasons ?? [], observed: observed ?? [:])
     }
 
     /// A string equal to one of `allowed`, answered as that element (no new String).

@@ -38,11 +38,11 @@ public final class VerdictRecorder: Sendable {
 
     /// One lock's queue of verdicts with their environment ids.
     private final class Shard: Sendable {
-        let queued = Mutex<[(environmentID: String, verdict: Verdict)]>([])
+        let queued = Mutex<[(environmentID: String, verdict: TrafficVerdict)]>([])
     }
 
     /// Queues one verdict of `environmentID`.
-    public func record(_ verdict: Verdict, environmentID: String) {
+    public func record(_ verdict: TrafficVerdict, environmentID: String) {
         let shard = shards[nextShard.wrappingAdd(1, ordering: .relaxed).oldValue & (Self.shardCount - 1)]
         shard.queued.withLock { $0.append((environmentID, verdict)) }
         if waiting.add(1, ordering: .relaxed).newValue == highWater { wake.signal() }
@@ -55,7 +55,7 @@ public final class VerdictRecorder: Sendable {
     @discardableResult
     public func flush() -> Int {
         flushing.withLock { _ in
-            var batches: [String: [Verdict]] = [:]
+            var batches: [String: [TrafficVerdict]] = [:]
             for shard in shards {
                 let queued = shard.queued.withLock { queued in
                     defer { queued.removeAll(keepingCapacity: true) }

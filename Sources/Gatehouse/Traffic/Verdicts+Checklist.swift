@@ -28,26 +28,14 @@ extension Verdicts {
     /// Live secret keys per environment now, counted from the expiries cached since keys last changed.
     private func activeSecretKeys(now: Int64) throws -> [String: Int] {
         let expiries = try store.secretKeyExpiries.value(0) {
-            var expiries: [String: [Int64]] = [:]
-            try store.read { db in
-                try db.forEachRow("SELECT environment_id, expires_at FROM api_keys WHERE type = 'secret' AND revoked_at IS NULL") { row in
-                    expiries[try row.text("environment_id"), default: []].append(try row.optionalInteger("expires_at") ?? .max)
-                }
-            }
-            return expiries
+            try store.read { db in try Tables.APIKeys.secretKeyExpiries(db) }
         } ?? [:]
         return expiries.mapValues { $0.reduce(0) { $0 + ($1 > now ? 1 : 0) } }
     }
 
     /// Today's calls to Google's decodeIntegrityToken per environment (one query for all).
     private func googleDecodesToday(now: Int64) throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        try store.read { db in
-            try db.forEachRow("SELECT environment_id, count FROM google_decode_counts WHERE day = ?", [.integer(GoogleDecodeCounts.day(of: now))]) { row in
-                counts[try row.text("environment_id")] = try row.int("count")
-            }
-        }
-        return counts
+        try store.read { db in try Tables.GoogleDecodeCounts.all(db, now: now) }
     }
 
     /// What a cached checklist of `environment` depends on besides the hour's rollups.

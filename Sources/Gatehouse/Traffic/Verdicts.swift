@@ -17,7 +17,7 @@ public struct Verdicts: Sendable {
 
     /// Stores a validated batch for an environment. With an idempotency key already seen for this environment, stores
     /// nothing and returns the count accepted the first time.
-    public func ingest(_ verdicts: [Verdict], environmentID: String, idempotencyKey: String? = nil) throws -> Int {
+    public func ingest(_ verdicts: [TrafficVerdict], environmentID: String, idempotencyKey: String? = nil) throws -> Int {
         let now = store.clock()
         // Everything that needs no database is done before taking the writer: the rows' values and the rollup sums.
         // The writer then only runs multi-row inserts, so concurrent batches queue for as short a time as possible.
@@ -70,36 +70,15 @@ public struct Verdicts: Sendable {
             [environment, .integer(key.rollup.hour), .text(key.rollup.provider), .text(key.rollup.status), .text(key.rollup.reason),
              .text(key.field), .text(key.value), .integer(Int64(n))] as [SQLValue]
         }
-        // The week's cached rollups are stale once this commits.
-        defer { store.rollupCache.invalidate(environmentID) }
         return try store.write { db in
             if let idempotencyKey {
-                if let row = try db.queryOne("SELECT accepted FROM ingest_batches WHERE environment_id = ? AND idempotency_key = ?", [environment, .text(idempotencyKey)]) {
-                    return try row.int("accepted")
-                }
-                try db.execute("INSERT INTO ingest_batches (environment_id, idempotency_key, accepted, created_at) VALUES (?, ?, ?, ?)",
-                               [environment, .text(idempotencyKey), .integer(Int64(verdicts.count)), .integer(now)])
+                if let accepted = try Tables.Verdicts.acceptedBatch(db, environmentID: environmentID, idempotencyKey: idempotencyKey) { return accepted }
+                try Tables.Verdicts.recordBatch(db, environmentID: environmentID, idempotencyKey: idempotencyKey, accepted: verdicts.count, now: now)
             }
-            try Self.insert(db, "INSERT INTO verdicts (environment_id, at, platform, provider, status, reasons, observed)", columns: 7, rows)
-            try Self.insert(db, "INSERT INTO verdict_rollups (environment_id, hour, provider, status, reason, count)", columns: 6, rollupRows,
-                            then: " ON CONFLICT DO UPDATE SET count = count + excluded.count")
-            try Self.insert(db, "INSERT INTO verdict_observed_rollups (environment_id, hour, provider, status, reason, field, value, count)", columns: 8, observedRows,
-                            then: " ON CONFLICT DO UPDATE SET count = count + excluded.count")
+            try Tables.Verdicts.insert(db, rows: rows)
+            try Tables.Verdicts.addRollups(db, rows: rollupRows)
+            try Tables.Verdicts.addObservedRollups(db, rows: observedRows)
             return verdicts.count
-        }
-    }
-
-    /// Inserts `values` as rows of `columns` values, up to 100 rows per statement (a full chunk's statement is
-    /// prepared once per connection and cached). `then` follows the VALUES list (an upsert clause).
-    static func insert(_ db: any SQLConnection, _ head: String, columns: Int, _ values: [SQLValue], then tail: String = "") throws {
-        let rowCount = values.count / columns
-        let row = "(" + Array(repeating: "?", count: columns).joined(separator: ",") + ")"
-        var start = 0
-        while start < rowCount {
-            let n = min(100, rowCount - start)
-            let sql = head + " VALUES " + Array(repeating: row, count: n).joined(separator: ",") + tail
-            try db.execute(sql, Array(values[(start * columns)..<((start + n) * columns)]))
-            start += n
         }
     }
 
@@ -113,21 +92,13 @@ public struct Verdicts: Sendable {
         let from = (now - ((now % 3600) + 3600) % 3600) + 3600 - ChecklistThresholds().windowSeconds
         return try store.read { db in
             var observed: [String: [ObservedValue]] = [:]
-            try db.forEachRow(
-                "SELECT provider, status, reason, field, value, SUM(count) AS n FROM verdict_observed_rollups WHERE environment_id = ? AND hour >= ? AND hour < ? GROUP BY provider, status, reason, field, value",
-                [.text(environmentID), .integer(from), .integer(now)]
-            ) { r in
-                let key = "\(try r.text("provider"))|\(try r.text("status"))|\(try r.text("reason"))"
-                observed[key, default: []].append(ObservedValue(field: try r.text("field"), value: try r.text("value"), count: try r.int("n")))
+            try Tables.Verdicts.observedSums(db, environmentID: environmentID, from: from, to: now) { provider, status, reason, field, value, n in
+                observed["\(provider)|\(status)|\(reason)", default: []].append(ObservedValue(field: field, value: value, count: n))
             }
             var rollups: [VerdictRollup] = []
-            try db.forEachRow(
-                "SELECT provider, status, reason, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND hour < ? GROUP BY provider, status, reason",
-                [.text(environmentID), .integer(from), .integer(now)]
-            ) { r in
-                let provider = try r.text("provider"), status = try r.text("status"), reason = try r.text("reason")
+            try Tables.Verdicts.sums(db, environmentID: environmentID, from: from, to: now) { provider, status, reason, n in
                 rollups.append(VerdictRollup(hour: from, provider: provider, status: status, reason: reason.isEmpty ? nil : reason,
-                                             count: try r.int("n"), observed: observed["\(provider)|\(status)|\(reason)"] ?? []))
+                                             count: n, observed: observed["\(provider)|\(status)|\(reason)"] ?? []))
             }
             return rollups
         }
@@ -137,15 +108,7 @@ public struct Verdicts: Sendable {
     public func dailyCounts(environmentID: String, now: Int64) throws -> [(day: Int64, counts: [String: Int])] {
         let today = now - ((now % 86_400) + 86_400) % 86_400
         let from = today - 6 * 86_400
-        var byDay: [Int64: [String: Int]] = [:]
-        try store.read { db in
-            try db.forEachRow(
-                "SELECT (hour - hour % 86400) AS day, status, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND reason = '' GROUP BY day, status",
-                [.text(environmentID), .integer(from)]
-            ) { r in
-                byDay[try r.integer("day"), default: [:]][try r.text("status")] = try r.int("n")
-            }
-        }
+        let byDay = try store.read { db in try Tables.Verdicts.dailyCounts(db, environmentID: environmentID, from: from) }
         return (0..<7).map { i in
             let day = from + Int64(i) * 86_400
             return (day, byDay[day] ?? [:])
@@ -157,18 +120,14 @@ public struct Verdicts: Sendable {
     public func prune() throws -> Int {
         let now = store.clock()
         return try store.write { db in
-            // Raw verdicts are indexed by environment and hour only (Migrations/0002): each environment's old hours
-            // are a range of that index. `at / 3600 <= cutoff hour` never drops a row `at < cutoff` selects, as
-            // integer division is monotonic. Every verdict belongs to an existing environment (deleting one cascades).
-            let cutoff = now - Self.rawRetention
+            // Every verdict belongs to an existing environment (deleting one cascades): each one's old hours are a
+            // range of the environment and hour index.
             var deleted = 0
-            for environment in try db.query("SELECT id FROM environments") {
-                deleted += try db.execute("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?",
-                                          [.text(try environment.text("id")), .integer(cutoff / 3600), .integer(cutoff)])
+            for environmentID in try Tables.Environments.ids(db) {
+                deleted += try Tables.Verdicts.deleteRaw(db, environmentID: environmentID, before: now - Self.rawRetention)
             }
-            try db.execute("DELETE FROM verdict_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
-            try db.execute("DELETE FROM verdict_observed_rollups WHERE hour < ?", [.integer(now - Self.rollupRetention)])
-            try db.execute("DELETE FROM ingest_batches WHERE created_at < ?", [.integer(now - 86_400)])
+            try Tables.Verdicts.deleteRollups(db, before: now - Self.rollupRetention)
+            try Tables.Verdicts.deleteBatches(db, before: now - 86_400)
             return deleted
         }
     }

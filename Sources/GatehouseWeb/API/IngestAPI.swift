@@ -19,7 +19,7 @@ struct IngestAPI: Sendable {
             idempotencyKey = value
         }
         let now = services.store.clock()
-        let verdicts: [Verdict]
+        let verdicts: [TrafficVerdict]
         if JSONBody.mediaType(request) == "application/json", let read = VerdictBatch.parse(body: request.body, now: now) {
             verdicts = read  // the common case, read straight from the bytes
         } else {

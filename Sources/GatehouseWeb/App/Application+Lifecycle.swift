@@ -11,7 +11,7 @@ extension Application {
     }
 
     /// Runs the hourly upkeep once now (what the background job does each hour).
-    /// - Throws: `DatabaseError`.
+    /// - Throws: `StorageError`.
     public func runHourlyUpkeep() throws {
         try Upkeep.hourly(services: services, sessions: sessions, logger: logger)
     }

@@ -5,7 +5,7 @@ import HTTPServer
 
 extension Application {
     /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
-    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard, device: DeviceVerification) {
+    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard, device: DeviceServices) {
         router.use(SecurityHeaders.middleware)
         func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
             router.add(method, pattern, { request in

@@ -19,7 +19,7 @@ public final class Application: Sendable {
     /// Dashboard sign-in and its sessions.
     public let sessions: Sessions
     /// The device API (App Attest) and its background work.
-    public let device: DeviceVerification
+    public let device: DeviceServices
 
     /// Paths whose rest is a secret, for the logger (``Logger/secretPathPrefixes``): the one-time setup link's token.
     public static let secretPathPrefixes = ["/setup/"]
@@ -42,7 +42,7 @@ public final class Application: Sendable {
         let views = try Views(directory: configuration.templatesDirectory)
         sessions = try Sessions(store: store)
         let dashboard = Dashboard(services: services, sessions: sessions, views: views, configuration: configuration, setup: setup)
-        device = try DeviceVerification(configuration: configuration, services: services, logger: logger)
+        device = try DeviceServices(configuration: configuration, services: services, logger: logger)
         let googleDecodes = device.playIntegrity.googleDecodes
         metrics.counters("gatehouse_play_integrity_google_decodes_total", help: "Calls to Google's decodeIntegrityToken by this server, per environment.",
                          label: "environment") { googleDecodes.totals }

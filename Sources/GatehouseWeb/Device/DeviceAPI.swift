@@ -85,7 +85,7 @@ struct DeviceAPI: Sendable {
     }
 
     /// `{"status", "reasons"}`.
-    static func json(_ verdict: Attestation.Verdict) -> JSON {
+    static func json(_ verdict: Verdict) -> JSON {
         ["status": .string(verdict.status.rawValue), "reasons": .array(verdict.reasons.map { .string($0) })]
     }
 }

@@ -81,28 +81,28 @@ struct TrafficBench {
 
     /// A verdict of the mix: 62% Play Integrity (most verified, a setup fault on a fifth, some device reasons),
     /// 38% App Attest (mostly verified).
-    static func verdict(at: Int64, roll: UInt64) -> Verdict {
+    static func verdict(at: Int64, roll: UInt64) -> TrafficVerdict {
         var android = ["packageName": "com.example.app", "appRecognitionVerdict": "PLAY_RECOGNIZED", "appLicensingVerdict": "LICENSED", "certificateDigest": uploadDigest]
         let ios = ["appId": "ABCDE12345.com.example.app", "attestationEnvironment": "production"]
         switch roll {
-        case 0..<36: return Verdict(at: at, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: android)
+        case 0..<36: return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: android)
         case 36..<50:
             android["certificateDigest"] = playDigest
-            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"], observed: android)
-        case 50..<55: return Verdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["deviceIntegrityNotMet", "virtualDevice"], observed: android)
+            return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"], observed: android)
+        case 50..<55: return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["deviceIntegrityNotMet", "virtualDevice"], observed: android)
         case 55..<58:
             android["appRecognitionVerdict"] = "UNRECOGNIZED_VERSION"
             android["appLicensingVerdict"] = "UNLICENSED"
-            return Verdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["appVerdict:UNRECOGNIZED_VERSION", "unlicensed"], observed: android)
-        case 58..<61: return Verdict(at: at, platform: "android", provider: "play-integrity", status: "forged", reasons: ["requestMismatch"], observed: [:])
-        case 61..<62: return Verdict(at: at, platform: "android", provider: "play-integrity", status: "unavailable", reasons: ["googleUnreachable"], observed: android)
-        case 62..<96: return Verdict(at: at, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: ios)
-        case 96..<98: return Verdict(at: at, platform: "ios", provider: "app-attest", status: "rejected", reasons: ["counterRegression"], observed: ios)
-        default: return Verdict(at: at, platform: "ios", provider: "app-attest", status: "forged", reasons: ["assertionInvalid"], observed: ios)
+            return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["appVerdict:UNRECOGNIZED_VERSION", "unlicensed"], observed: android)
+        case 58..<61: return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "forged", reasons: ["requestMismatch"], observed: [:])
+        case 61..<62: return TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "unavailable", reasons: ["googleUnreachable"], observed: android)
+        case 62..<96: return TrafficVerdict(at: at, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: ios)
+        case 96..<98: return TrafficVerdict(at: at, platform: "ios", provider: "app-attest", status: "rejected", reasons: ["counterRegression"], observed: ios)
+        default: return TrafficVerdict(at: at, platform: "ios", provider: "app-attest", status: "forged", reasons: ["assertionInvalid"], observed: ios)
         }
     }
 
-    static func json(_ v: Verdict) -> String {
+    static func json(_ v: TrafficVerdict) -> String {
         let observed = v.observed.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \"\($0.value)\"" }.joined(separator: ", ")
         let reasons = v.reasons.map { "\"\($0)\"" }.joined(separator: ", ")
         return "{\"at\": \"\(Timestamp.format(v.at))\", \"platform\": \"\(v.platform)\", \"provider\": \"\(v.provider)\", "

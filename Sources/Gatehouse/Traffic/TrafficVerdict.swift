@@ -1,6 +1,7 @@
-/// One attestation verdict as the engine reports it: when, which provider decided what, why, and what the device
-/// reported (digests already normalized to uppercase colon hex).
-public struct Verdict: Sendable, Equatable {
+/// One attestation verdict as traffic records it (ingested, or judged by this server's device API): when, which
+/// provider decided what, why, and what the device reported (digests already normalized to uppercase colon hex). Not
+/// `Attestation.Verdict`, the verifier's status and reasons, which this carries with the rest.
+public struct TrafficVerdict: Sendable, Equatable {
     public var at: Int64
     public var platform: String
     public var provider: String

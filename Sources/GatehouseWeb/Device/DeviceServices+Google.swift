@@ -1,6 +1,6 @@
 import Gatehouse
 
-extension DeviceVerification {
+extension DeviceServices {
     /// The one decoder through Google, for `--play-integrity-endpoint` and `--outbound-ca-file`.
     /// - Throws: `ConfigurationError` when the endpoint is not https or the CA file cannot be read.
     static func googleDecoder(_ configuration: Configuration) throws -> GoogleDecoder {

@@ -3,10 +3,10 @@ import Foundation
 import Gatehouse
 import HTTPServer
 
-/// The device side of Gatehouse assembled: the App Attest service over the configured roots, the recorder of its verdicts, the rate limiters, and a background purge of expired
+/// The device side of Gatehouse assembled (the device API's services, not a verification itself): the App Attest service over the configured roots, the recorder of its verdicts, the rate limiters, and a background purge of expired
 /// challenges. `Application` registers its routes, starts it with the server and stops it on shutdown (which writes
 /// the verdicts still queued).
-public final class DeviceVerification: Sendable {
+public final class DeviceServices: Sendable {
     public let service: AppAttestService
     public let recorder: VerdictRecorder
     /// Signed requests judged whole, with their receipts.

@@ -1,0 +1,231 @@
+import Attestation
+import Crypto
+import Foundation
+@testable import Gatehouse
+import Storage
+import Testing
+
+/// The store's contract, on every engine: each table operation that decides a verdict or guards access, through the
+/// store's transactions (plain and group-committed), as the services use them. Concurrency is real threads on one
+/// store; time is the engine store's clock.
+@Suite("Store contract")
+struct StoreContractTests {
+    @Test(arguments: StoreEngine.allCases)
+    func aChallengeIsConsumedOnceAlsoByTenConcurrentConsumers(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let environmentID = try s.environment().environment.id
+        let now = s.clock.now
+        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "one", environmentID: environmentID, expiresAt: now + 300) }
+        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "one", environmentID: "env_other", now: now) } == false,
+                "another environment's challenge")
+        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "one", environmentID: environmentID, now: now) })
+        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "one", environmentID: environmentID, now: now) } == false)
+
+        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "raced", environmentID: environmentID, expiresAt: now + 300) }
+        let store = s.store
+        let consumed = together(10) { i in
+            // Half through group commit, half through plain write transactions: both paths are single-use.
+            (try? (i % 2 == 0
+                ? store.commit { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
+                : store.write { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) })) ?? false
+        }
+        #expect(consumed.filter { $0 }.count == 1, "\(consumed)")
+
+        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "late", environmentID: environmentID, expiresAt: now + 300) }
+        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "late", environmentID: environmentID, now: now + 300) } == false,
+                "expired at its expiry")
+        #expect(try s.store.write { db in try Tables.Challenges.purge(db, now: now + 300, limit: 10) } == 1)
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aCounterAdvancesConditionallyOneOfTwentyWriters(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let environmentID = try s.environment().environment.id
+        let keyID = [UInt8](repeating: 7, count: 32)
+        let key = AttestedKey(keyID: keyID, environmentID: environmentID, publicKey: [0x04] + [UInt8](repeating: 1, count: 64),
+                              appID: "ABCDE12345.com.example.app", attestationEnvironment: .production, counter: .fresh,
+                              createdAt: s.clock.now, lastUsedAt: nil)
+        #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) })
+        #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) } == false, "a key registers once")
+        let store = s.store
+        let now = s.clock.now
+        let won = together(20) { i in
+            (try? store.commit { db in
+                try Tables.AttestedKeys.advance(db, keyID: keyID, from: .fresh, to: CounterWindow(newest: UInt32(i + 1), seenBelow: 0), now: now)
+            }) ?? false
+        }
+        #expect(won.filter { $0 }.count == 1, "\(won)")
+        let winner = try #require(won.firstIndex(of: true))
+        let stored = try s.store.read { db in try Tables.AttestedKeys.window(db, keyID: keyID) }
+        #expect(stored == CounterWindow(newest: UInt32(winner + 1), seenBelow: 0))
+        let loaded = try s.store.read { db in try Tables.AttestedKeys.load(db, keyID: keyID, environmentID: environmentID) }
+        #expect(loaded?.lastUsedAt == now)
+        #expect(try s.store.read { db in try Tables.AttestedKeys.load(db, keyID: keyID, environmentID: "env_other") } == nil)
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aNonceIsSpentOncePerAppAcrossEnvironments(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let later = s.clock.now + 600
+        let spend = { (app: String, nonce: String) in
+            try s.store.commit { db in try Tables.SpentNonces.spend(db, appID: app, nonce: nonce, expiresAt: later) }
+        }
+        #expect(try spend("com.example.app", "n1"))
+        #expect(try spend("com.example.app", "n1") == false, "the nonce is the app's, whichever environment presents it")
+        #expect(try spend("com.example.other", "n1"), "another app's nonce space")
+        let store = s.store
+        let raced = together(10) { _ in (try? store.commit { db in try Tables.SpentNonces.spend(db, appID: "com.example.app", nonce: "n2", expiresAt: later) }) ?? false }
+        #expect(raced.filter { $0 }.count == 1)
+        #expect(try s.store.write { db in try Tables.SpentNonces.purge(db, now: later, limit: 100) } == 3)
+        #expect(try spend("com.example.app", "n1"), "forgotten once it cannot pass the window")
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aPlayIntegrityTokenIsSpentOnceAndFailedTokensAreKeptCapped(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let environmentID = try s.environment().environment.id
+        let now = s.clock.now
+        let hash = SHA256.hash(Array("token".utf8))
+        let store = s.store
+        let replays = together(10) { _ in
+            (try? store.commit { db in try Tables.SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: now + 600) }) ?? true
+        }
+        #expect(replays.filter { !$0 }.count == 1, "one first presentation: \(replays)")
+
+        let kept = Tables.FailedIntegrityTokens.kept
+        for i in 0..<(kept + 5) {
+            try s.store.write { db in
+                try Tables.FailedIntegrityTokens.insert(db, tokenHash: SHA256.hash(Array("failed \(i)".utf8)), sealed: [UInt8(i & 0xFF)],
+                                                       environmentID: environmentID, now: now + Int64(i))
+            }
+        }
+        let recent = try s.store.read { db in try Tables.FailedIntegrityTokens.recent(db, environmentID: environmentID, now: now + Int64(kept + 5)) }
+        #expect(recent.count == kept)
+        #expect(recent.first == [UInt8((kept + 4) & 0xFF)], "newest first")
+        #expect(try s.store.read { db in try Tables.FailedIntegrityTokens.recent(db, environmentID: "env_other", now: now) }.isEmpty)
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func receiptKeysRotate(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let keys = ReceiptKeys(store: s.store)
+        let first = try keys.prepare()
+        #expect(try keys.prepare() == first, "made once")
+        let rotated = try keys.rotate()
+        #expect(rotated.retired == first && rotated.current != first)
+        #expect(try keys.published().keys.map(\.kid) == [rotated.current, first], "the retired key stays published an hour")
+        s.clock.advance(by: ReceiptKeys.retiredKeyLifetime)
+        #expect(try keys.published().keys.map(\.kid) == [rotated.current])
+        let revoked = try keys.rotate(revokeNow: true)
+        #expect(try keys.published().keys.map(\.kid) == [revoked.current])
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func sessionsAreCreatedExpiredAndEnded(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let hasher = PasswordHasher(parameters: Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, saltLength: 16))
+        _ = try Admins(store: s.store, hasher: hasher).create(email: "ada@example.com", password: "correct horse battery", role: .owner, actor: .system)
+        let sessions = try Sessions(store: s.store, hasher: hasher)
+        let (token, _) = try sessions.login(email: "ada@example.com", password: "correct horse battery", address: "192.0.2.1")
+        #expect(try sessions.session(token)?.admin.email == "ada@example.com")
+        #expect(try sessions.session(token + "x") == nil)
+        try sessions.logout(token)
+        #expect(try sessions.session(token) == nil, "ended")
+
+        let (idle, _) = try sessions.login(email: "ada@example.com", password: "correct horse battery", address: "192.0.2.1")
+        s.clock.advance(by: sessions.policy.idleTimeout)
+        #expect(try sessions.pruneExpired() == 1)
+        #expect(try sessions.session(idle) == nil, "expired")
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func apiKeysAndManagementTokensAreFoundAndRevoked(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let (environment, issued) = try s.environment()
+        let keys = APIKeys(store: s.store)
+        let secret = try #require(issued.compactMap(\.secret).first)
+        let publicValue = try #require(issued.compactMap(\.key.publicValue).first)
+        #expect(try keys.authenticateSecret(secret).environmentID == environment.id)
+        #expect(try keys.authenticatePublic(publicValue).environmentID == environment.id)
+        #expect(throws: DomainError.self) { try keys.authenticateSecret(secret + "x") }
+        let secretKey = try #require(issued.first { $0.key.type == .secret }?.key)
+        try keys.revoke(environmentID: environment.id, keyID: secretKey.id, actor: .system)
+        #expect(throws: DomainError.self) { try keys.authenticateSecret(secret) }
+        let publicKey = try #require(issued.first { $0.key.type == .public }?.key)
+        try keys.revoke(environmentID: environment.id, keyID: publicKey.id, actor: .system)
+        #expect(throws: DomainError.self, "a revoked public key is refused at once (the cache follows the table)") {
+            try keys.authenticatePublic(publicValue)
+        }
+
+        let tokens = ManagementTokens(store: s.store)
+        let (token, value) = try tokens.create(name: "robot", scope: .write, actor: .system)
+        #expect(try tokens.authenticate(value).id == token.id)
+        try tokens.revoke(token.id, actor: .system)
+        #expect(throws: DomainError.self) { try tokens.authenticate(value) }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func rollupsAreIncrementedByTwoWritersOfOneHour(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let environmentID = try s.environment().environment.id
+        let verdicts = Verdicts(store: s.store)
+        let at = s.clock.now - 60
+        let batch = (0..<25).map { _ in
+            TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"],
+                    observed: ["certificateDigest": String(repeating: "AB:", count: 31) + "AB"])
+        }
+        let accepted = together(2) { _ in (try? verdicts.ingest(batch, environmentID: environmentID)) ?? 0 }
+        #expect(accepted == [25, 25])
+        let rollups = try verdicts.weekRollups(environmentID: environmentID, now: s.clock.now)
+        #expect(rollups.first { $0.reason == nil }?.count == 50)
+        let mismatch = try #require(rollups.first { $0.reason == "certificateMismatch" })
+        #expect(mismatch.count == 50)
+        #expect(mismatch.observed.first { $0.field == "certificateDigest" }?.count == 50)
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func auditEntriesAreWrittenInTheChangesTransaction(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let environmentID = try s.environment().environment.id
+        let audit = AuditLog(store: s.store)
+        let before = try audit.list(environmentID: environmentID).entries.count
+        struct Abandoned: Error {}
+        #expect(throws: Abandoned.self) {
+            _ = try Environments(store: s.store).update(environmentID, actor: .system) { _, environment in
+                environment.name = "Renamed"
+                throw Abandoned()
+            }
+        }
+        #expect(try audit.list(environmentID: environmentID).entries.count == before, "no entry without its change")
+        #expect(try Environments(store: s.store).get(environmentID).name == "Contract")
+        var patch = EnvironmentPatch()
+        patch.name = "Renamed"
+        _ = try Environments(store: s.store).patch(environmentID, with: patch, actor: .system)
+        let entries = try audit.list(environmentID: environmentID).entries
+        #expect(entries.count == before + 1)
+        #expect(entries.first?.action == "environment.update")
+        #expect(try Environments(store: s.store).get(environmentID).name == "Renamed", "the cache follows the change")
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func aBusyOrBrokenEngineIsTheDomainsUnavailableOrConflict(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let environmentID = try s.environment().environment.id
+        // A duplicate primary key through either write path is a conflict, never the engine's own error.
+        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
+        #expect(throws: DomainError.self) {
+            try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
+        }
+        #expect(throws: DomainError.self) {
+            try s.store.write { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
+        }
+        for kind in [StorageError.Kind.busy, .unavailable] {
+            let error = s.store.domainError(StorageError(kind, "test"))
+            guard case DomainError.unavailable(_, let retryAfter)? = error as? DomainError else {
+                Issue.record("\(kind) is \(error)")
+                continue
+            }
+            #expect(retryAfter == 1)
+        }
+    }
+}

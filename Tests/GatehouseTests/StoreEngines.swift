@@ -1,0 +1,66 @@
+import Crypto
+import Foundation
+@testable import Gatehouse
+import Synchronization
+import Testing
+
+/// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"): each opens a migrated,
+/// empty store on a clock the test moves. Today SQLite; PostgreSQL joins with its driver.
+enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
+    case sqlite
+
+    var testDescription: String { rawValue }
+
+    /// A fresh store on this engine.
+    func open() throws -> EngineStore {
+        try EngineStore(engine: self)
+    }
+}
+
+/// A store on an engine, with its clock and a folder removed when the test is done.
+final class EngineStore: Sendable {
+    let store: Store
+    let clock = ManualClock(1_800_000_000)
+    let directory: String
+
+    init(engine: StoreEngine) throws {
+        directory = NSTemporaryDirectory() + "gatehouse-contract-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        let clock = self.clock
+        switch engine {
+        case .sqlite:
+            store = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
+                                   masterKey: try SecureRandom.bytes(32), clock: { clock.now }).store
+        }
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A new environment of `kind`, with its default keys.
+    func environment(_ name: String = "Contract", kind: EnvironmentKind = .production) throws -> (environment: Environment, keys: [IssuedKey]) {
+        try Environments(store: store).create(name: name, kind: kind, actor: .system)
+    }
+}
+
+/// Runs `body` on `count` threads released together; returns their results in order.
+func together<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
+    let results = Mutex<[Int: T]>([:])
+    let start = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for i in 0..<count {
+        done.enter()
+        Thread {
+            start.wait()
+            let value = body(i)
+            results.withLock { $0[i] = value }
+            done.leave()
+        }.start()
+    }
+    for _ in 0..<count { start.signal() }
+    done.wait()
+    return results.withLock { dict in (0..<count).compactMap { dict[$0] } }
+}
