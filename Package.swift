@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle",
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator",
                                                           "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",

@@ -34,7 +34,7 @@ public final class TestApp: Sendable {
         let capture = logLines
         var logger = Logger(minimumLevel: .debug, accessLog: true) { line in capture.append(line) }
         logger.secretPathPrefixes = Application.secretPathPrefixes
-        application = try Application(configuration: configuration, logger: logger, clock: clock.function)
+        application = try Application(configuration: configuration, logger: logger, clock: clock.injected)
     }
 
     deinit {

@@ -1,3 +1,4 @@
+import Gatehouse
 import Synchronization
 
 /// A clock tests move by hand (unix seconds), so expiry and windows are tested without sleeping.
@@ -18,6 +19,8 @@ public final class TestClock: Sendable {
         seconds.withLock { $0 = value }
     }
 
-    /// The closure to hand to the application.
-    public var function: @Sendable () -> Int64 { { self.now } }
+    /// The clock to hand to the application: its wall time is this clock's; its monotonic time is the system's, so the
+    /// device rate limits refill as they do in a served process (a test of the limits builds a `RateLimiter` on a
+    /// clock of its own).
+    public var injected: Clock { Clock(wall: { self.now }, monotonic: Clock.system.monotonic) }
 }

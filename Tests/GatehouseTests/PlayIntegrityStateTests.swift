@@ -27,7 +27,7 @@ final class PlayIntegrityStateTests: Sendable {
         for _ in 0..<3 { root.deleteLastPathComponent() }
         let clock = self.clock
         (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
-                                    masterKey: try SecureRandom.bytes(32), clock: { clock.now })
+                                    masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { clock.now }))
         service = PlayIntegrityService(store: store, google: nil, recorder: VerdictRecorder(verdicts: Verdicts(store: store)))
         minter = try PlayIntegrityMinter.random()
         let environments = Environments(store: store)

@@ -11,19 +11,20 @@ enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    /// A fresh store on this engine.
-    func open() throws -> EngineStore {
-        try EngineStore(engine: self)
+    /// A fresh store on this engine, its clock at `now` (unix seconds).
+    func open(now: Int64 = 1_800_000_000) throws -> EngineStore {
+        try EngineStore(engine: self, now: now)
     }
 }
 
 /// A store on an engine, with its clock and a folder removed when the test is done.
 final class EngineStore: Sendable {
     let store: Store
-    let clock = ManualClock(1_800_000_000)
+    let clock: ManualClock
     let directory: String
 
-    init(engine: StoreEngine) throws {
+    init(engine: StoreEngine, now: Int64) throws {
+        clock = ManualClock(now)
         directory = NSTemporaryDirectory() + "gatehouse-contract-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var root = URL(fileURLWithPath: #filePath)
@@ -32,7 +33,7 @@ final class EngineStore: Sendable {
         switch engine {
         case .sqlite:
             store = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
-                                   masterKey: try SecureRandom.bytes(32), clock: { clock.now }).store
+                                   masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { clock.now })).store
         }
     }
 

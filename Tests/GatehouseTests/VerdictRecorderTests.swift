@@ -17,7 +17,7 @@ final class VerdictRecorderTests: Sendable {
         for _ in 0..<3 { root.deleteLastPathComponent() }
         let now = self.now
         (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
-                                    masterKey: try SecureRandom.bytes(32), clock: { now })
+                                    masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { now }))
     }
 
     deinit {

@@ -19,7 +19,7 @@ struct VerdictIndexMigrationTests {
         #expect(try migrator.migrate(database) == ["0001_initial"])
 
         let clock = TestClock()
-        let store = try Store(database: SQLiteEngine(database), masterKey: Array(repeating: 7, count: 32), clock: clock.function)
+        let store = try Store(database: SQLiteEngine(database), masterKey: Array(repeating: 7, count: 32), clock: clock.injected)
         // The environment is written as 0001 knew it: today's services read columns later migrations add.
         let environmentID = "env_old"
         try database.write { db in

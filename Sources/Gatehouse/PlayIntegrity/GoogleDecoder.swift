@@ -18,7 +18,7 @@ public final class GoogleDecoder: Sendable {
     private let tokens = ServiceAccountTokenCache()
     private let slots: DispatchSemaphore
     private let running = Atomic<Int>(0)
-    private let clock: @Sendable () -> Int64
+    private let clock: Clock
     private let endpoint: String
 
     /// A decoder for `configuration`; `clock` (Unix seconds) dates the JWT and ages the cached access tokens.
@@ -26,7 +26,7 @@ public final class GoogleDecoder: Sendable {
     /// - Throws: ``HTTPClientError/invalidConfiguration(_:)`` when the endpoint is not an https URL, the CA file
     ///   cannot be read, or a limit is below 1: at start-up, with a message that says which.
     public init(configuration: GoogleDecoderConfiguration = GoogleDecoderConfiguration(),
-                clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {
+                clock: Clock = .system) throws {
         guard configuration.endpoint.lowercased().hasPrefix("https://") else {
             throw HTTPClientError.invalidConfiguration("the Play Integrity endpoint must be an https:// URL")
         }

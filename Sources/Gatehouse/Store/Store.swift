@@ -33,15 +33,15 @@ public final class Store: Sendable {
     /// (deleting one deletes its keys). Counter windows need no following: a stale one is caught by the conditional
     /// update that commits a counter (`AttestedKeyCache`).
     let attestedKeyCache = AttestedKeyCache()
-    /// Now, in unix seconds. Injected so tests can move time.
-    public let clock: @Sendable () -> Int64
+    /// Now: the wall clock (`clock()`, unix seconds) and the monotonic one. Injected so tests can move time.
+    public let clock: Clock
 
     static let checkSetting = "master_key_check"
     static let checkPlaintext = Array("gatehouse master key check".utf8)
 
     /// Opens the domain over a migrated database. Throws `StoreError.wrongMasterKey` when data in the database was
     /// sealed under another master key.
-    public init(database: any SQLDatabase, masterKey: [UInt8], clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {
+    public init(database: any SQLDatabase, masterKey: [UInt8], clock: Clock = .system) throws {
         self.database = database
         self.committer = GroupCommit(database: database)
         self.box = try SecretBox(key: masterKey)
@@ -67,9 +67,6 @@ public final class Store: Sendable {
     public static func masterKey(environmentValue: String?, keyFilePath: String) throws -> [UInt8] {
         try MasterKey.load(environmentValue: environmentValue, keyFilePath: keyFilePath)
     }
-
-    /// Unix seconds from the system clock.
-    public static let systemClock: @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
 
     private func verifyMasterKey() throws {
         let box = self.box

@@ -26,7 +26,7 @@ public final class Application: Sendable {
 
     /// Opens (creating and migrating) the database, loads the master key and builds the routes.
     /// Throws with a message that says what to fix (a changed migration, a wrong master key…).
-    public init(configuration: Configuration, logger: Logger, clock: @escaping @Sendable () -> Int64 = Store.systemClock) throws {
+    public init(configuration: Configuration, logger: Logger, clock: Clock = .system) throws {
         self.configuration = configuration
         self.logger = logger
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)

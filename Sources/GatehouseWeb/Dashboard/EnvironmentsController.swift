@@ -13,7 +13,7 @@ struct EnvironmentsController: Sendable {
     let receiptKeys: ReceiptKeys
     /// The last hour's assessed requests with and without proof, for attack mode's effect.
     let assessTally: AssessTally
-    let clock: @Sendable () -> Int64
+    let clock: Clock
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

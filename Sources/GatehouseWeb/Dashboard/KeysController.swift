@@ -9,7 +9,7 @@ struct KeysController: Sendable {
     let pages: Pages
     let environments: Environments
     let keys: APIKeys
-    let clock: @Sendable () -> Int64
+    let clock: Clock
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

@@ -11,7 +11,7 @@ struct TrafficController: Sendable {
     let verdicts: Verdicts
     let audit: AuditLog
     let store: Store
-    let clock: @Sendable () -> Int64
+    let clock: Clock
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

@@ -24,19 +24,19 @@ public final class DeviceServices: Sendable {
     /// Builds the device side; with `configuration.appAttestRoots` set, the roots come from that PEM file (logged as
     /// a warning), else Apple's built-in root.
     /// - Throws: `ConfigurationError` when the roots cannot be read.
-    public init(configuration: Configuration, services: Services, logger: Logger, rateClock: @escaping @Sendable () -> UInt64 = RateLimiter.monotonicNanoseconds) throws {
+    public init(configuration: Configuration, services: Services, logger: Logger) throws {
         let roots = try Self.roots(configuration, logger: logger)
         let store = services.store
         recorder = VerdictRecorder(verdicts: services.verdicts) { error in
             logger.error("device verdicts could not be written to traffic", ["error": .string("\(error)")])
         }
         service = AppAttestService(store: store, roots: roots, recorder: recorder)
-        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration), recorder: recorder)
+        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration, clock: store.clock), recorder: recorder)
         assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, recorder: recorder,
                                receipts: services.receipts, tally: services.assessTally)
         receiptChecker = ReceiptChecker(store: store, keys: services.receiptKeys)
-        let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: rateClock)
-        let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: rateClock)
+        let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: store.clock.monotonic)
+        let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: store.clock.monotonic)
         let clientAddress = ClientAddress(trustedProxies: configuration.trustedProxies)
         api = DeviceAPI(service: service, addressLimiter: addressLimiter, clientAddress: clientAddress, keyLimiter: keyLimiter)
         assessAPI = AssessAPI(service: assess, appAttest: service, addressLimiter: addressLimiter, clientAddress: clientAddress,

@@ -1,4 +1,4 @@
-import Dispatch
+import Gatehouse
 import Synchronization
 
 /// Token buckets by key (a client address, an API key id): each holds up to `burst` tokens, refilled at `rate` per
@@ -23,7 +23,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// A limiter of `rate` requests per second with bursts of `burst` (at least 1) per key; `rate` 0 limits nothing.
-    public init(rate: Double, burst: Double, capacity: Int = 100_000, clock: @escaping @Sendable () -> UInt64 = RateLimiter.monotonicNanoseconds) {
+    public init(rate: Double, burst: Double, capacity: Int = 100_000, clock: @escaping @Sendable () -> UInt64 = Clock.system.monotonic) {
         self.rate = max(0, rate)
         self.burst = max(1, burst)
         self.capacity = max(1, capacity)
@@ -56,7 +56,4 @@ public final class RateLimiter: Sendable {
         buckets = buckets.filter { _, bucket in bucket.tokens + Double(now &- bucket.updated) / 1e9 * rate < burst }
         if buckets.count == before { buckets.removeAll(keepingCapacity: true) }
     }
-
-    /// Nanoseconds of the system's monotonic clock.
-    public static let monotonicNanoseconds: @Sendable () -> UInt64 = { DispatchTime.now().uptimeNanoseconds }
 }

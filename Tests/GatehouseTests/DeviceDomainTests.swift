@@ -1,0 +1,95 @@
+import Attestation
+import Crypto
+import Foundation
+@testable import Gatehouse
+import Simulator
+import Testing
+
+/// The App Attest and assess services without HTTP, on a store: the device API's judgements as the domain makes them
+/// (the HTTP suites drive the same through the controllers; these pin the domain's part alone).
+@Suite("Device services in the domain", .serialized)
+struct DeviceDomainTests {
+    static let appID = "ABCDE12345.com.example.app"
+    /// The synthetic CA (made once: it runs `openssl`).
+    static let authority: Result<SyntheticAppAttest, any Error> = Result { try SyntheticAppAttest() }
+
+    /// A store with a production environment registering ``appID``, and the services over it.
+    struct Fixture {
+        let engine: EngineStore
+        let environment: Environment
+        let publicKey: String
+        let appAttest: AppAttestService
+        let assess: AssessService
+
+        init() throws {
+            // The synthetic CA's certificates are valid around the real time.
+            engine = try StoreEngine.sqlite.open(now: Int64(Date().timeIntervalSince1970))
+            let (created, keys) = try engine.environment()
+            var patch = EnvironmentPatch()
+            patch.appleAppIDs = .set([DeviceDomainTests.appID])
+            environment = try Environments(store: engine.store).patch(created.id, with: patch, actor: .system)
+            publicKey = try #require(keys.compactMap(\.key.publicValue).first)
+            let recorder = VerdictRecorder(verdicts: Verdicts(store: engine.store))
+            appAttest = AppAttestService(store: engine.store, roots: try DeviceDomainTests.authority.get().roots, recorder: recorder)
+            let receiptKeys = ReceiptKeys(store: engine.store)
+            try receiptKeys.prepare()
+            assess = AssessService(store: engine.store, appAttest: appAttest,
+                                   playIntegrity: PlayIntegrityService(store: engine.store, google: nil, recorder: recorder),
+                                   recorder: recorder, receipts: ReceiptIssuer(keys: receiptKeys))
+        }
+
+        /// A key attested for ``appID`` and registered through the service.
+        func registeredKey() throws -> SyntheticKey {
+            let challenge = try appAttest.issueChallenge(for: environment).challenge
+            let key = try DeviceDomainTests.authority.get().attest(appId: DeviceDomainTests.appID, clientDataHash: SHA256.hash(Array(challenge.utf8)))
+            let outcome = try appAttest.register(in: environment, keyID: key.keyId, challenge: challenge, attestation: key.attestation)
+            #expect(outcome.verdict.isVerified, "\(outcome.verdict.reasons)")
+            #expect(try appAttest.register(in: environment, keyID: key.keyId, challenge: challenge, attestation: key.attestation).verdict.reasons
+                    == ["challengeInvalid"], "the challenge was consumed")
+            return key
+        }
+
+        /// A signed iOS request at the store's time, as the phone builds it, with `proof` made for its canonical text.
+        func request(nonce: String? = nil, signature: [UInt8]? = nil,
+                     proof: (SignedEnvelope) throws -> AssessRequest.Proof? = { _ in nil }) throws -> AssessRequest {
+            let envelope = try SignedEnvelope(apiKey: publicKey, platform: "ios", signed: SignedEnvelope.signedText(appID: "com.example.app"),
+                                              timestamp: engine.clock.now * 1000, nonce: nonce)
+            let signed = Base64.decode(envelope.signature) ?? []
+            return AssessRequest(platform: .ios, timestamp: envelope.timestamp, nonce: envelope.nonce, signature: signature ?? signed,
+                                 signedText: envelope.signed, appID: "com.example.app", signatureDigest: nil, deviceID: nil,
+                                 receiptKey: nil, proof: try proof(envelope))
+        }
+    }
+
+    @Test func assertionsAreJudgedAgainstTheStoredCounter() throws {
+        let f = try Fixture()
+        let key = try f.registeredKey()
+        let clientData = Array("GET /orders".utf8)
+        let judged = try [1, 3, 2, 3, 40, 5].map { counter in
+            let assertion = try key.assertion(counter: UInt32(counter), clientData: clientData)
+            return try f.appAttest.assert(in: f.environment, keyID: key.keyId, clientData: clientData, assertion: assertion).verdict.reasons.first ?? "verified"
+        }
+        #expect(judged == ["verified", "verified", "verified", "counterReused", "verified", "counterRegression"])
+    }
+
+    @Test func aSignedRequestIsJudgedOnceAndItsAssertionCounts() throws {
+        let f = try Fixture()
+        let key = try f.registeredKey()
+        let plain = try f.assess.assess(try f.request(), apiKey: f.publicKey, in: f.environment)
+        #expect(plain.tampering.isEmpty && plain.attestation == nil && plain.attackMode == .off && plain.action == .allow)
+
+        let nonce = Base64.encode(try SecureRandom.bytes(16), alphabet: .urlSafe, padded: false)
+        let attested = try f.request(nonce: nonce) { envelope in
+            .appAttest(keyID: key.keyId, assertion: try key.assertion(counter: 1, clientData: envelope.clientData))
+        }
+        let first = try f.assess.assess(attested, apiKey: f.publicKey, in: f.environment)
+        #expect(first.attestation?.verdict.isVerified == true, "\(String(describing: first.attestation))")
+        #expect(first.tampering.isEmpty)
+        let replay = try f.assess.assess(attested, apiKey: f.publicKey, in: f.environment)
+        #expect(replay.tampering == [Tampering.replayed])
+        #expect(replay.attestation?.verdict.reasons == ["requestReplayed"], "the replay commits nothing: not even the counter")
+
+        let forged = try f.assess.assess(try f.request(signature: [UInt8](repeating: 0, count: 32)), apiKey: f.publicKey, in: f.environment)
+        #expect(forged.tampering == [Tampering.signatureInvalid])
+    }
+}
