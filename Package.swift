@@ -68,13 +68,15 @@ let package = Package(
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator",
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads",
                                                           "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
-                                                              "ChildProcess", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
+                                                              "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
                                                               "Attestation", "AttestationTesting", "FakeGoogle", "Simulator"]),
 
-        // Test support: spawning child processes from tests, and a child process the SQLite crash test kills.
+        // Test support: threads released together (one winner among concurrent callers), spawning child processes
+        // from tests, and a child process the SQLite crash test kills.
+        .target(name: "TestThreads", path: "Tests/Support/TestThreads"),
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),

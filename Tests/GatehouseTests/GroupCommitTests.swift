@@ -1,8 +1,8 @@
 import Foundation
 @testable import Gatehouse
 import SQLite
-import Synchronization
 import Storage
+import TestThreads
 import Testing
 
 /// Group commit: concurrent changes share transactions, each caller learns its own result, and a change that fails
@@ -19,35 +19,21 @@ struct GroupCommitTests {
         try database.write { try $0.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)") }
         let committer = GroupCommit(database: SQLiteEngine(database), maxBatch: 8)
 
-        let outcomes = Mutex<[Int: String]>([:])
-        let start = DispatchSemaphore(value: 0)
-        let done = DispatchGroup()
-        for i in 0..<48 {
-            done.enter()
-            Thread {
-                start.wait()
-                let outcome: String
-                do {
-                    // 40 and 41 insert the same row: one of them conflicts. 7 throws after writing: its row is undone.
-                    let value = try committer.write { db -> Int in
-                        try db.execute("INSERT INTO t (x) VALUES (?)", [.integer(Int64(i == 41 ? 40 : i))])
-                        if i == 7 { throw Refused() }
-                        return i * 10
-                    }
-                    outcome = "ok \(value)"
-                } catch is Refused {
-                    outcome = "refused"
-                } catch {
-                    outcome = "conflict"
+        let results = concurrently(48) { i -> String in
+            do {
+                // 40 and 41 insert the same row: one of them conflicts. 7 throws after writing: its row is undone.
+                let value = try committer.write { db -> Int in
+                    try db.execute("INSERT INTO t (x) VALUES (?)", [.integer(Int64(i == 41 ? 40 : i))])
+                    if i == 7 { throw Refused() }
+                    return i * 10
                 }
-                outcomes.withLock { $0[i] = outcome }
-                done.leave()
-            }.start()
+                return "ok \(value)"
+            } catch is Refused {
+                return "refused"
+            } catch {
+                return "conflict"
+            }
         }
-        for _ in 0..<48 { start.signal() }
-        done.wait()
-
-        let results = outcomes.withLock { $0 }
         #expect(results[7] == "refused")
         #expect([results[40], results[41]].filter { $0 == "conflict" }.count == 1)
         for i in 0..<40 where i != 7 { #expect(results[i] == "ok \(i * 10)") }

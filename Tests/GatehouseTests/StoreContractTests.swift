@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 @testable import Gatehouse
 import Storage
+import TestThreads
 import Testing
 
 /// The store's contract, on every engine: each table operation that decides a verdict or guards access, through the
@@ -23,7 +24,7 @@ struct StoreContractTests {
 
         try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "raced", environmentID: environmentID, expiresAt: now + 300) }
         let store = s.store
-        let consumed = together(10) { i in
+        let consumed = concurrently(10) { i in
             // Half through group commit, half through plain write transactions: both paths are single-use.
             (try? (i % 2 == 0
                 ? store.commit { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
@@ -49,7 +50,7 @@ struct StoreContractTests {
         #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) } == false, "a key registers once")
         let store = s.store
         let now = s.clock.now
-        let won = together(20) { i in
+        let won = concurrently(20) { i in
             (try? store.commit { db in
                 try Tables.AttestedKeys.advance(db, keyID: keyID, from: .fresh, to: CounterWindow(newest: UInt32(i + 1), seenBelow: 0), now: now)
             }) ?? false
@@ -74,7 +75,7 @@ struct StoreContractTests {
         #expect(try spend("com.example.app", "n1") == false, "the nonce is the app's, whichever environment presents it")
         #expect(try spend("com.example.other", "n1"), "another app's nonce space")
         let store = s.store
-        let raced = together(10) { _ in (try? store.commit { db in try Tables.SpentNonces.spend(db, appID: "com.example.app", nonce: "n2", expiresAt: later) }) ?? false }
+        let raced = concurrently(10) { _ in (try? store.commit { db in try Tables.SpentNonces.spend(db, appID: "com.example.app", nonce: "n2", expiresAt: later) }) ?? false }
         #expect(raced.filter { $0 }.count == 1)
         #expect(try s.store.write { db in try Tables.SpentNonces.purge(db, now: later, limit: 100) } == 3)
         #expect(try spend("com.example.app", "n1"), "forgotten once it cannot pass the window")
@@ -87,7 +88,7 @@ struct StoreContractTests {
         let now = s.clock.now
         let hash = SHA256.hash(Array("token".utf8))
         let store = s.store
-        let replays = together(10) { _ in
+        let replays = concurrently(10) { _ in
             (try? store.commit { db in try Tables.SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: now + 600) }) ?? true
         }
         #expect(replays.filter { !$0 }.count == 1, "one first presentation: \(replays)")
@@ -174,7 +175,7 @@ struct StoreContractTests {
             TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"],
                     observed: ["certificateDigest": String(repeating: "AB:", count: 31) + "AB"])
         }
-        let accepted = together(2) { _ in (try? verdicts.ingest(batch, environmentID: environmentID)) ?? 0 }
+        let accepted = concurrently(2) { _ in (try? verdicts.ingest(batch, environmentID: environmentID)) ?? 0 }
         #expect(accepted == [25, 25])
         let rollups = try verdicts.weekRollups(environmentID: environmentID, now: s.clock.now)
         #expect(rollups.first { $0.reason == nil }?.count == 50)

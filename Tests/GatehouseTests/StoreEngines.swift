@@ -1,7 +1,6 @@
 import Crypto
 import Foundation
 @testable import Gatehouse
-import Synchronization
 import Testing
 
 /// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"): each opens a migrated,
@@ -45,23 +44,4 @@ final class EngineStore: Sendable {
     func environment(_ name: String = "Contract", kind: EnvironmentKind = .production) throws -> (environment: Environment, keys: [IssuedKey]) {
         try Environments(store: store).create(name: name, kind: kind, actor: .system)
     }
-}
-
-/// Runs `body` on `count` threads released together; returns their results in order.
-func together<T: Sendable>(_ count: Int, _ body: @escaping @Sendable (Int) -> T) -> [T] {
-    let results = Mutex<[Int: T]>([:])
-    let start = DispatchSemaphore(value: 0)
-    let done = DispatchGroup()
-    for i in 0..<count {
-        done.enter()
-        Thread {
-            start.wait()
-            let value = body(i)
-            results.withLock { $0[i] = value }
-            done.leave()
-        }.start()
-    }
-    for _ in 0..<count { start.signal() }
-    done.wait()
-    return results.withLock { dict in (0..<count).compactMap { dict[$0] } }
 }

@@ -5,6 +5,7 @@ import Foundation
 import JSON
 import SQLite
 import Storage
+import TestThreads
 import Testing
 
 /// The App Attest endpoints over a real socket, against a `gatehouse serve` that trusts a synthetic root: the

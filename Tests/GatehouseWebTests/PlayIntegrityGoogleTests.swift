@@ -3,6 +3,7 @@ import FakeGoogle
 import Foundation
 import GatehouseTesting
 import JSON
+import TestThreads
 import Testing
 
 /// Decoding through Google with the service account, over a real socket, against the fake Google over TLS that the

@@ -3,6 +3,7 @@ import Foundation
 import JSON
 import Simulator
 import Storage
+import TestThreads
 import Testing
 
 /// `"consume": true` on `POST /api/v4/receipts/verify` (DEVICE-API.md "Receipts spent once"), over a real socket:
