@@ -20,23 +20,32 @@ struct CachedTables: OptionSet, Sendable, Hashable {
     ]
 
     /// The followed table a statement writes: the table after `INSERT INTO`, `UPDATE` or `DELETE FROM` (the store's
-    /// tables write no other shape); empty for a statement that writes none of them, or none at all.
+    /// tables write no other shape); empty for a statement that writes none of them, or none at all. Read from the
+    /// bytes, allocating only for a statement that writes (every statement of a write transaction passes here).
     static func written(by sql: String) -> CachedTables {
-        var words = sql.utf8.split(maxSplits: 3, whereSeparator: { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }).makeIterator()
-        guard let verb = words.next() else { return [] }
-        let table: Substring.UTF8View.SubSequence?
-        switch String(decoding: verb, as: UTF8.self).uppercased() {
-        case "UPDATE":
-            table = words.next()
-        case "INSERT", "DELETE":
-            _ = words.next()  // INTO, FROM
-            table = words.next()
-        default:
+        var utf8 = sql.utf8[...]
+        func word() -> Substring.UTF8View {
+            utf8 = utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }
+            let end = utf8.firstIndex { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D || $0 == UInt8(ascii: "(") } ?? utf8.endIndex
+            defer { utf8 = utf8[end...] }
+            return utf8[..<end]
+        }
+        // ASCII letters compared without case (0xDF clears the lower-case bit).
+        func isWord(_ bytes: Substring.UTF8View, _ upper: String) -> Bool {
+            bytes.lazy.map { $0 & 0xDF }.elementsEqual(upper.utf8)
+        }
+        let verb = word()
+        switch verb.first.map({ $0 & 0xDF }) {
+        case UInt8(ascii: "I")?, UInt8(ascii: "U")?, UInt8(ascii: "D")?: break
+        default: return []
+        }
+        if isWord(verb, "INSERT") || isWord(verb, "DELETE") {
+            _ = word()  // INTO, FROM
+        } else if !isWord(verb, "UPDATE") {
             return []
         }
-        guard let table else { return [] }
-        // The name ends where a column list or a space starts.
-        let name = String(decoding: table.prefix { $0 != UInt8(ascii: "(") }, as: UTF8.self).lowercased()
-        return byName[name] ?? []
+        let table = word()
+        guard !table.isEmpty else { return [] }
+        return byName[String(decoding: table, as: UTF8.self).lowercased()] ?? []
     }
 }
