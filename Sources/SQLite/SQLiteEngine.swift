@@ -21,8 +21,6 @@ public final class SQLiteEngine: SQLDatabase {
         self.pacing = Mutex(pacing)
     }
 
-    public var engine: String { "SQLite" }
-
     public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         try database.read { try body($0) }
     }

@@ -2,9 +2,6 @@
 /// shared by every thread, whose connections are reachable only inside ``read(_:)`` and ``write(_:)``. The store
 /// runs every statement through it; SQLite is one engine behind it, PostgreSQL the other.
 public protocol SQLDatabase: Sendable {
-    /// The engine's name for messages (`SQLite`, `PostgreSQL`).
-    var engine: String { get }
-
     /// Runs `body` on a connection inside one read transaction (one snapshot for every statement of it).
     /// - Throws: the engine's errors (``failure(of:)`` maps them), or what `body` throws.
     func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T

@@ -31,8 +31,5 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, Equatable 
         self.message = message
     }
 
-    /// Whether retrying shortly may succeed (``Kind/busy``, ``Kind/unavailable``).
-    public var isTransient: Bool { kind == .busy || kind == .unavailable }
-
     public var description: String { "storage error (\(kind)): \(message)" }
 }

@@ -11,8 +11,8 @@ public final class Store: Sendable {
     /// Batches concurrent device state changes into one transaction (``commit(_:)``).
     let committer: GroupCommit
     let box: SecretBox
-    /// The revision of each table the caches follow; every write transaction moves those it wrote, and the caches
-    /// below, each following the tables it is read from, forget what they hold then (``follow(_:_:)``).
+    /// Who follows which table: after every write transaction, the caches below that follow a table it wrote forget
+    /// what they hold (``follow(_:_:)``).
     let revisions = Revisions()
     /// The week's rollups per environment, for checklists (see `RollupCache`); follows the rollups.
     let rollupCache = RollupCache()
