@@ -63,6 +63,16 @@ public struct Phone: Sendable {
         return try send(envelope, attestation: attestation, receiptKey: receiptKey, steps: [])
     }
 
+    /// A request on `platform` that brings the debug token `token` instead of a platform attestation (what a
+    /// simulator, an emulator or a CI build does): nothing is minted or registered. `digest` (hex) is the signing
+    /// certificate an Android app reports.
+    /// - Throws: when a key cannot be made or the server cannot be reached.
+    public func debug(platform: String, token: String, digest: [UInt8]?) throws -> JSON {
+        let receiptKey = options.bind ? try ECPrivateKey.generate() : nil
+        let envelope = try makeEnvelope(platform: platform, digest: digest.map { Hex.encode($0) }, receiptKey: receiptKey)
+        return try send(envelope, attestation: options.withoutAttestation ? nil : SignedEnvelope.debug(token), receiptKey: receiptKey, steps: [])
+    }
+
     /// An iOS request: a challenge, a key attested for `appID` (`TEAMID.bundleId`) by `ca` and registered, then the
     /// assessment with an assertion (counter 1) over the canonical string.
     /// - Throws: when `openssl` fails, a key cannot be made, or the server cannot be reached.

@@ -76,6 +76,11 @@ public struct SignedEnvelope: Sendable {
         ["provider": "play-integrity", "token": .string(token)]
     }
 
+    /// `{"provider": "debug", "token"}`: a debug token of the environment in place of a platform attestation.
+    public static func debug(_ token: String) -> JSON {
+        ["provider": "debug", "token": .string(token)]
+    }
+
     /// `{"provider": "app-attest", "keyId", "token"}` with the key id and the assertion in base64.
     public static func appAttest(keyID: [UInt8], assertion: [UInt8]) -> JSON {
         ["provider": "app-attest", "keyId": .string(Base64.encode(keyID)), "token": .string(Base64.encode(assertion))]

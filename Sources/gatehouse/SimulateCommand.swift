@@ -17,6 +17,9 @@ enum SimulateCommand {
       certificate the app reports and its token carries) [--app-id PACKAGE] [--verdict genuine|rooted|basic|emulator|
       unrecognized|unlicensed].
     iOS: --ca-cert FILE --ca-key FILE (make-ca's ca.pem and ca.key) --app-id TEAMID.bundleId.
+    Debug (a simulator, an emulator or CI): --debug-token dt_… sends the environment's debug token instead of an
+      attestation; nothing else is needed but --app-id (the package, or the bundle id or TEAMID.bundleId) and, on
+      Android, --digest HEX.
     Both: [--device-id ID] [--no-bind] (no receipt key) [--no-attestation] [--wrong-signature] [--clock-skew SECONDS]
       [--secret-key sk_…] (check the receipt with /api/v4/receipts/verify) [--proof-method GET] [--proof-path /api/orders].
     Prints {"canonical", "assess": {status, body}, "receipt": {header, claims}, "proof", "verify"} (and the App
@@ -25,7 +28,7 @@ enum SimulateCommand {
 
     static let valued: Set<String> = ["--endpoint", "--api-key", "--platform", "--app-id", "--device-id", "--decryption-key",
                                       "--verification-private-key", "--digest", "--verdict", "--ca-cert", "--ca-key", "--clock-skew",
-                                      "--secret-key", "--proof-method", "--proof-path"]
+                                      "--secret-key", "--proof-method", "--proof-path", "--debug-token"]
     static let flags: Set<String> = ["--no-bind", "--no-attestation", "--wrong-signature"]
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -67,6 +70,13 @@ enum SimulateCommand {
         options.secretKey = values["--secret-key"]
         if let method = values["--proof-method"] { options.proofMethod = method }
         if let path = values["--proof-path"] { options.proofPath = path }
+        if let token = values["--debug-token"] {
+            guard platform == "android" || platform == "ios" else { throw AppAttestCommand.UsageError("--platform must be android or ios") }
+            let appID = try values.required("--app-id")
+            options.appID = platform == "ios" ? bundleID(appID) : appID
+            let digest = platform == "android" ? try PlayIntegrityCommand.parseDigest(try values.required("--digest")) : nil
+            return try Phone(http: http, options: options).debug(platform: platform, token: token, digest: digest)
+        }
         switch platform {
         case "android":
             options.appID = values["--app-id"] ?? "com.example.app"
@@ -93,6 +103,15 @@ enum SimulateCommand {
         default:
             throw AppAttestCommand.UsageError("--platform must be android or ios")
         }
+    }
+
+    /// The bundle id of `TEAMID.bundleId` (a 10-character team id of capitals and digits), or `appID` as it is.
+    static func bundleID(_ appID: String) -> String {
+        let bytes = Array(appID.utf8)
+        guard bytes.count > 11, bytes[10] == UInt8(ascii: "."),
+              bytes[..<10].allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
+        else { return appID }
+        return String(appID.dropFirst(11))
     }
 
     static func read(_ path: String) throws -> String {

@@ -5,7 +5,7 @@ import Testing
 struct ChecklistConfigurationTests {
     static let configurationIDs = [
         "android.noApps", "android.noDigests", "playIntegrity.notConfigured", "android.googleQuota", "apple.noAppIds",
-        "keys.noSecretKey", "attackMode.nothingToProve",
+        "keys.noSecretKey", "attackMode.nothingToProve", "debugTokens.production",
     ]
 
     /// An iOS-only team: an app id, a key, attack mode on, App Attest traffic.

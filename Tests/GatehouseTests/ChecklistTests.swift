@@ -92,7 +92,7 @@ struct ChecklistTests {
             #expect(item.evidence.verdicts == 0)
             #expect(item.evidence.share == 0)
         }
-        #expect(report.items.count == F.trafficIDs.count + 7)
+        #expect(report.items.count == F.trafficIDs.count + ChecklistConfigurationTests.configurationIDs.count)
         #expect(Set(report.items.map(\.id)).count == report.items.count)
     }
 

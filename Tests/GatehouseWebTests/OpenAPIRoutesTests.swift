@@ -128,6 +128,6 @@ struct OpenAPIRoutesTests {
                 checked += 1
             }
         }
-        #expect(checked == 12)
+        #expect(checked == 15)
     }
 }

@@ -15,12 +15,15 @@ public struct AssessRequest: Sendable {
         case playIntegrity(token: String)
         /// An App Attest assertion over the canonical string, by the key `keyID` (nil: none named).
         case appAttest(keyID: [UInt8]?, assertion: [UInt8])
+        /// A debug token (`dt_…`) of the environment, in place of a platform attestation (simulators, emulators, CI).
+        case debug(token: String)
 
         /// The provider's wire name.
         public var provider: String {
             switch self {
             case .playIntegrity: "play-integrity"
             case .appAttest: "app-attest"
+            case .debug: Provider.debug
             }
         }
     }

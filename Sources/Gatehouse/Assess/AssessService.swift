@@ -57,7 +57,9 @@ public final class AssessService: Sendable {
                                              canonical: canonical, environment: environment, now: now)
             case .playIntegrity(let token)? where fresh:
                 verdict = try judgePlayIntegrity(token: token, nonce: &nonce, request: request, canonical: canonical, environment: environment)
-            case .appAttest?, .playIntegrity?:
+            case .debug(let token)? where fresh:
+                verdict = try judgeDebug(token: token, nonce: &nonce, request: request, environment: environment, now: now)
+            case .appAttest?, .playIntegrity?, .debug?:
                 break
             }
         } catch is NonceSpend.Refused {
@@ -125,6 +127,24 @@ public final class AssessService: Sendable {
             observed["attestationEnvironment"] = key.attestationEnvironment.rawValue
         }
         record(verdict, proof: .appAttest(keyID: keyID, assertion: []), request: request, environment: environment, observed: observed, at: now)
+        return verdict
+    }
+
+    /// A debug token: verified when it is a live token of `environment`, forged `debugTokenInvalid` otherwise. The
+    /// nonce is committed with the token's last-used time when this use is the one to write it (at most once a
+    /// minute). Recorded into traffic under provider `debug`.
+    /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing committed or recorded); `StorageError`.
+    private func judgeDebug(token: String, nonce: inout NonceSpend, request: AssessRequest, environment: Environment, now: Int64) throws -> Verdict {
+        let debugTokens = DebugTokens(store: store)
+        let live = try debugTokens.live(token, environmentID: environment.id, now: now)
+        if let live, debugTokens.claimUse(live, presented: token, now: now) {
+            let id = live.id
+            try nonce.commit(store) { db in try Tables.DebugTokens.markUsed(db, id: id, now: now) }
+        } else {
+            try nonce.commitAlone(store)
+        }
+        let verdict: Verdict = live == nil ? .of(.debugTokenInvalid) : .verified
+        record(verdict, proof: .debug(token: ""), request: request, environment: environment, observed: [:], at: now)
         return verdict
     }
 

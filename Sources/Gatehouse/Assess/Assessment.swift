@@ -6,7 +6,7 @@ import GatehouseReceipts
 public struct Assessment: Sendable {
     /// The attestation judged against the canonical string (nil: the request brought none).
     public struct AttestationResult: Sendable, Equatable {
-        /// `play-integrity` or `app-attest`.
+        /// `play-integrity`, `app-attest` or `debug`.
         public var provider: String
         public var verdict: Verdict
     }
@@ -52,4 +52,6 @@ extension Reason {
     public static let requestReplayed = Reason(.rejected, "requestReplayed")
     /// The App Attest key spoke for more than two devices this UTC day.
     public static let oneKeyManyDevices = Reason(.rejected, "oneKeyManyDevices")
+    /// The debug token is unknown, revoked, expired or another environment's (DEVICE-API.md "Debug tokens").
+    public static let debugTokenInvalid = Reason(.forged, "debugTokenInvalid")
 }

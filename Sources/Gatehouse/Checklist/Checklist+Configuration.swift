@@ -1,7 +1,7 @@
 extension Checklist {
     /// The configuration items, in this order: `android.noApps`, `android.noDigests`,
     /// `playIntegrity.notConfigured`, `android.googleQuota`, `apple.noAppIds`, `keys.noSecretKey`,
-    /// `attackMode.nothingToProve`.
+    /// `attackMode.nothingToProve`, `debugTokens.production`.
     ///
     /// The rule for a platform with nothing registered (`android.noApps`, `apple.noAppIds`):
     /// - `fail` when that platform's verdicts arrive anyway (the SDK attests, nothing can verify it);
@@ -14,7 +14,8 @@ extension Checklist {
     /// Android apps are registered with nothing to decode their verdicts (registering apps alone still catches
     /// re-signed copies) and fails once Play Integrity verdicts arrive; `keys.noSecretKey` fails (nothing can
     /// report verdicts or verify receipts); `attackMode.nothingToProve` fails when attack mode is on and no phone
-    /// can bring proof, and is ok otherwise.
+    /// can bring proof, and is ok otherwise; `debugTokens.production` warns while a production environment has an
+    /// active debug token.
     static func configurationItems(_ configuration: ChecklistConfiguration, week: TrafficWeek) -> [ChecklistItem] {
         [
             androidApps(configuration, week: week),
@@ -24,6 +25,7 @@ extension Checklist {
             appleAppIds(configuration, week: week),
             secretKeys(configuration),
             attackMode(configuration),
+            debugTokens(configuration),
         ]
     }
 

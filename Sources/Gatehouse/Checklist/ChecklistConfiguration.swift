@@ -21,6 +21,8 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     public var googleDecodesToday: Int
     /// The environment's daily quota of those calls.
     public var dailyQuota: Int
+    /// The names of the environment's active debug tokens (unrevoked, unexpired), oldest first.
+    public var activeDebugTokens: [String]
 
     /// Creates a configuration; every argument has the value of a freshly created, empty environment.
     public init(
@@ -32,8 +34,10 @@ public struct ChecklistConfiguration: Sendable, Equatable {
         localKeysSet: Bool = false,
         activeSecretKeys: Int = 0,
         googleDecodesToday: Int = 0,
-        dailyQuota: Int = PlayIntegrityStatus.defaultDailyQuota
+        dailyQuota: Int = PlayIntegrityStatus.defaultDailyQuota,
+        activeDebugTokens: [String] = []
     ) {
+        self.activeDebugTokens = activeDebugTokens
         self.googleDecodesToday = googleDecodesToday
         self.dailyQuota = dailyQuota
         self.kind = kind

@@ -68,12 +68,15 @@ public enum Provider {
     public static let playIntegrity = "play-integrity"
     /// Apple App Attest (iOS).
     public static let appAttest = "app-attest"
+    /// A debug token of the environment (simulators, emulators, CI): never counted as either platform's provider.
+    public static let debug = "debug"
 
     /// The name an admin reads: "Play Integrity", "App Attest" (an unknown provider as it is).
     public static func displayName(_ provider: String) -> String {
         switch provider {
         case playIntegrity: "Play Integrity"
         case appAttest: "App Attest"
+        case debug: "Debug token"
         default: provider
         }
     }

@@ -10,6 +10,7 @@ struct CachedTables: OptionSet, Sendable, Hashable {
     static let managementTokens = CachedTables(rawValue: 1 << 4)
     static let trafficRollups = CachedTables(rawValue: 1 << 5)
     static let receiptKeys = CachedTables(rawValue: 1 << 6)
+    static let debugTokens = CachedTables(rawValue: 1 << 7)
 
     /// Each table, with its name as the store's SQL writes it.
     static let byName: [String: CachedTables] = [
@@ -17,6 +18,7 @@ struct CachedTables: OptionSet, Sendable, Hashable {
         "apple_app_ids": .environments, "play_integrity_credentials": .environments,
         "api_keys": .apiKeys, "admins": .admins, "sessions": .sessions, "management_tokens": .managementTokens,
         "verdict_rollups": .trafficRollups, "verdict_observed_rollups": .trafficRollups, "receipt_keys": .receiptKeys,
+        "debug_tokens": .debugTokens,
     ]
 
     /// The followed table a statement writes: the table after `INSERT INTO`, `UPDATE` or `DELETE FROM` (the store's

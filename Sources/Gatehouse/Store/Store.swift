@@ -33,6 +33,11 @@ public final class Store: Sendable {
     /// (deleting one deletes its keys). Counter windows need no following: a stale one is caught by the conditional
     /// update that commits a counter (`AttestedKeyCache`).
     let attestedKeyCache = AttestedKeyCache()
+    /// Debug tokens (with their stored hash) by the hash of their value, for debug assessments; follows the tokens
+    /// and the environments (deleting one deletes its tokens).
+    let debugTokenCache = ReadCache<[UInt8], (token: DebugToken, hash: [UInt8])>(limit: 10_000)
+    /// Every unrevoked debug token, for the checklists (which judge expiry at their now); follows as `debugTokenCache`.
+    let debugTokensUnrevoked = ReadCache<Int, [DebugToken]>(limit: 1)
     /// Now: the wall clock (`clock()`, unix seconds) and the monotonic one. Injected so tests can move time.
     public let clock: Clock
 
@@ -53,6 +58,8 @@ public final class Store: Sendable {
         follow([.sessions, .admins], sessionCache.invalidate)
         follow(.managementTokens, tokenCache.invalidate)
         follow(.environments, attestedKeyCache.invalidate)
+        follow([.debugTokens, .environments], debugTokenCache.invalidate)
+        follow([.debugTokens, .environments], debugTokensUnrevoked.invalidate)
         try verifyMasterKey()
     }
 

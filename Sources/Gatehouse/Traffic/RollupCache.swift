@@ -13,6 +13,8 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
         var activeSecretKeys: Int
         /// Today's decodes through Google, in whole percent of the quota (the checklist is evaluated again as it moves).
         var googleQuotaPercent: Int = 0
+        /// The names of the environment's active debug tokens.
+        var activeDebugTokens: [String] = []
     }
 
     /// A checklist evaluated over an entry's rollups.

@@ -4,7 +4,8 @@ extension Verdicts {
     /// The setup checklist of an environment now: its configuration against the week's rollups.
     public func checklist(for environment: Environment) throws -> ChecklistReport {
         let now = store.clock()
-        let evaluations = try evaluate([environment], activeSecretKeys: try activeSecretKeys(now: now), googleDecodes: try googleDecodesToday(now: now), now: now)
+        let evaluations = try evaluate([environment], activeSecretKeys: try activeSecretKeys(now: now), googleDecodes: try googleDecodesToday(now: now),
+                                       debugTokens: try DebugTokens(store: store).activeNames(now: now), now: now)
         return evaluations[environment.id]?.report
             ?? Checklist.evaluate(configuration: ChecklistConfiguration(), rollups: [], now: now)
     }
@@ -15,12 +16,15 @@ extension Verdicts {
         let now = store.clock()
         let secrets = try activeSecretKeys(now: now)
         let decodes = try googleDecodesToday(now: now)
+        let debugTokens = try DebugTokens(store: store).activeNames(now: now)
         var counts = store.rollupCache.counts(environments.map { environment in
-            (environment.id, Self.key(environment, secrets: secrets, decodes: decodes))
+            (environment.id, Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens))
         }, now: now)
         let missing = environments.filter { counts[$0.id] == nil }
         if !missing.isEmpty {
-            for (id, evaluation) in try evaluate(missing, activeSecretKeys: secrets, googleDecodes: decodes, now: now) { counts[id] = evaluation.counts }
+            for (id, evaluation) in try evaluate(missing, activeSecretKeys: secrets, googleDecodes: decodes, debugTokens: debugTokens, now: now) {
+                counts[id] = evaluation.counts
+            }
         }
         return counts
     }
@@ -39,23 +43,24 @@ extension Verdicts {
     }
 
     /// What a cached checklist of `environment` depends on besides the hour's rollups.
-    static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: Int]) -> RollupCache.ChecklistKey {
+    static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: Int], debugTokens: [String: [String]]) -> RollupCache.ChecklistKey {
         let used = decodes[environment.id] ?? 0
         return RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0,
-                                        googleQuotaPercent: used * 100 / max(1, environment.playIntegrity.dailyQuota))
+                                        googleQuotaPercent: used * 100 / max(1, environment.playIntegrity.dailyQuota),
+                                        activeDebugTokens: debugTokens[environment.id] ?? [])
     }
 
     /// Each environment's checklist: from the cache when its key and the hour's rollups are unchanged, otherwise
     /// evaluated (reading the week's rollups only when they are not cached) and cached.
     private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], googleDecodes decodes: [String: Int],
-                          now: Int64) throws -> [String: RollupCache.Evaluation] {
+                          debugTokens: [String: [String]], now: Int64) throws -> [String: RollupCache.Evaluation] {
         let cache = store.rollupCache
         let entries = cache.entries(environments.map(\.id), now: now)
         var changed: [String: RollupCache.Entry] = [:]
         var evaluations: [String: RollupCache.Evaluation] = [:]
         for environment in environments {
             guard var entry = entries[environment.id] else { continue }
-            let key = Self.key(environment, secrets: secrets, decodes: decodes)
+            let key = Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens)
             if var cached = entry.evaluation, cached.key == key {
                 // The same hour's sums and the same setup: only the window's ends move.
                 cached.report.windowFrom = now - ChecklistThresholds().windowSeconds
@@ -74,7 +79,8 @@ extension Verdicts {
                 localKeysSet: environment.playIntegrity.localSet,
                 activeSecretKeys: key.activeSecretKeys,
                 googleDecodesToday: decodes[environment.id] ?? 0,
-                dailyQuota: environment.playIntegrity.dailyQuota
+                dailyQuota: environment.playIntegrity.dailyQuota,
+                activeDebugTokens: key.activeDebugTokens
             )
             let rollups = try entry.rollups ?? weekRollups(environmentID: environment.id, now: now)
             let report = Checklist.evaluate(configuration: configuration, rollups: rollups, now: now)

@@ -104,14 +104,21 @@ public struct Verdicts: Sendable {
         }
     }
 
-    /// Verdict counts per day (UTC) and status over the last 7 days, oldest first, for the traffic chart.
-    public func dailyCounts(environmentID: String, now: Int64) throws -> [(day: Int64, counts: [String: Int])] {
+    /// Verdict counts per day (UTC) over the last 7 days, oldest first, by status (for the traffic chart) and by
+    /// provider (`debug` apart from the two platforms' providers).
+    public func dailyCounts(environmentID: String, now: Int64) throws -> [(day: Int64, counts: [String: Int], providers: [String: Int])] {
         let today = now - ((now % 86_400) + 86_400) % 86_400
         let from = today - 6 * 86_400
-        let byDay = try store.read { db in try Tables.Verdicts.dailyCounts(db, environmentID: environmentID, from: from) }
+        var statuses: [Int64: [String: Int]] = [:], providers: [Int64: [String: Int]] = [:]
+        try store.read { db in
+            try Tables.Verdicts.dailyCounts(db, environmentID: environmentID, from: from) { day, provider, status, n in
+                statuses[day, default: [:]][status, default: 0] += n
+                providers[day, default: [:]][provider, default: 0] += n
+            }
+        }
         return (0..<7).map { i in
             let day = from + Int64(i) * 86_400
-            return (day, byDay[day] ?? [:])
+            return (day, statuses[day] ?? [:], providers[day] ?? [:])
         }
     }
 

@@ -25,10 +25,11 @@ struct Dashboard: Sendable {
         signIn = SignInController(pages: pages, admins: services.admins, sessions: sessions, setup: setup, clock: clock)
         account = AccountController(pages: pages, admins: services.admins)
         environments = EnvironmentsController(pages: pages, environments: services.environments, keys: services.keys, verdicts: services.verdicts,
-                                              receiptKeys: services.receiptKeys, assessTally: services.assessTally, clock: clock)
+                                              receiptKeys: services.receiptKeys, assessTally: services.assessTally, debugTokens: services.debugTokens,
+                                              clock: clock)
         apps = AppsController(pages: pages, environments: services.environments, keyCounts: AttestedKeyCounts(store: services.store),
                               keyCheck: PlayIntegrityKeyCheck(store: services.store))
-        keys = KeysController(pages: pages, environments: services.environments, keys: services.keys, clock: clock)
+        keys = KeysController(pages: pages, environments: services.environments, keys: services.keys, debugTokens: services.debugTokens, clock: clock)
         traffic = TrafficController(pages: pages, environments: services.environments, verdicts: services.verdicts, audit: services.audit,
                                     store: services.store, clock: clock)
         admins = AdminsController(pages: pages, admins: services.admins)

@@ -25,6 +25,10 @@ extension EnvironmentsController {
         data["appleCount"] = .string(Wording.count(environment.appleAppIDs.count, "app id", "app ids", zero: "no"))
         data["playSet"] = .bool(play.serviceAccountSet || play.localSet)
         data["activeKeys"] = .string(Wording.count(keys.filter { $0.isActive(at: now) }.count, "active key", "active keys", zero: "no"))
+        let debug = try debugTokens.list(environmentID: environment.id).filter { $0.isActive(at: now) }.reversed().map(\.name)
+        data["debugTokens"] = .string(Wording.count(debug.count, "active debug token", "active debug tokens", zero: "no"))
+        data["debugInProduction"] = environment.kind == .production && !debug.isEmpty
+            ? .string(debug.map { "“\($0)”" }.joined(separator: ", ")) : .null
         data["coverage"] = .array(attackCoverage(environment))
         let effect = attackEffect(environment, now: now)
         data["attackEffect"] = .array(effect)

@@ -13,6 +13,8 @@ struct EnvironmentsController: Sendable {
     let receiptKeys: ReceiptKeys
     /// The last hour's assessed requests with and without proof, for attack mode's effect.
     let assessTally: AssessTally
+    /// The environment's debug tokens, for the Overview's count and its production warning.
+    let debugTokens: DebugTokens
     let clock: Clock
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).

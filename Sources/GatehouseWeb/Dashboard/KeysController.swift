@@ -3,12 +3,14 @@ import HTTP
 import HTTPServer
 import Mustache
 
-/// The Keys tab: an environment's API keys, creating, rolling with a grace period, and revoking them.
-/// Same operations and rules as the Management API's `/keys` endpoints.
+/// The Keys tab: an environment's API keys, creating, rolling with a grace period, and revoking them; and its debug
+/// tokens (`KeysController+DebugTokens`). Same operations and rules as the Management API's `/keys` and
+/// `/debug-tokens` endpoints.
 struct KeysController: Sendable {
     let pages: Pages
     let environments: Environments
     let keys: APIKeys
+    let debugTokens: DebugTokens
     let clock: Clock
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
@@ -18,6 +20,9 @@ struct KeysController: Sendable {
         add("POST", "/environments/{environmentId}/keys/{keyId}/roll", pages.html(rollEnvironmentKey))
         add("GET", "/environments/{environmentId}/keys/{keyId}/revoke", pages.html(revokeEnvironmentKeyPage))
         add("POST", "/environments/{environmentId}/keys/{keyId}/revoke", pages.html(revokeEnvironmentKey))
+        add("POST", "/environments/{environmentId}/debug-tokens", pages.html(createDebugToken))
+        add("GET", "/environments/{environmentId}/debug-tokens/{tokenId}/revoke", pages.html(revokeDebugTokenPage))
+        add("POST", "/environments/{environmentId}/debug-tokens/{tokenId}/revoke", pages.html(revokeDebugToken))
     }
 
     /// Grace periods offered when rolling a key, in hours, with their labels.
@@ -58,6 +63,11 @@ struct KeysController: Sendable {
             ]
         })
         data["typeSecret"] = false
+        let tokens = try debugTokens.list(environmentID: environment.id)
+        data["debugTokens"] = .array(tokens.map { debugTokenRow($0, in: environment, now: now) })
+        data["hasDebugTokens"] = .bool(!tokens.isEmpty)
+        data["hasActiveDebugTokens"] = .bool(tokens.contains { $0.isActive(at: now) })
+        data["debugLifetimes"] = .array(Self.debugLifetimeChoices.map { ["days": .string(String($0.days)), "label": .string($0.label), "selected": .bool($0.days == 30)] })
         for (key, value) in values { data[key] = value }
         return pages.page("pages/environment-keys", title: "Keys · \(environment.name)", data, context: context, status: status, section: "environments")
     }
@@ -103,12 +113,14 @@ struct KeysController: Sendable {
     /// The shown-once page, rendered as the POST's own response. This is the one exception to Post/Redirect/Get:
     /// redirecting would mean storing the plaintext (in the session or a flash) until the next page; answering
     /// directly with `Cache-Control: no-store` keeps it only in this one response.
-    func shownOnceKey(_ context: DashboardContext, _ environment: Environment, secret: String, title: String, intro: String) -> Response {
+    func shownOnceKey(_ context: DashboardContext, _ environment: Environment, secret: String, title: String, intro: String,
+                      what: String = "secret key", usage: MustacheValue = .null) -> Response {
         var response = pages.page("pages/secret", title: title, [
             "environment": ["id": .string(environment.id), "name": .string(environment.name)],
             "secret": .string(secret),
-            "what": "secret key",
+            "what": .string(what),
             "intro": .string(intro),
+            "usage": usage,
             "next": .string("/environments/\(environment.id)/keys"),
             "nextLabel": "Back to keys",
         ], context: context, section: "environments")

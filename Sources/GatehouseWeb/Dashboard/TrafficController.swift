@@ -65,6 +65,14 @@ struct TrafficController: Sendable {
                     "total": .string(Wording.number(day.total)),
                 ]
             }),
+            "providerDays": .array(daily.map { day in
+                [
+                    "label": .string(TrafficChart.dayLabel(day.day)),
+                    "appAttest": .string(Wording.number(day.providers[Provider.appAttest] ?? 0)),
+                    "playIntegrity": .string(Wording.number(day.providers[Provider.playIntegrity] ?? 0)),
+                    "debug": .string(Wording.number(day.providers[Provider.debug] ?? 0)),
+                ]
+            }),
             "weekTotal": .string(Wording.number(days.reduce(0) { $0 + $1.total })),
             "changes": .array(changes.map { ["label": .string($0.label)] }),
             "hasChanges": .bool(!changes.isEmpty),

@@ -14,6 +14,8 @@ struct AssessEnvelope {
     static let maxIDLength = 255
     /// Longest Play Integrity token read (tokens are a few kilobytes).
     static let maxTokenLength = 16 * 1024
+    /// Longest debug token read (`dt_` and 43 characters; room for a pasting mistake to be judged, not refused).
+    static let maxDebugTokenLength = 200
 
     let apiKey: String
     let request: AssessRequest
@@ -133,7 +135,7 @@ struct AssessEnvelope {
     }
 
     /// The attestation object, if any: `{"provider": "play-integrity", "token"}` or `{"provider": "app-attest",
-    /// "keyId", "token"}`.
+    /// "keyId", "token"}` or `{"provider": "debug", "token"}`.
     static func proof(_ value: JSON?, _ errors: inout FieldErrors) -> AssessRequest.Proof? {
         guard let value, !value.isNull else { return nil }
         guard value.members != nil else {
@@ -159,8 +161,11 @@ struct AssessEnvelope {
                 return nil
             }
             return .appAttest(keyID: keyID, assertion: assertion)
+        case "debug":
+            let token = string(value["token"], "/attestation/token", max: maxDebugTokenLength, what: "a debug token (dt_…)", &errors)
+            return token.map { .debug(token: $0) }
         default:
-            errors.add("/attestation/provider", "must be \"play-integrity\" or \"app-attest\"")
+            errors.add("/attestation/provider", "must be \"play-integrity\", \"app-attest\" or \"debug\"")
             return nil
         }
     }

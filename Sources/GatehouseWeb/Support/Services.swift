@@ -8,6 +8,8 @@ public struct Services: Sendable {
     public let environments: Environments
     public let keys: APIKeys
     public let tokens: ManagementTokens
+    /// Debug tokens of the environments (simulators, emulators, CI).
+    public let debugTokens: DebugTokens
     public let audit: AuditLog
     public let admins: Admins
     public let verdicts: Verdicts
@@ -23,6 +25,7 @@ public struct Services: Sendable {
         environments = Environments(store: store)
         keys = APIKeys(store: store)
         tokens = ManagementTokens(store: store)
+        debugTokens = DebugTokens(store: store)
         audit = AuditLog(store: store)
         admins = Admins(store: store)
         verdicts = Verdicts(store: store)

@@ -73,16 +73,16 @@ extension Tables {
             }
         }
 
-        /// Verdicts per UTC day (unix seconds of its midnight) and status since `from`.
-        static func dailyCounts(_ db: any SQLConnection, environmentID: String, from: Int64) throws -> [Int64: [String: Int]] {
-            var byDay: [Int64: [String: Int]] = [:]
+        /// Verdicts per UTC day (unix seconds of its midnight), provider and status since `from`: `body(day, provider,
+        /// status, count)` for each.
+        static func dailyCounts(_ db: any SQLConnection, environmentID: String, from: Int64,
+                                _ body: (Int64, String, String, Int) throws -> Void) throws {
             try db.forEachRow(
-                "SELECT (hour - hour % 86400) AS day, status, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND reason = '' GROUP BY day, status",
+                "SELECT (hour - hour % 86400) AS day, provider, status, SUM(count) AS n FROM verdict_rollups WHERE environment_id = ? AND hour >= ? AND reason = '' GROUP BY day, provider, status",
                 [.text(environmentID), .integer(from)]
             ) { r in
-                byDay[try r.integer("day"), default: [:]][try r.text("status")] = try r.int("n")
+                try body(try r.integer("day"), try r.text("provider"), try r.text("status"), try r.int("n"))
             }
-            return byDay
         }
 
         /// Deletes the environment's raw verdicts before `cutoff`; returns how many. Raw verdicts are indexed by
