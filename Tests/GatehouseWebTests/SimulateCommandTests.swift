@@ -48,6 +48,25 @@ struct SimulateCommandTests {
         #expect(ios.report?["assess"]?["body"]?["attestation"]?["status"]?.string == "verified")
         #expect(ios.report?["verify"]?["body"]?["valid"]?.bool == true)
 
+        // A CI build under attack mode: the debug token instead of any key or CA, on both platforms.
+        try server.patch(environment, ["attackMode": true])
+        let created = try server.client.send("POST", "/api/management/v1/environments/\(environment)/debug-tokens",
+                                             headers: [("Authorization", "Bearer " + server.token), ("Content-Type", "application/json")],
+                                             body: Array(#"{"name": "CI simulator"}"#.utf8))
+        let debugToken = try #require(created.json?["token"]?.string, "\(created.text)")
+        for (platform, extra) in [("ios", ["--app-id", AssessFixture.appId]), ("android", ["--app-id", "com.example.app", "--digest", Hex.encode(fixture.digest)])] {
+            let debug = try Self.simulate(server, ["--api-key", publicKey, "--platform", platform, "--debug-token", debugToken, "--secret-key", secret] + extra)
+            #expect(debug.status == 0, "\(debug.error)")
+            #expect(debug.report?["assess"]?["body"]?["attestation"]?["provider"]?.string == "debug")
+            #expect(debug.report?["assess"]?["body"]?["attestation"]?["status"]?.string == "verified", "\(debug.report?.text ?? debug.error)")
+            #expect(debug.report?["assess"]?["body"]?["attackMode"]?.string == "proven")
+            #expect(debug.report?["receipt"]?["claims"]?["att"]?["provider"]?.string == "debug")
+            #expect(debug.report?["verify"]?["body"]?["valid"]?.bool == true)
+        }
+        let wrong = try Self.simulate(server, ["--api-key", publicKey, "--platform", "ios", "--app-id", "com.example.app", "--debug-token", "dt_wrong"])
+        #expect(wrong.report?["assess"]?["body"]?["attestation"]?["reasons"]?.array == ["debugTokenInvalid"])
+        #expect(wrong.report?["assess"]?["body"]?["attackMode"]?.string == "unproven")
+
         let usage = try Self.simulate(server, ["--api-key", publicKey, "--platform", "windows"])
         #expect(usage.status == 2)
         #expect(usage.error.contains("--platform must be android or ios"))

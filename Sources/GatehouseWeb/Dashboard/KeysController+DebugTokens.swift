@@ -58,7 +58,7 @@ extension KeysController {
         let publicKey = try keys.list(environmentID: environment.id).first { $0.type == .public && $0.isActive(at: clock()) }?.publicValue
         return shownOnceKey(context, environment, secret: issued.value, title: "Debug token created",
                             intro: "\(issued.token.name) lets a simulator, an emulator or a CI build pass as attested in \(environment.name) until \(Dates.display(issued.token.expiresAt)), attack mode included.\(warning)",
-                            what: "debug token", usage: [
+                            what: "debug token", lost: "revoke it and create another", usage: [
                                 "simulate": .string("gatehouse simulate --endpoint http://HOST:PORT --api-key \(publicKey ?? "pk_…") --platform ios --app-id com.example.app --debug-token \(issued.value)"),
                             ])
     }

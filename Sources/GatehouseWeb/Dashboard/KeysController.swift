@@ -114,12 +114,13 @@ struct KeysController: Sendable {
     /// redirecting would mean storing the plaintext (in the session or a flash) until the next page; answering
     /// directly with `Cache-Control: no-store` keeps it only in this one response.
     func shownOnceKey(_ context: DashboardContext, _ environment: Environment, secret: String, title: String, intro: String,
-                      what: String = "secret key", usage: MustacheValue = .null) -> Response {
+                      what: String = "secret key", lost: String? = nil, usage: MustacheValue = .null) -> Response {
         var response = pages.page("pages/secret", title: title, [
             "environment": ["id": .string(environment.id), "name": .string(environment.name)],
             "secret": .string(secret),
             "what": .string(what),
             "intro": .string(intro),
+            "lost": lost.map { .string($0) } ?? .null,
             "usage": usage,
             "next": .string("/environments/\(environment.id)/keys"),
             "nextLabel": "Back to keys",
