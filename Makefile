@@ -5,10 +5,10 @@ SWIFT       ?= swift
 DATABASE    ?= gatehouse.sqlite
 HOST        ?= 127.0.0.1
 PORT        ?= 8080
-APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev pkg-config
+APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev libpq-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps build release run test check-imports test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
+.PHONY: deps test-deps build release run test check-imports test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -26,9 +26,18 @@ release: deps
 run: build
 	$(SWIFT) run gatehouse serve --host $(HOST) --port $(PORT) --database $(DATABASE) $(if $(wildcard $(DATABASE)),,--demo)
 
-test: deps check-imports
+# The test suites' own server: a throwaway PostgreSQL 15 that Tests/with-postgres.sh starts beside `swift test` (the
+# store contract suite and the PostgreSQL driver run on it as well as on SQLite).
+TEST_PACKAGES = postgresql-15
+
+test-deps: deps
+	@missing=""; for p in $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
+
+test: test-deps check-imports
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --disable-xctest
+	sh Tests/with-postgres.sh $(SWIFT) test --skip-build --disable-xctest
 	$(MAKE) test-asan
 	$(MAKE) test-api-schema
 	$(MAKE) test-browser

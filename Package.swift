@@ -3,15 +3,16 @@
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
 // Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
 // GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
-// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, Storage, Locks, Crypto, JSON, SeededRandom}; Attestation → {Crypto, JSON};
-// GatehouseReceipts → {Crypto, JSON}; SQLite → {Locks, Storage}; HTTPClient → CCurl.
+// Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, PostgreSQL, Storage, Locks, Crypto, JSON, SeededRandom};
+// Attestation → {Crypto, JSON}; GatehouseReceipts → {Crypto, JSON}; SQLite → {Locks, Storage}; PostgreSQL → {CLibPQ, Locks, Storage};
+// HTTPClient → CCurl.
 // Storage is the seam between the store and its engines (DESIGN.md "Storage: one seam, two engines"): values, rows read
-// strictly, one failure type, and the database/connection protocols an engine implements; it imports nothing.
-// Only SQLite imports CSQLite; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite,
-// and there only Store/Engines/ (check_imports.py): the rest of the domain sees Storage. The web layer and the executable
+// strictly, one failure type, the database/connection protocols an engine implements, and the migration files every
+// engine applies; it imports nothing but the C library. Only SQLite imports CSQLite, only PostgreSQL imports CLibPQ; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite
+// and PostgreSQL, and there only Store/Engines/ (check_imports.py): the rest of the domain sees Storage. The web layer and the executable
 // import no database module.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
-// the server's worker queue, SQLite's reader pool and fair writer lock), and BlockingRegion (a group commit's waiter
+// the server's worker queue, the engines' connection pool, SQLite's fair writer lock), and BlockingRegion (a group commit's waiter
 // tells the server's worker pool that it sleeps, so that another worker takes the CPU). HTTPServer, SQLite and the
 // store know nothing of each other, so what they share lives below them all; a plain mutex is Synchronization.Mutex.
 // SeededRandom holds the one deterministic generator (the demo traffic, property tests and benches replay their data).
@@ -31,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CArgon2", pkgConfig: "libargon2", providers: [.apt(["libargon2-dev"])]),
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(name: "CSystem"),
 
         // Foundations, each publishable alone.
@@ -40,6 +42,7 @@ let package = Package(
         .target(name: "Mustache", exclude: ["README.md"]),
         .target(name: "Storage"),
         .target(name: "SQLite", dependencies: ["CSQLite", "Locks", "Storage"]),
+        .target(name: "PostgreSQL", dependencies: ["CLibPQ", "Locks", "Storage"]),
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
         .target(name: "SeededRandom"),
@@ -51,7 +54,7 @@ let package = Package(
         .target(name: "Simulator", dependencies: ["Attestation", "GatehouseReceipts", "Crypto", "JSON"]),
 
         // The product.
-        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "Storage", "Locks", "Crypto", "JSON", "SeededRandom"]),
+        .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "PostgreSQL", "Storage", "Locks", "Crypto", "JSON", "SeededRandom"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
@@ -61,6 +64,8 @@ let package = Package(
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SeededRandom"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "ThrowawayPostgres", "TestThreads"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Storage", "SQLiteCrashWriter", "ChildProcess"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto"], resources: [.copy("Fixtures")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
@@ -68,7 +73,7 @@ let package = Package(
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
-        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads",
+        .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads", "ThrowawayPostgres",
                                                           "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
@@ -77,6 +82,7 @@ let package = Package(
         // Test support: threads released together (one winner among concurrent callers), spawning child processes
         // from tests, and a child process the SQLite crash test kills.
         .target(name: "TestThreads", path: "Tests/Support/TestThreads"),
+        .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL"], path: "Tests/Support/ThrowawayPostgres"),
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),

@@ -33,7 +33,7 @@ public final class Database: @unchecked Sendable {
     /// The pthread currently inside `write`, or 0: a nested `write` on the same thread would deadlock.
     private let writerThread = Atomic<UInt>(0)
     private let pendingWriteCount = Atomic<Int>(0)
-    private let readers: ConnectionPool
+    private let readers: Pool<Connection>
     /// The connection `checkpoint` uses (opened on first use), only touched while holding `checkpointLock`.
     private var checkpointer: Connection?
     private let checkpointLock = ConditionLock()
@@ -60,13 +60,13 @@ public final class Database: @unchecked Sendable {
         try writer.execute("PRAGMA synchronous = \(configuration.synchronous.rawValue)")
         try writer.execute("PRAGMA wal_autocheckpoint = \(max(0, configuration.walAutocheckpointPages))")
         self.writer = writer
-        self.readers = ConnectionPool(capacity: configuration.readers) {
+        self.readers = Pool(capacity: configuration.readers, open: {
             let reader = try Connection(
                 path: path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, busyTimeoutMilliseconds: timeout)
             // https://sqlite.org/pragma.html#pragma_query_only: a second guard besides the read-only open.
             try reader.execute("PRAGMA query_only = 1")
             return reader
-        }
+        })
     }
 
     /// Copies the WAL's committed pages into the database file (`PRAGMA wal_checkpoint(PASSIVE)`) on a connection of
@@ -93,7 +93,7 @@ public final class Database: @unchecked Sendable {
     /// reader when all are busy (so do not nest `read` deeper than `configuration.readers`).
     /// - Throws: `DatabaseError` (writing through a reader fails with `SQLITE_READONLY`), or what `body` throws.
     public func read<T>(_ body: (Connection) throws -> T) throws -> T {
-        try readers.withConnection { reader in
+        try readers.withResource { reader in
             try reader.transaction("BEGIN DEFERRED", body)
         }
     }
@@ -135,6 +135,6 @@ public final class Database: @unchecked Sendable {
 
     /// Runs `body` with a reader connection outside any transaction (for the backup).
     func withReader<T>(_ body: (Connection) throws -> T) throws -> T {
-        try readers.withConnection(body)
+        try readers.withResource(body)
     }
 }

@@ -27,10 +27,10 @@ public struct Migrator: Sendable {
     /// - Throws: `MigrationError` (nothing is applied when the checks fail; a failing migration is rolled back,
     ///   the ones before it stay applied), or `DatabaseError`.
     public func migrate(_ database: Database) throws -> [String] {
-        let migrations = try loadMigrations()
+        let migrations = try Migration.load(directory: directory)
         try database.write { _ = try $0.execute(Migrator.createTable) }
         let applied = try database.read { try appliedMigrations($0) }
-        try check(applied: applied, against: migrations)
+        try Migration.check(applied: applied, against: migrations)
         let appliedNames = Set(applied.map(\.name))
         var done: [String] = []
         for migration in migrations where !appliedNames.contains(migration.name) {
@@ -44,13 +44,13 @@ public struct Migrator: Sendable {
     /// The applied migrations (in order) and the pending ones, after the same checks as `migrate`.
     /// - Throws: `MigrationError` or `DatabaseError`.
     public func status(_ database: Database) throws -> (applied: [String], pending: [String]) {
-        let migrations = try loadMigrations()
-        let applied = try database.read { connection -> [AppliedMigration] in
+        let migrations = try Migration.load(directory: directory)
+        let applied = try database.read { connection -> [Migration.Applied] in
             let table = try connection.queryOne(
                 "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'")
             return table == nil ? [] : try appliedMigrations(connection)
         }
-        try check(applied: applied, against: migrations)
+        try Migration.check(applied: applied, against: migrations)
         let appliedNames = Set(applied.map(\.name))
         return (applied.map(\.name), migrations.map(\.name).filter { !appliedNames.contains($0) })
     }
@@ -63,30 +63,9 @@ public struct Migrator: Sendable {
         )
         """
 
-    /// A row of `schema_migrations`.
-    struct AppliedMigration {
-        let name: String
-        let sha256: String
-    }
-
-    private func appliedMigrations(_ connection: Connection) throws -> [AppliedMigration] {
+    private func appliedMigrations(_ connection: Connection) throws -> [Migration.Applied] {
         try connection.query("SELECT name, sha256 FROM schema_migrations ORDER BY name").map {
-            AppliedMigration(name: try $0.text("name"), sha256: try $0.text("sha256"))
-        }
-    }
-
-    /// Refuses edited, missing and newer-than-code migrations.
-    private func check(applied: [AppliedMigration], against migrations: [Migration]) throws {
-        let files = Dictionary(migrations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
-        let newestFile = migrations.last?.number ?? -1
-        for record in applied {
-            if let file = files[record.name] {
-                guard file.sha256 == record.sha256 else { throw MigrationError.changed(file.fileName) }
-            } else if let number = Migration.number(of: record.name), number > newestFile {
-                throw MigrationError.newerThanCode(record.name + ".sql")
-            } else {
-                throw MigrationError.missing(record.name + ".sql")
-            }
+            Migration.Applied(name: try $0.text("name"), sha256: try $0.text("sha256"))
         }
     }
 

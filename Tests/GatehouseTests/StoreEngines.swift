@@ -2,11 +2,15 @@ import Crypto
 import Foundation
 @testable import Gatehouse
 import Testing
+import ThrowawayPostgres
 
 /// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"): each opens a migrated,
-/// empty store on a clock the test moves. Today SQLite; PostgreSQL joins with its driver.
+/// empty store on a clock the test moves: SQLite, and PostgreSQL (a database of its own in the server `make test`
+/// starts; without it the PostgreSQL cases fail, saying so).
 enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
+    /// A database of its own in the throwaway PostgreSQL that `make test` starts (Tests/with-postgres.sh).
+    case postgresql
 
     var testDescription: String { rawValue }
 
@@ -21,6 +25,8 @@ final class EngineStore: Sendable {
     let store: Store
     let clock: ManualClock
     let directory: String
+    /// The PostgreSQL database made for this store, dropped with it.
+    let postgres: ThrowawayPostgres.Database?
 
     init(engine: StoreEngine, now: Int64) throws {
         clock = ManualClock(now)
@@ -31,8 +37,14 @@ final class EngineStore: Sendable {
         let clock = self.clock
         switch engine {
         case .sqlite:
+            postgres = nil
             store = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
                                    masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { clock.now })).store
+        case .postgresql:
+            let database = try ThrowawayPostgres.database()
+            postgres = database
+            store = try Store.open(postgresURL: database.url, migrationsDirectory: root.path + "/Migrations",
+                                   masterKey: try SecureRandom.bytes(32), poolSize: 12, clock: Clock(wall: { clock.now })).store
         }
     }
 

@@ -112,10 +112,11 @@ import Testing
         try fixture.write("0002_broken.sql", "CREATE TABLE b (id INTEGER PRIMARY KEY);\nINSERT INTO nowhere VALUES (1);")
         try fixture.write("0003_create_c.sql", "CREATE TABLE c (id INTEGER PRIMARY KEY);")
         let error = try #require(throws: MigrationError.self) { try fixture.migrator.migrate(fixture.database) }
-        guard case .failed(let file, let cause) = error else {
+        guard case .failed(let file, let engineError) = error else {
             Issue.record("expected .failed, got \(error)")
             return
         }
+        let cause = try #require(engineError as? DatabaseError)
         #expect(file == "0002_broken.sql")
         #expect(cause.sql == "INSERT INTO nowhere VALUES (1);")
         #expect(try fixture.tables() == ["a", "schema_migrations"])
@@ -134,10 +135,11 @@ import Testing
             INSERT INTO child VALUES (1, 42);
             """)
         let error = try #require(throws: MigrationError.self) { try fixture.migrator.migrate(fixture.database) }
-        guard case .failed(let file, let cause) = error else {
+        guard case .failed(let file, let engineError) = error else {
             Issue.record("expected .failed, got \(error)")
             return
         }
+        let cause = try #require(engineError as? DatabaseError)
         #expect(file == "0001_orphan.sql")
         #expect(cause.kind == .foreignKeyConstraint)
         #expect(cause.message.contains("child"))

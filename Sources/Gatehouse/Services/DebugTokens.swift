@@ -98,9 +98,10 @@ public struct DebugTokens: Sendable {
     /// Whether this use of `token` is the one to write its last-used time: its first, or the first a minute after
     /// the last written. Claimed under the cache's lock, so concurrent uses write it once.
     func claimUse(_ token: DebugToken, presented: String, now: Int64) -> Bool {
-        guard now - (token.lastUsedAt ?? Int64.min / 2) >= Self.lastUsedResolution else { return false }
+        func due(_ token: DebugToken) -> Bool { token.lastUsedAt.map { now - $0 >= Self.lastUsedResolution } ?? true }
+        guard due(token) else { return false }
         return store.debugTokenCache.modify(RandomToken.hash(presented)) { cached in
-            guard now - (cached.token.lastUsedAt ?? Int64.min / 2) >= Self.lastUsedResolution else { return false }
+            guard due(cached.token) else { return false }
             cached.token.lastUsedAt = now
             return true
         } ?? true

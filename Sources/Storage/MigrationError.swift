@@ -12,8 +12,8 @@ public enum MigrationError: Error, Sendable, CustomStringConvertible {
     case duplicateNumber(String, String)
     /// The directory or a file in it could not be read (path, reason).
     case unreadable(String, String)
-    /// A migration failed and was rolled back (file name, SQLite's error).
-    case failed(String, DatabaseError)
+    /// A migration failed and was rolled back (file name, the engine's error).
+    case failed(String, any Error & Sendable)
 
     /// A message for the operator: what is wrong, with which file, and what to do.
     public var description: String {

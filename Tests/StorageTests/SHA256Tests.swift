@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SQLite
+@testable import Storage
 
 @Suite struct SHA256Tests {
     /// FIPS 180-4 example vectors (NIST CSRC "SHA256.pdf" examples) and the empty string.

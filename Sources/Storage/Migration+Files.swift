@@ -6,13 +6,14 @@ import Musl
 import Darwin
 #endif
 
-/// Reading the migration directory with POSIX calls, so the module needs no Foundation.
-extension Migrator {
-    /// The `.sql` files of `directory`, checked for names and duplicate numbers, sorted by number.
+/// Reading a migration directory with POSIX calls, so the module needs no Foundation.
+extension Migration {
+    /// The `.sql` files of `directory` (hidden files and other extensions ignored), checked for names and duplicate
+    /// numbers, sorted by number.
     /// - Throws: `MigrationError.unreadable`, `.badFileName` or `.duplicateNumber`.
-    func loadMigrations() throws -> [Migration] {
+    public static func load(directory: String) throws -> [Migration] {
         var migrations: [Migration] = []
-        for fileName in try fileNames() where fileName.hasSuffix(".sql") && !fileName.hasPrefix(".") {
+        for fileName in try fileNames(directory) where fileName.hasSuffix(".sql") && !fileName.hasPrefix(".") {
             guard let number = Migration.number(of: fileName) else {
                 throw MigrationError.badFileName(fileName)
             }
@@ -29,7 +30,7 @@ extension Migrator {
         return migrations
     }
 
-    private func fileNames() throws -> [String] {
+    private static func fileNames(_ directory: String) throws -> [String] {
         guard let stream = opendir(directory) else {
             throw MigrationError.unreadable(directory, String(cString: strerror(errno)))
         }
@@ -44,7 +45,7 @@ extension Migrator {
         return names
     }
 
-    private func contents(of path: String) throws -> [UInt8] {
+    private static func contents(of path: String) throws -> [UInt8] {
         guard let file = fopen(path, "rb") else {
             throw MigrationError.unreadable(path, String(cString: strerror(errno)))
         }

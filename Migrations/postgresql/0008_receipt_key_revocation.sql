@@ -1,0 +1,1 @@
+ALTER TABLE receipt_keys ADD COLUMN revoked_at BIGINT;

@@ -1,0 +1,86 @@
+import Locks
+import Storage
+
+/// Migrations on PostgreSQL: the same `NNNN_name.sql` rules and `schema_migrations` record as on SQLite, each file in
+/// its own transaction, under a session advisory lock
+/// (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS) so that of several servers starting
+/// together on an empty database one migrates and the others wait, then find nothing left to do.
+extension PostgresDatabase {
+    /// The advisory lock key every Gatehouse migrator takes ("GATEHOUSE" folded into 63 bits).
+    static let migrationLock: Int64 = 0x4741_5445_484F_5553
+
+    static let createTable = """
+        CREATE TABLE IF NOT EXISTS schema_migrations (
+            name TEXT PRIMARY KEY NOT NULL,
+            sha256 TEXT NOT NULL,
+            applied_at TEXT NOT NULL
+        )
+        """
+
+    /// Applies the pending migrations of `directory`, waiting up to `waitSeconds` for another server that holds the
+    /// migration lock (`waiting` hears once a second while it waits); returns the names applied.
+    /// - Throws: ``MigrationError`` (an edited, missing or newer-than-code migration; a failed one), a
+    ///   ``PostgresError``, or `StorageError(.busy)` when the lock was not had in time.
+    public func migrate(directory: String, waitSeconds: Int, waiting: (Int) -> Void) throws -> [String] {
+        let migrations = try Migration.load(directory: directory)
+        return try pool.withResource { connection in
+            var waited = 0
+            while try connection.queryOne("SELECT pg_try_advisory_lock(?) AS taken", [.integer(Self.migrationLock)])?.bool("taken") != true {
+                guard waited < waitSeconds else {
+                    throw StorageError(.busy, "another server has been migrating this database for \(waited) s; retry when it is done")
+                }
+                waiting(waited)
+                Self.sleep(seconds: 1)
+                waited += 1
+            }
+            defer { _ = try? connection.queryOne("SELECT pg_advisory_unlock(?) AS released", [.integer(Self.migrationLock)]) }
+            try connection.script(Self.createTable)
+            let applied = try Self.applied(connection)
+            try Migration.check(applied: applied, against: migrations)
+            let done = Set(applied.map(\.name))
+            var names: [String] = []
+            for migration in migrations where !done.contains(migration.name) {
+                try connection.script("BEGIN")
+                do {
+                    try connection.script(migration.sql)
+                    try connection.execute(
+                        "INSERT INTO schema_migrations (name, sha256, applied_at) VALUES (?, ?, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))",
+                        [.text(migration.name), .text(migration.sha256)])
+                    try connection.script("COMMIT")
+                } catch {
+                    try? connection.script("ROLLBACK")
+                    throw MigrationError.failed(migration.fileName, (error as? PostgresError) ?? PostgresError(sqlState: nil, "\(error)"))
+                }
+                names.append(migration.name)
+            }
+            return names
+        }
+    }
+
+    public func migrate(directory: String) throws -> [String] {
+        try migrate(directory: directory, waitSeconds: 120, waiting: { _ in })
+    }
+
+    public func migrationStatus(directory: String) throws -> (applied: [String], pending: [String]) {
+        let migrations = try Migration.load(directory: directory)
+        let applied = try read { connection -> [Migration.Applied] in
+            guard try connection.queryOne("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")?.bool("present") == true else { return [] }
+            return try Self.applied(connection)
+        }
+        try Migration.check(applied: applied, against: migrations)
+        let names = Set(applied.map(\.name))
+        return (applied.map(\.name), migrations.map(\.name).filter { !names.contains($0) })
+    }
+
+    private static func applied(_ connection: any SQLConnection) throws -> [Migration.Applied] {
+        try connection.query("SELECT name, sha256 FROM schema_migrations ORDER BY name").map {
+            Migration.Applied(name: try $0.text("name"), sha256: try $0.text("sha256"))
+        }
+    }
+
+    private static func sleep(seconds: Int) {
+        let deadline = monotonicNanoseconds() + UInt64(seconds) * 1_000_000_000
+        let lock = ConditionLock()
+        lock.withLock { while lock.wait(untilNanoseconds: deadline) {} }  // true: woken early; false: the deadline passed
+    }
+}

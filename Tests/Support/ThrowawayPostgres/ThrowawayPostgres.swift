@@ -1,0 +1,50 @@
+import Foundation
+import PostgreSQL
+
+/// Databases of their own for tests, in the throwaway PostgreSQL that `make test` starts beside the test run
+/// (Tests/with-postgres.sh sets `GATEHOUSE_TEST_POSTGRES` to its URL).
+public enum ThrowawayPostgres {
+    /// Why a PostgreSQL test cannot run.
+    public struct Unavailable: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A database created for one test, dropped (its connections ended) when the value goes away.
+    public final class Database: Sendable {
+        /// The URL to connect to it.
+        public let url: String
+        let name: String
+        let admin: String
+
+        init(url: String, name: String, admin: String) {
+            self.url = url
+            self.name = name
+            self.admin = admin
+        }
+
+        deinit {
+            if let connection = try? PostgresConnection(url: admin) {
+                try? connection.script("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+            }
+        }
+    }
+
+    /// The server's URL (its `postgres` database).
+    /// - Throws: ``Unavailable`` when the tests run without the server `make test` starts.
+    public static func serverURL() throws -> String {
+        guard let url = ProcessInfo.processInfo.environment["GATEHOUSE_TEST_POSTGRES"], !url.isEmpty else {
+            throw Unavailable(description: "GATEHOUSE_TEST_POSTGRES is not set: run the tests with `make test`, which starts a throwaway PostgreSQL (Tests/with-postgres.sh)")
+        }
+        return url
+    }
+
+    /// A new, empty database.
+    /// - Throws: ``Unavailable``, or `PostgresError` when the server refuses.
+    public static func database() throws -> Database {
+        let admin = try serverURL()
+        let name = "gatehouse_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
+        try PostgresConnection(url: admin).script("CREATE DATABASE \(name)")
+        guard let slash = admin.lastIndex(of: "/") else { throw Unavailable(description: "GATEHOUSE_TEST_POSTGRES has no database path") }
+        return Database(url: admin[..<slash] + "/" + name, name: String(name), admin: admin)
+    }
+}
