@@ -35,9 +35,13 @@ test-deps: deps
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
+# The device end-to-end suites run a second time with their servers on PostgreSQL (GATEHOUSE_TEST_ENGINE).
+POSTGRES_SUITES = AppAttestAPITests|AppAttestAppIdTests|AssessAPITests|AssessAndroidTests|AttackModePlatformTests|DeviceBadInputTests|PlayIntegrityAPITests|PlayIntegrityGoogleTests|PlayIntegrityKeyCheckTests|PlayIntegrityQuotaTests|ReceiptsAPITests|ReceiptsConsumeAPITests|ReceiptsCommandTests|DebugTokensAPITests|SimulateCommandTests|ConcurrentAppChangesTests|EnvironmentAPITests|AuthAndKeysAPITests|IngestAPITests|TokenURITests
+
 test: test-deps check-imports
 	$(SWIFT) build --build-tests
 	sh Tests/with-postgres.sh $(SWIFT) test --skip-build --disable-xctest
+	GATEHOUSE_TEST_ENGINE=postgresql sh Tests/with-postgres.sh $(SWIFT) test --skip-build --disable-xctest --filter '$(POSTGRES_SUITES)'
 	$(MAKE) test-asan
 	$(MAKE) test-api-schema
 	$(MAKE) test-browser

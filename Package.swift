@@ -56,7 +56,7 @@ let package = Package(
         // The product.
         .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "PostgreSQL", "Storage", "Locks", "Crypto", "JSON", "SeededRandom"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
-        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON", "ThrowawayPostgres"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
                                                            "GatehouseReceipts", "Crypto", "JSON"]),
 
@@ -77,7 +77,7 @@ let package = Package(
                                                           "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
-                                                              "Attestation", "AttestationTesting", "FakeGoogle", "Simulator"]),
+                                                              "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL"]),
 
         // Test support: threads released together (one winner among concurrent callers), spawning child processes
         // from tests, and a child process the SQLite crash test kills.

@@ -5,15 +5,19 @@ import Gatehouse
 import GatehouseWeb
 import HTTP
 import HTTPServer
+import ThrowawayPostgres
 
-/// A fresh Gatehouse on a new SQLite file in a temporary folder, driven in-process (no socket) through `send`.
-/// Resources (migrations, templates, public files) come from this repository.
+/// A fresh Gatehouse on a new SQLite file in a temporary folder (or, in `make test`'s PostgreSQL pass, a new database
+/// of the throwaway PostgreSQL), driven in-process (no socket) through `send`. Resources (migrations, templates,
+/// public files) come from this repository.
 public final class TestApp: Sendable {
     public let application: Application
     public let clock: TestClock
     public let directory: String
     /// Every log line the application wrote, to assert that no secret reaches the log.
     public let logLines: LogCapture
+    /// The PostgreSQL database of this app in the PostgreSQL pass (dropped with it); nil on SQLite.
+    public let postgres: ThrowawayPostgres.Database?
 
     /// The repository root, found from this file's path.
     public static let repositoryRoot: String = {
@@ -26,7 +30,15 @@ public final class TestApp: Sendable {
         directory = NSTemporaryDirectory() + "gatehouse-test-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         var configuration = Configuration()
-        configuration.database = directory + "/gatehouse.sqlite"
+        if ThrowawayPostgres.endToEnd {
+            let database = try ThrowawayPostgres.database()
+            postgres = database
+            configuration.database = database.url
+            configuration.masterKey = ThrowawayPostgres.masterKey()
+        } else {
+            postgres = nil
+            configuration.database = directory + "/gatehouse.sqlite"
+        }
         configuration.resources = Self.repositoryRoot
         configure(&configuration)
         clock = TestClock()

@@ -23,7 +23,7 @@ public final class PostgresConnection: SQLConnection {
         }
         guard let connection else { throw PostgresError(sqlState: nil, "out of memory opening a connection") }
         guard PQstatus(connection) == CONNECTION_OK else {
-            let message = Self.text(PQerrorMessage(connection))
+            let message = Self.text(PQerrorMessage(connection)).trimmingTrailingNewlines
             PQfinish(connection)
             throw PostgresError(sqlState: nil, message)
         }

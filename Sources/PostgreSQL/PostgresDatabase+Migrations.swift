@@ -1,8 +1,9 @@
 import Locks
 import Storage
 
-/// Migrations on PostgreSQL: the same `NNNN_name.sql` rules and `schema_migrations` record as on SQLite, each file in
-/// its own transaction, under a session advisory lock
+/// Migrations on PostgreSQL: the same `NNNN_name.sql` rules and `schema_migrations` record as on SQLite, read from the
+/// `postgresql/` folder of the migrations directory (the same numbers and names as SQLite's files beside it, in this
+/// engine's types), each file in its own transaction, under a session advisory lock
 /// (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS) so that of several servers starting
 /// together on an empty database one migrates and the others wait, then find nothing left to do.
 extension PostgresDatabase {
@@ -17,12 +18,15 @@ extension PostgresDatabase {
         )
         """
 
-    /// Applies the pending migrations of `directory`, waiting up to `waitSeconds` for another server that holds the
+    /// The folder of a migrations directory that holds PostgreSQL's files.
+    public static let migrationsFolder = "postgresql"
+
+    /// Applies the pending migrations of `directory`'s PostgreSQL folder, waiting up to `waitSeconds` for another server that holds the
     /// migration lock (`waiting` hears once a second while it waits); returns the names applied.
     /// - Throws: ``MigrationError`` (an edited, missing or newer-than-code migration; a failed one), a
     ///   ``PostgresError``, or `StorageError(.busy)` when the lock was not had in time.
     public func migrate(directory: String, waitSeconds: Int, waiting: (Int) -> Void) throws -> [String] {
-        let migrations = try Migration.load(directory: directory)
+        let migrations = try Migration.load(directory: directory + "/" + Self.migrationsFolder)
         return try pool.withResource { connection in
             var waited = 0
             while try connection.queryOne("SELECT pg_try_advisory_lock(?) AS taken", [.integer(Self.migrationLock)])?.bool("taken") != true {
@@ -62,7 +66,7 @@ extension PostgresDatabase {
     }
 
     public func migrationStatus(directory: String) throws -> (applied: [String], pending: [String]) {
-        let migrations = try Migration.load(directory: directory)
+        let migrations = try Migration.load(directory: directory + "/" + Self.migrationsFolder)
         let applied = try read { connection -> [Migration.Applied] in
             guard try connection.queryOne("SELECT to_regclass('schema_migrations') IS NOT NULL AS present")?.bool("present") == true else { return [] }
             return try Self.applied(connection)

@@ -25,11 +25,11 @@ public final class PostgresDatabase: SQLDatabase {
         }
 
         /// libpq keywords set before the URL (which may override them): timeouts, TCP keepalives, the statement
-        /// timeout, and the application name the server's views show.
+        /// timeout, notices kept off standard error, and the application name the server's views show.
         var defaults: [(String, String)] {
             [("connect_timeout", String(connectTimeoutSeconds)), ("keepalives", "1"), ("keepalives_idle", "30"),
              ("keepalives_interval", "10"), ("keepalives_count", "3"), ("application_name", "gatehouse"),
-             ("options", "-c statement_timeout=\(statementTimeoutMilliseconds)")]
+             ("options", "-c statement_timeout=\(statementTimeoutMilliseconds) -c client_min_messages=warning")]
         }
     }
 

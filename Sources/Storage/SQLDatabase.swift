@@ -18,8 +18,9 @@ public protocol SQLDatabase: Sendable {
     /// Writes waiting or running, for a metrics gauge.
     var pendingWrites: Int { get }
 
-    /// Applies the pending migrations of `directory` (`NNNN_name.sql`, in order, each once, checksums recorded);
-    /// returns the files applied. Throws when one fails or an applied one changed.
+    /// Applies the pending migrations of `directory` (`NNNN_name.sql`, in order, each once, checksums recorded; an
+    /// engine may keep its own files in a folder of the directory); returns the files applied. Throws when one fails
+    /// or an applied one changed.
     func migrate(directory: String) throws -> [String]
 
     /// The migrations of `directory` applied and pending.

@@ -46,7 +46,7 @@ enum Command {
                 let (configuration, _) = try Configuration.parse(rest, environment: environment)
                 let application = try Application(configuration: configuration, logger: .standardError())
                 let status = try application.migrationStatus()
-                print("database \(configuration.database): \(status.applied.count) migrations applied, \(status.pending.count) pending")
+                print("database \(configuration.location.redacted): \(status.applied.count) migrations applied, \(status.pending.count) pending")
                 return 0
             case "admin":
                 return try admin(rest, environment: environment)
@@ -63,6 +63,9 @@ enum Command {
             case "backup":
                 if rest.contains("--help") { return help("gatehouse backup FILE [options]", "Copies a consistent snapshot of the database to FILE through SQLite's online backup, while the server keeps serving.") }
                 let (configuration, positional) = try Configuration.parse(rest, environment: environment, positional: 1)
+                guard !configuration.location.isPostgres else {
+                    throw ConfigurationError("gatehouse backup copies a SQLite database; back up PostgreSQL with pg_dump (or your provider's snapshots)")
+                }
                 guard let file = positional.first else { throw ConfigurationError("backup needs the file to write: gatehouse backup FILE") }
                 guard !FileManager.default.fileExists(atPath: file) else { throw ConfigurationError("\(file) exists already; name a new file") }
                 let application = try Application(configuration: configuration, logger: .standardError())
@@ -76,6 +79,12 @@ enum Command {
         } catch let error as ConfigurationError {
             fail(error.description)
             return 2
+        } catch let error as StoreError {
+            fail(error.description)
+            switch error {
+            case .cannotOpen, .newerThanCode: return 2
+            case .wrongMasterKey: return 1
+            }
         } catch let error as ValidationError {
             fail(error.errors.map { "\($0.pointer.dropFirst()): \($0.message)" }.joined(separator: "\n"))
             return 1

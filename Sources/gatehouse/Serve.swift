@@ -13,7 +13,8 @@ enum Serve {
         sigaddset(&signals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        try ServerLock.acquire(database: configuration.database)
+        // One server per SQLite file; any number share a PostgreSQL database.
+        if !configuration.location.isPostgres { try ServerLock.acquire(database: configuration.database) }
         var logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
         logger.secretPathPrefixes = Application.secretPathPrefixes
         let application = try Application(configuration: configuration, logger: logger)

@@ -7,6 +7,8 @@ import SQLite
 import Storage
 import TestThreads
 import Testing
+import ThrowawayPostgres
+import PostgreSQL
 
 /// The App Attest endpoints over a real socket, against a `gatehouse serve` that trusts a synthetic root: the
 /// ceremony of DEVICE-API.md, state that survives a SIGKILL, concurrency, and the verdicts in traffic.
@@ -161,9 +163,11 @@ struct AppAttestAPITests {
         let (key, registered) = try server.attestAndRegister(appId: Self.appId, publicKey: publicKey)
         #expect(registered.verdict == "verified")
         #expect(try (1...3).map { try server.assert(key, counter: $0, publicKey: publicKey).verdict } == ["verified", "verified", "verified"])
-        let elsewhere = try Database(path: server.database)
+        // Another server: a connection of its own to the same database.
+        let elsewhere: any SQLDatabase = ThrowawayPostgres.endToEnd
+            ? try PostgresDatabase(PostgresDatabase.Configuration(url: server.database)) : SQLiteEngine(try Database(path: server.database))
         func move(newest: Int64) throws {
-            try elsewhere.write { db in
+            _ = try elsewhere.write { db in
                 try db.execute("UPDATE attested_keys SET counter_newest = ?, counter_seen = 0 WHERE key_id = ?", [.integer(newest), .blob(key.keyId)])
             }
         }

@@ -7,14 +7,21 @@ import GatehouseTesting
 import JSON
 import Simulator
 import Testing
+import ThrowawayPostgres
 
-/// A real `gatehouse serve` on port 0 over a fresh SQLite file, trusting a synthetic App Attest root, with a
-/// management token to set environments up: what the device API tests drive over a loopback socket.
+/// A real `gatehouse serve` on port 0 over a fresh SQLite file (or, in `make test`'s PostgreSQL pass, a new database of
+/// the throwaway PostgreSQL, with a master key given), trusting a synthetic App Attest root, with a management token to
+/// set environments up: what the device API tests drive over a loopback socket.
 final class DeviceServer {
     let directory: String
     let database: String
     let rootsFile: String
     let token: String
+    /// The PostgreSQL database in the PostgreSQL pass (dropped with this value); nil on SQLite.
+    let postgres: ThrowawayPostgres.Database?
+    /// What every command run on the database is given besides its own arguments: the database, the resources, and on
+    /// PostgreSQL the master key.
+    let databaseArguments: [String]
     let extraArguments: [String]
     private(set) var process: ChildProcess
     private(set) var client: PlainHTTP
@@ -28,17 +35,27 @@ final class DeviceServer {
     init(_ extraArguments: [String] = []) throws {
         directory = NSTemporaryDirectory() + "gatehouse-device-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        database = directory + "/gatehouse.sqlite"
+        if ThrowawayPostgres.endToEnd {
+            let throwaway = try ThrowawayPostgres.database()
+            postgres = throwaway
+            database = throwaway.url
+            databaseArguments = ["--database", database, "--resources", TestApp.repositoryRoot, "--master-key", ThrowawayPostgres.masterKey()]
+        } else {
+            postgres = nil
+            database = directory + "/gatehouse.sqlite"
+            databaseArguments = ["--database", database, "--resources", TestApp.repositoryRoot]
+        }
         rootsFile = directory + "/roots.pem"
         try Self.ca().rootPEM.write(toFile: rootsFile, atomically: true, encoding: .utf8)
         self.extraArguments = extraArguments
         let executable = try CommandRun.gatehouse()
-        let cli = try ChildProcess(executable, ["token", "create", "--name", "device-tests", "--scope", "write", "--database", database,
-                                                "--resources", TestApp.repositoryRoot], standardErrorPath: directory + "/cli.log")
+        let cli = try ChildProcess(executable, ["token", "create", "--name", "device-tests", "--scope", "write"] + databaseArguments,
+                                   standardErrorPath: directory + "/cli.log")
         let (code, lines) = cli.finish(timeout: 60)
         #expect(code == 0, "token create: \(cli.standardError)")
         token = try #require(lines.first { $0.hasPrefix("gtm_") })
-        (process, client) = try Self.start(executable: executable, database: database, roots: rootsFile, log: directory + "/serve.log", extra: extraArguments)
+        (process, client) = try Self.start(executable: executable, database: databaseArguments, roots: rootsFile, log: directory + "/serve.log",
+                                           extra: extraArguments)
     }
 
     deinit {
@@ -47,11 +64,9 @@ final class DeviceServer {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private static func start(executable: String, database: String, roots: String, log: String, extra: [String]) throws -> (ChildProcess, PlainHTTP) {
-        let process = try ChildProcess(executable, [
-            "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--resources", TestApp.repositoryRoot,
-            "--log-level", "warning", "--app-attest-roots", roots,
-        ] + extra, standardErrorPath: log)
+    private static func start(executable: String, database: [String], roots: String, log: String, extra: [String]) throws -> (ChildProcess, PlainHTTP) {
+        let process = try ChildProcess(executable, ["serve", "--host", "127.0.0.1", "--port", "0"] + database
+                                       + ["--log-level", "warning", "--app-attest-roots", roots] + extra, standardErrorPath: log)
         let prefix = "gatehouse listening on http://127.0.0.1:"
         let line = try #require(process.readLine(timeout: 30), "no first line from gatehouse serve; its log: \(process.standardError)")
         let port = try #require(UInt16(line.dropFirst(prefix.count)), "no port in \(line)")
@@ -63,7 +78,7 @@ final class DeviceServer {
         process.kill(signal)
         let (code, _) = process.finish(timeout: 30)
         if signal == SIGTERM { #expect(code == 0, "exit after SIGTERM; log: \(process.standardError)") }
-        (process, client) = try Self.start(executable: try CommandRun.gatehouse(), database: database, roots: rootsFile,
+        (process, client) = try Self.start(executable: try CommandRun.gatehouse(), database: databaseArguments, roots: rootsFile,
                                            log: directory + "/serve.log", extra: extraArguments)
     }
 

@@ -147,9 +147,9 @@ struct PostgreSQLTests {
     @Test func migrationsApplyOnceUnderTheLockAndAnEditStopsThem() throws {
         let fixture = try Fixture(), database = fixture.database
         let directory = NSTemporaryDirectory() + "gatehouse-pg-migrations-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory + "/postgresql", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        func write(_ name: String, _ sql: String) throws { try sql.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
+        func write(_ name: String, _ sql: String) throws { try sql.write(toFile: directory + "/postgresql/" + name, atomically: true, encoding: .utf8) }
         try write("0001_a.sql", "CREATE TABLE a (id BIGINT PRIMARY KEY);\nINSERT INTO a VALUES (1);")
         try write("0002_b.sql", "CREATE TABLE b (id BIGINT PRIMARY KEY);")
         // Three servers starting together: one migrates, the others find nothing left.

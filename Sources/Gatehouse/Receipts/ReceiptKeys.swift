@@ -31,11 +31,17 @@ public struct ReceiptKeys: Sendable {
     public func prepare() throws -> String {
         if let current = try rows().first(where: { $0.retiredAt == nil }) { return current.kid }
         let now = store.clock()
-        let made = try store.write { db in
-            if let kid = try Tables.ReceiptKeys.currentKid(db) { return kid }
-            return try insertKey(db, now: now)
+        do {
+            return try store.write { db in
+                if let kid = try Tables.ReceiptKeys.currentKid(db) { return kid }
+                return try insertKey(db, now: now)
+            }
+        } catch DomainError.conflict {
+            // Another server, starting on the same empty database, made the first key meanwhile (one current key is a
+            // unique index): every server publishes that one.
+            guard let kid = try store.read({ db in try Tables.ReceiptKeys.currentKid(db) }) else { throw DomainError.conflict("no current receipt key after a conflict") }
+            return kid
         }
-        return made
     }
 
     /// Retires the current key (still published for ``retiredKeyLifetime``) and makes a new current one. With

@@ -42,7 +42,11 @@ public struct APIKeys: Sendable {
             let old = try Self.activeKey(db, environmentID: environmentID, keyID: keyID, now: now)
             let kind = try Tables.Environments.kind(db, id: environmentID)
             let expiresAt = now + Int64(graceHours) * 3600
-            try Tables.APIKeys.expire(db, id: keyID, at: expiresAt)
+            // Conditional: of two rolls of one key at once (through two servers), one replaces it and the other is a
+            // conflict, as when it comes second.
+            guard try Tables.APIKeys.expire(db, id: keyID, at: expiresAt) else {
+                throw DomainError.conflict("key \(keyID) was already rolled or revoked; roll its replacement instead")
+            }
             let issued = try Self.issue(db, environmentID: environmentID, kind: kind, type: old.type, name: old.name, now: now)
             try Tables.AuditLog.record(db, at: now, actor: actor, action: "key.roll", environmentID: environmentID, changes: [
                 AuditChange(field: "keys", before: .string("\(old.type.rawValue) key \(old.id) (\(old.hint))"),

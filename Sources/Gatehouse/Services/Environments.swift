@@ -78,7 +78,9 @@ public struct Environments: Sendable {
         let now = store.clock()
         let store = self.store
         return try store.write { db in
-            guard let before = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            guard try Tables.Environments.lock(db, id: id), let before = try Tables.Environments.load(db, id: id) else {
+                throw DomainError.notFound("no environment \(id)")
+            }
             try Self.check(ifMatch, against: before)
             var after = before
             let written = try change(db, &after)
@@ -96,7 +98,9 @@ public struct Environments: Sendable {
     public func delete(_ id: String, ifMatch: String? = nil, actor: Actor) throws {
         let now = store.clock()
         try store.write { db in
-            guard let before = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            guard try Tables.Environments.lock(db, id: id), let before = try Tables.Environments.load(db, id: id) else {
+                throw DomainError.notFound("no environment \(id)")
+            }
             try Self.check(ifMatch, against: before)
             try Tables.Environments.delete(db, id: id)
             try Tables.AuditLog.record(db, at: now, actor: actor, action: "environment.delete", environmentID: id, changes: [

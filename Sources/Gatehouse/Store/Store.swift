@@ -107,11 +107,18 @@ enum EnvironmentQuery: Hashable, Sendable {
 /// Why the store cannot open.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case wrongMasterKey
+    /// The database could not be opened at start-up (PostgreSQL refused the connection or the password): the message
+    /// names the location with its password hidden.
+    case cannotOpen(String)
+    /// The database has migrations this build does not have: a newer version migrated it.
+    case newerThanCode(String)
 
     public var description: String {
         switch self {
         case .wrongMasterKey:
             "the database holds data sealed under another master key: set GATEHOUSE_MASTER_KEY to the key used before, or put back the key file beside the database (a new key cannot open the old secrets)"
+        case .cannotOpen(let message), .newerThanCode(let message):
+            message
         }
     }
 }

@@ -30,8 +30,13 @@ public final class Application: Sendable {
         self.configuration = configuration
         self.logger = logger
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)
-        let (store, applied) = try Store.open(path: configuration.database, migrationsDirectory: configuration.migrationsDirectory,
-                                              masterKey: key, durability: configuration.durability, clock: clock)
+        let (store, applied) = configuration.location.isPostgres
+            ? try Store.open(postgresURL: configuration.database, migrationsDirectory: configuration.migrationsDirectory, masterKey: key,
+                             poolSize: configuration.databasePool, clock: clock, waiting: { seconds in
+                                 if seconds % 10 == 0 { logger.info("waiting for another server's migrations", ["seconds": .int(seconds)]) }
+                             })
+            : try Store.open(path: configuration.database, migrationsDirectory: configuration.migrationsDirectory,
+                             masterKey: key, durability: configuration.durability, clock: clock)
         for name in applied { logger.info("migration applied", ["file": .string(name)]) }
         services = Services(store: store)
         try services.receiptKeys.prepare()

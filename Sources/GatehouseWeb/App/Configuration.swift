@@ -6,7 +6,10 @@ import Gatehouse
 public struct Configuration: Sendable {
     public var host = "127.0.0.1"
     public var port = 8080
+    /// A SQLite file, or a `postgres://` URL (see ``location``).
     public var database = "gatehouse.sqlite"
+    /// The most PostgreSQL connections this server opens (SQLite: unused).
+    public var databasePool = 8
     /// The folder holding `Public/`, `Templates/` and `Migrations/` (the repository root, or beside the binary).
     public var resources = FileManager.default.currentDirectoryPath
     /// What an acknowledged change survives: `full` (default, a power cut) or `normal` (a killed process only).
@@ -58,10 +61,11 @@ public struct Configuration: Sendable {
     public static let options: [Option] = [
         Option(flag: "--host", variable: "GATEHOUSE_HOST", help: "address to listen on: an IPv4 or IPv6 literal, or localhost (default 127.0.0.1)", takesValue: true),
         Option(flag: "--port", variable: "GATEHOUSE_PORT", help: "TCP port, 0 picks a free one (default 8080)", takesValue: true),
-        Option(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite)", takesValue: true),
+        Option(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite), or a postgres:// URL handed to libpq whole for several servers on one PostgreSQL; GATEHOUSE_DATABASE_FILE names a file holding it", takesValue: true),
+        Option(flag: "--database-pool", variable: "GATEHOUSE_DATABASE_POOL", help: "PostgreSQL connections this server opens at most, 1 to 256 (default 8)", takesValue: true),
         Option(flag: "--durability", variable: "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous)", takesValue: true),
         Option(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory)", takesValue: true),
-        Option(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest (default: a key file <database>.key, created with mode 0600)", takesValue: true),
+        Option(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest; GATEHOUSE_MASTER_KEY_FILE names a file holding it (SQLite default: a key file <database>.key, created with mode 0600; PostgreSQL: required, the same on every server)", takesValue: true),
         Option(flag: "--demo", variable: "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false),
         Option(flag: "--metrics", variable: "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer", takesValue: true),
         Option(flag: "--secure-cookies", variable: "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false),
@@ -117,9 +121,16 @@ public struct Configuration: Sendable {
             guard let p = Int(v), (0...65535).contains(p) else { throw ConfigurationError("--port / GATEHOUSE_PORT must be a number from 0 to 65535, got \(v)") }
             c.port = p
         }
+        if values["--database"] == nil, let file = environment["GATEHOUSE_DATABASE_FILE"], !file.isEmpty {
+            values["--database"] = try secret(file, "GATEHOUSE_DATABASE_FILE")
+        }
         if let v = values["--database"] {
-            guard !v.isEmpty else { throw ConfigurationError("--database / GATEHOUSE_DATABASE must name a file") }
+            guard !v.isEmpty else { throw ConfigurationError("--database / GATEHOUSE_DATABASE must name a SQLite file or a postgres:// URL") }
             c.database = v
+        }
+        if let v = values["--database-pool"] {
+            guard let n = Int(v), (1...256).contains(n) else { throw ConfigurationError("--database-pool / GATEHOUSE_DATABASE_POOL must be a number from 1 to 256, got \(v)") }
+            c.databasePool = n
         }
         if let v = values["--durability"] {
             guard let durability = CommitDurability(rawValue: v.lowercased()) else {
@@ -128,7 +139,13 @@ public struct Configuration: Sendable {
             c.durability = durability
         }
         if let v = values["--resources"] { c.resources = v }
+        if values["--master-key"] == nil, let file = environment["GATEHOUSE_MASTER_KEY_FILE"], !file.isEmpty {
+            values["--master-key"] = try secret(file, "GATEHOUSE_MASTER_KEY_FILE")
+        }
         if let v = values["--master-key"], !v.isEmpty { c.masterKey = v }
+        if c.location.isPostgres && c.masterKey == nil {
+            throw ConfigurationError("on PostgreSQL every server needs the same master key, which cannot live beside the data: set --master-key / GATEHOUSE_MASTER_KEY (base64 of 32 bytes) or GATEHOUSE_MASTER_KEY_FILE")
+        }
         c.demo = try flag(values["--demo"], "--demo")
         if let v = values["--metrics"] { c.metrics = v.isEmpty ? "open" : v }
         c.secureCookies = try flag(values["--secure-cookies"], "--secure-cookies")
@@ -167,6 +184,16 @@ public struct Configuration: Sendable {
         return (c, rest)
     }
 
+    /// The trimmed contents of the file `path` named by `variable` (a secret mounted into a container).
+    static func secret(_ path: String, _ variable: String) throws(ConfigurationError) -> String {
+        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
+            throw ConfigurationError("\(variable) names \(path), which cannot be read")
+        }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !value.isEmpty else { throw ConfigurationError("\(variable) names \(path), which is empty") }
+        return value
+    }
+
     static func rate(_ value: String?, _ name: String) throws(ConfigurationError) -> Double? {
         guard let value else { return nil }
         guard let n = Double(value), n.isFinite, (0...1_000_000).contains(n) else {
@@ -182,6 +209,9 @@ public struct Configuration: Sendable {
         default: throw ConfigurationError("\(name) takes true or false")
         }
     }
+
+    /// The database `--database` names: a SQLite file or a PostgreSQL URL (``DatabaseLocation/redacted`` for logs).
+    public var location: DatabaseLocation { DatabaseLocation(database) }
 
     /// Where the master key file lives when no key is given: beside the database.
     public var keyFilePath: String { database + ".key" }

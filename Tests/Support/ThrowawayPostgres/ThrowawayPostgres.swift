@@ -29,6 +29,17 @@ public enum ThrowawayPostgres {
         }
     }
 
+    /// Whether the end-to-end suites run on PostgreSQL in this test run (`GATEHOUSE_TEST_ENGINE=postgresql`, `make
+    /// test`'s second pass over them) rather than on a SQLite file.
+    public static var endToEnd: Bool {
+        ProcessInfo.processInfo.environment["GATEHOUSE_TEST_ENGINE"] == "postgresql"
+    }
+
+    /// A fresh master key (base64 of 32 random bytes): every server of a PostgreSQL database needs the same one given.
+    public static func masterKey() -> String {
+        Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
+    }
+
     /// The server's URL (its `postgres` database).
     /// - Throws: ``Unavailable`` when the tests run without the server `make test` starts.
     public static func serverURL() throws -> String {

@@ -1,7 +1,8 @@
 import SQLite
+import Storage
 
-/// Opening a store on SQLite: the one place of the domain that names an engine (`make check-imports` holds every
-/// other file of `Gatehouse` to the seam, `Storage`).
+/// Opening a store on SQLite. With `Store+PostgreSQL`, the only place of the domain that names an engine
+/// (`make check-imports` holds every other file of `Gatehouse` to the seam, `Storage`).
 extension Store {
     /// Opens (creating) the SQLite database at `path`, applies the pending migrations of `migrationsDirectory`
     /// (`NNNN_*.sql`) and opens the store over it. Returns the store and the migrations applied. Throws when a
@@ -12,7 +13,7 @@ extension Store {
         var configuration = DatabaseConfiguration()
         configuration.synchronous = durability == .full ? .full : .normal
         let engine = SQLiteEngine(try Database(path: path, configuration: configuration))
-        let applied = try engine.migrate(directory: migrationsDirectory)
+        let applied = try migrating { try engine.migrate(directory: migrationsDirectory) }
         return (try Store(database: engine, masterKey: masterKey, clock: clock), applied)
     }
 }

@@ -48,8 +48,9 @@ extension Tables {
         }
 
         /// Lets key `id` expire at `expiresAt`.
-        static func expire(_ db: any SQLConnection, id: String, at expiresAt: Int64) throws {
-            try db.execute("UPDATE api_keys SET expires_at = ? WHERE id = ?", [.integer(expiresAt), .text(id)])
+        static func expire(_ db: any SQLConnection, id: String, at expiresAt: Int64) throws -> Bool {
+            try db.execute("UPDATE api_keys SET expires_at = ? WHERE id = ? AND expires_at IS NULL AND revoked_at IS NULL",
+                           [.integer(expiresAt), .text(id)]) == 1
         }
 
         /// Revokes key `id` at `now`.

@@ -82,6 +82,13 @@ extension Tables {
             )
         }
 
+        /// Takes the environment's row for this write transaction before it is read (a no-op update: PostgreSQL locks the
+        /// row until the transaction ends, so concurrent changes through several servers apply one after the other,
+        /// each to what the one before stored; SQLite's one writer serializes them anyway). False when there is none.
+        static func lock(_ db: any SQLConnection, id: String) throws -> Bool {
+            try db.execute("UPDATE environments SET revision = revision WHERE id = ?", [.text(id)]) == 1
+        }
+
         /// Writes the environment's own fields and moves its revision on.
         static func update(_ db: any SQLConnection, _ environment: Environment, now: Int64) throws {
             try db.execute(
