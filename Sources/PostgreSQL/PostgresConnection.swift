@@ -1,4 +1,5 @@
 import CLibPQ
+import Glibc
 import Storage
 
 /// One libpq connection (https://www.postgresql.org/docs/15/libpq.html), used by one thread at a time (libpq's rule;
@@ -133,6 +134,31 @@ public final class PostgresConnection: SQLConnection {
 
     private func lost() -> PostgresError {
         PostgresError(sqlState: nil, Self.text(PQerrorMessage(handle)).trimmingTrailingNewlines)
+    }
+
+    // MARK: Notifications
+
+    /// Waits up to `milliseconds` for a notification on a channel this connection listens on
+    /// (https://www.postgresql.org/docs/15/libpq-notify.html); returns whether one (or more) came, consuming them.
+    /// - Throws: ``PostgresError`` when the connection is lost.
+    public func awaitNotification(milliseconds: Int) throws -> Bool {
+        guard PQconsumeInput(handle) == 1 else { throw lost() }
+        if drainNotifications() { return true }
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { throw lost() }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        guard poll(&descriptor, 1, Int32(clamping: milliseconds)) > 0 else { return false }  // timed out, or a signal
+        guard PQconsumeInput(handle) == 1 else { throw lost() }
+        return drainNotifications()
+    }
+
+    private func drainNotifications() -> Bool {
+        var any = false
+        while let notification = PQnotifies(handle) {
+            PQfreemem(notification)
+            any = true
+        }
+        return any
     }
 
     // MARK: Reading results

@@ -36,6 +36,9 @@ public final class PostgresDatabase: SQLDatabase {
     public let configuration: Configuration
     let pool: Pool<PostgresConnection>
     private let pending = Atomic<Int>(0)
+    /// The connection that listens for other servers' wake-ups (``awaitChange(channel:milliseconds:)``), opened on
+    /// first use and again after it is lost; only the waiting thread touches it.
+    private let listener = Mutex<PostgresConnection?>(nil)
 
     /// A database over `configuration.url`; one connection is opened now, so a wrong address or password is an
     /// error at once.
@@ -88,6 +91,28 @@ public final class PostgresDatabase: SQLDatabase {
     }
 
     public var pendingWrites: Int { pending.load(ordering: .relaxed) }
+
+    /// Any number of servers share a PostgreSQL database.
+    public var isShared: Bool { true }
+
+    public func awaitChange(channel: String, milliseconds: Int) throws -> Bool {
+        try listener.withLock { listening in
+            let connection: PostgresConnection
+            if let open = listening {
+                connection = open
+            } else {
+                connection = try PostgresConnection(url: configuration.url, defaults: configuration.defaults)
+                try connection.script("LISTEN \(channel)")
+                listening = connection
+            }
+            do {
+                return try connection.awaitNotification(milliseconds: milliseconds)
+            } catch {
+                listening = nil
+                throw error
+            }
+        }
+    }
 
     public func backup(to path: String) throws {
         throw StorageError(.other, "gatehouse backup copies SQLite files; back up PostgreSQL with pg_dump (or your provider's snapshots)")

@@ -65,6 +65,11 @@ public final class SQLiteEngine: SQLDatabase {
     }
 
     /// Starts the checkpointer thread (`gh-checkpoint`) once.
+    /// One server holds a SQLite file (`gatehouse serve` takes a lock beside it).
+    public var isShared: Bool { false }
+
+    public func awaitChange(channel: String, milliseconds: Int) throws -> Bool { false }
+
     public func startMaintenance(failed: @escaping @Sendable (String?) -> Void) {
         let started = checkpointer.withLock { thread -> Bool in
             guard thread == nil else { return false }

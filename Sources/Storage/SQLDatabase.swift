@@ -18,6 +18,15 @@ public protocol SQLDatabase: Sendable {
     /// Writes waiting or running, for a metrics gauge.
     var pendingWrites: Int { get }
 
+    /// Whether other servers write this database too (PostgreSQL), so that what one server caches must follow the
+    /// changes the others make; false for a database one process holds (SQLite).
+    var isShared: Bool { get }
+
+    /// Waits up to `milliseconds` for another server's wake-up on `channel` (PostgreSQL: a `NOTIFY`, heard on a
+    /// connection of its own); returns whether one came. An unshared database returns false at once.
+    /// - Throws: the engine's errors when the listening connection is lost (wake-ups sent meanwhile are lost too).
+    func awaitChange(channel: String, milliseconds: Int) throws -> Bool
+
     /// Applies the pending migrations of `directory` (`NNNN_name.sql`, in order, each once, checksums recorded; an
     /// engine may keep its own files in a folder of the directory); returns the files applied. Throws when one fails
     /// or an applied one changed.

@@ -21,6 +21,16 @@ struct CachedTables: OptionSet, Sendable, Hashable {
         "debug_tokens": .debugTokens,
     ]
 
+    /// Each followed table with the name of its row in `revisions` (its main table's name).
+    static let revisionNames: [(table: CachedTables, name: String)] = [
+        (.environments, "environments"), (.apiKeys, "api_keys"), (.admins, "admins"), (.sessions, "sessions"),
+        (.managementTokens, "management_tokens"), (.trafficRollups, "verdict_rollups"), (.receiptKeys, "receipt_keys"),
+        (.debugTokens, "debug_tokens"),
+    ]
+
+    /// The `revisions` rows of these tables.
+    var revisionNames: [String] { Self.revisionNames.filter { contains($0.table) }.map(\.name) }
+
     /// The followed table a statement writes: the table after `INSERT INTO`, `UPDATE` or `DELETE FROM` (the store's
     /// tables write no other shape); empty for a statement that writes none of them, or none at all. Read from the
     /// bytes, allocating only for a statement that writes (every statement of a write transaction passes here).
@@ -49,5 +59,13 @@ struct CachedTables: OptionSet, Sendable, Hashable {
         let table = word()
         guard !table.isEmpty else { return [] }
         return byName[String(decoding: table, as: UTF8.self).lowercased()] ?? []
+    }
+}
+
+extension CachedTables {
+    /// The tables whose `revisions` rows are `names`.
+    init(revisionNames names: some Sequence<String>) {
+        let wanted = Set(names)
+        self = CachedTables(Self.revisionNames.filter { wanted.contains($0.name) }.map(\.table))
     }
 }

@@ -1,10 +1,13 @@
 import Synchronization
 
-/// The caches that follow the store's tables (``CachedTables``): when a write transaction that wrote a table ends
-/// (committed or not), every cache following it forgets what it holds. In one process this is the whole signal; the
-/// cross-server one (a revision row per table, bumped in the change's transaction) will call the same followers.
+/// The caches that follow the store's tables (``CachedTables``). When a write transaction of this process that wrote a
+/// table ends (committed or not), every cache following it forgets what it holds; when another server's change
+/// moves a table's revision (``Store/followOtherServers(waitMilliseconds:)``), so do the caches following that table.
 final class Revisions: Sendable {
     private let followers = Mutex<[(tables: CachedTables, forget: @Sendable () -> Void)]>([])
+    /// The revisions last read from the database; nil before the first look and after a failed one (wake-ups may have
+    /// been lost meanwhile), so that the next look tells every follower.
+    private let seen = Mutex<[String: Int64]?>(nil)
 
     /// Calls `forget` after every write to one of `tables`.
     func follow(_ tables: CachedTables, _ forget: @escaping @Sendable () -> Void) {
@@ -16,5 +19,23 @@ final class Revisions: Sendable {
         guard !tables.isEmpty else { return }
         let forgetting = followers.withLock { $0.filter { !$0.tables.isDisjoint(with: tables) }.map(\.forget) }
         for forget in forgetting { forget() }
+    }
+
+    /// Takes the revisions just read and tells the followers of the tables that moved since the last look (of every
+    /// table, after none or a failed one); returns those tables.
+    @discardableResult
+    func read(_ current: [String: Int64]) -> CachedTables {
+        let moved = seen.withLock { seen -> CachedTables in
+            defer { seen = current }
+            guard let before = seen else { return CachedTables(CachedTables.revisionNames.map(\.table)) }
+            return CachedTables(revisionNames: current.filter { before[$0.key] != $0.value }.map(\.key))
+        }
+        wrote(moved)
+        return moved
+    }
+
+    /// Forgets the revisions seen: the next look tells every follower.
+    func lost() {
+        seen.withLock { $0 = nil }
     }
 }

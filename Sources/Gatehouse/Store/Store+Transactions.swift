@@ -7,7 +7,8 @@ import Synchronization
 extension Store {
     /// Runs `body` in a write transaction (one writer at a time). A constraint violation becomes
     /// `DomainError.conflict`, a busy or unreachable database `DomainError.unavailable`; the body's own errors pass
-    /// unchanged. Once it ends, the caches following the tables it wrote forget them (``Revisions``).
+    /// unchanged. The revisions of the followed tables it wrote move on in it (for other servers); once it ends, this
+    /// server's caches following them forget them (``Revisions``).
     @discardableResult
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         var written: CachedTables = []
@@ -16,7 +17,9 @@ extension Store {
             return try database.write { db in
                 let tracker = ChangeTracker(db)
                 defer { written = tracker.written }
-                return try body(tracker)
+                let value = try body(tracker)
+                try Tables.Revisions.bump(db, tracker.written)
+                return value
             }
         } catch {
             throw domainError(error)
@@ -54,7 +57,9 @@ extension Store {
             return try committer.write { db in
                 let tracker = ChangeTracker(db)
                 defer { written.add(tracker.written) }
-                return try change(tracker)
+                let value = try change(tracker)
+                try Tables.Revisions.bump(db, tracker.written)
+                return value
             }
         } catch {
             throw domainError(error)

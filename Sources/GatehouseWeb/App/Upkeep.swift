@@ -4,11 +4,13 @@ import HTTPServer
 import Synchronization
 
 /// Background upkeep while serving: deletes verdicts past retention, old login failures and expired sessions, hourly;
-/// and the database engine's own background work (SQLite: checkpoints of its write-ahead log), started and stopped
-/// with it, its failures logged.
+/// the database engine's own background work (SQLite: checkpoints of its write-ahead log); and, on a database other
+/// servers share, following their changes (``Store/followOtherServers(waitMilliseconds:)``, woken by each change and
+/// at least once a second). Started and stopped together, failures logged.
 public final class Upkeep: Sendable {
     private let interval: TimeInterval
     private let job = PeriodicJob(name: "gh-upkeep")
+    private let following = PeriodicJob(name: "gh-revisions")
     /// The store whose maintenance runs, once started.
     private let store = Mutex<Store?>(nil)
 
@@ -29,6 +31,24 @@ public final class Upkeep: Sendable {
         services.store.startMaintenance { failure in
             if let failure { logger.error("database maintenance failed (SQLite: a checkpoint)", ["error": .string(failure)]) }
         }
+        if services.store.isShared {
+            let store = services.store, failing = Mutex(false)
+            following.start {
+                do {
+                    try store.followOtherServers()
+                    if failing.withLock({ was in defer { was = false }; return was }) {
+                        logger.info("following other servers' changes again: every cache was emptied")
+                    }
+                    return 0
+                } catch {
+                    // Logged once per outage; the thread tries again each second.
+                    if !failing.withLock({ was in defer { was = true }; return was }) {
+                        logger.error("cannot follow other servers' changes", ["error": .string("\(error)")])
+                    }
+                    return 1
+                }
+            }
+        }
         store.withLock { $0 = services.store }
     }
 
@@ -43,6 +63,7 @@ public final class Upkeep: Sendable {
 
     func stop() {
         job.stop()
+        following.stop()
         store.withLock { $0?.stopMaintenance() }
     }
 }

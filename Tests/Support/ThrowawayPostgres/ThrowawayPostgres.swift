@@ -49,6 +49,11 @@ public enum ThrowawayPostgres {
         return url
     }
 
+    /// A connection of its own to `database`, for a test to change or break things around the code under test.
+    public static func adminConnection(_ database: Database) throws -> PostgresConnection {
+        try PostgresConnection(url: database.url)
+    }
+
     /// A new, empty database.
     /// - Throws: ``Unavailable``, or `PostgresError` when the server refuses.
     public static func database() throws -> Database {

@@ -1,0 +1,74 @@
+import Crypto
+import Foundation
+@testable import Gatehouse
+import Testing
+import ThrowawayPostgres
+
+/// Two stores on one PostgreSQL database, as two servers: what one changes, the other judges by once it has looked
+/// at the revisions (woken by the change, or on its next look a second later), and a look after a lost connection
+/// empties every cache.
+@Suite("Caches follow other servers")
+struct OtherServersTests {
+    final class TwoServers {
+        let database: ThrowawayPostgres.Database
+        let one: Store
+        let two: Store
+        let clock = ManualClock(1_800_000_000)
+
+        init() throws {
+            database = try ThrowawayPostgres.database()
+            let key = try SecureRandom.bytes(32)
+            var root = URL(fileURLWithPath: #filePath)
+            for _ in 0..<3 { root.deleteLastPathComponent() }
+            let clock = self.clock, url = database.url
+            let open = {
+                try Store.open(postgresURL: url, migrationsDirectory: root.path + "/Migrations", masterKey: key, poolSize: 4,
+                               clock: Clock(wall: { clock.now })).store
+            }
+            one = try open()
+            two = try open()
+        }
+    }
+
+    @Test func aRevokedPublicKeyAndAnEnvironmentChangeReachTheOtherServer() throws {
+        let servers = try TwoServers()
+        #expect(servers.one.isShared && servers.two.isShared)
+        try servers.two.followOtherServers(waitMilliseconds: 0)  // the first look: nothing cached yet
+        let (environment, keys) = try Environments(store: servers.one).create(name: "Shared", kind: .production, actor: .system)
+        let publicKey = try #require(keys.first { $0.key.type == .public }?.key)
+        let value = try #require(publicKey.publicValue)
+        let two = APIKeys(store: servers.two)
+        #expect(try two.authenticatePublic(value).id == publicKey.id)  // cached on the second server now
+        try APIKeys(store: servers.one).revoke(environmentID: environment.id, keyID: publicKey.id, actor: .system)
+        #expect(try two.authenticatePublic(value).id == publicKey.id, "the second server's cache still holds it")
+        let started = ContinuousClock.now
+        try servers.two.followOtherServers(waitMilliseconds: 5_000)  // woken by the commit's NOTIFY, not the timeout
+        #expect(ContinuousClock.now - started < .seconds(4))
+        #expect(throws: DomainError.self) { try two.authenticatePublic(value) }
+
+        // Attack mode switched on through one server: the other judges by it after a look, without a wake-up too.
+        #expect(try Environments(store: servers.two).get(environment.id).attackMode == false)
+        var patch = EnvironmentPatch()
+        patch.attackMode = true
+        _ = try Environments(store: servers.one).patch(environment.id, with: patch, actor: .system)
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        #expect(try Environments(store: servers.two).get(environment.id).attackMode == true)
+    }
+
+    @Test func aLookAfterALostConnectionEmptiesEveryCache() throws {
+        let servers = try TwoServers()
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        let (environment, _) = try Environments(store: servers.two).create(name: "Before", kind: .production, actor: .system)
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        #expect(try Environments(store: servers.two).get(environment.id).name == "Before")  // cached
+        // A change the second server cannot see by its revision (written around the store, as a lost wake-up would
+        // leave it), then its listening connection is lost.
+        let admin = try ThrowawayPostgres.adminConnection(servers.database)
+        try admin.script("UPDATE environments SET name = 'After'")
+        #expect(try Environments(store: servers.two).get(environment.id).name == "Before")
+        try admin.script("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()")
+        #expect(throws: DomainError.self) { try servers.two.followOtherServers(waitMilliseconds: 1_000) }
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        #expect(try Environments(store: servers.two).get(environment.id).name == "After")
+    }
+}
