@@ -10,8 +10,8 @@ public struct Configuration: Sendable {
     public var database = "gatehouse.sqlite"
     /// The most PostgreSQL connections this server opens (SQLite: unused).
     public var databasePool = 8
-    /// The folder holding `Public/`, `Templates/` and `Migrations/` (the repository root, or beside the binary).
-    public var resources = FileManager.default.currentDirectoryPath
+    /// The folder holding `Public/`, `Templates/` and `Migrations/` (see ``findResources()``).
+    public var resources = Configuration.findResources()
     /// What an acknowledged change survives: `full` (default, a power cut) or `normal` (a killed process only).
     public var durability: CommitDurability = .full
     /// Base64 of 32 bytes; when unset a key file `<database>.key` beside the database is used (created 0600).
@@ -64,7 +64,7 @@ public struct Configuration: Sendable {
         Option(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite), or a postgres:// URL handed to libpq whole for several servers on one PostgreSQL; GATEHOUSE_DATABASE_FILE names a file holding it", takesValue: true),
         Option(flag: "--database-pool", variable: "GATEHOUSE_DATABASE_POOL", help: "PostgreSQL connections this server opens at most, 1 to 256 (default 8)", takesValue: true),
         Option(flag: "--durability", variable: "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous)", takesValue: true),
-        Option(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory)", takesValue: true),
+        Option(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory when it holds them, else the executable's folder or the nearest one above it that does)", takesValue: true),
         Option(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest; GATEHOUSE_MASTER_KEY_FILE names a file holding it (SQLite default: a key file <database>.key, created with mode 0600; PostgreSQL: required, the same on every server)", takesValue: true),
         Option(flag: "--demo", variable: "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false),
         Option(flag: "--metrics", variable: "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer", takesValue: true),
@@ -208,6 +208,27 @@ public struct Configuration: Sendable {
         case "1", "true", "yes", "on": return true
         default: throw ConfigurationError("\(name) takes true or false")
         }
+    }
+
+    /// Where `Public/`, `Templates/` and `Migrations/` are when `--resources` does not say: the working directory when
+    /// it holds all three (a checkout), else the folder of the executable or the nearest folder above it that does (an
+    /// installed binary with them beside it, as the Docker image has, or a build tree's binary run from anywhere);
+    /// the working directory when none does (start-up then names what it cannot read).
+    public static func findResources(workingDirectory: String = FileManager.default.currentDirectoryPath,
+                                     executable: String = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path) -> String {
+        func holdsResources(_ folder: String) -> Bool {
+            ["Public", "Templates", "Migrations"].allSatisfy { name in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && isFolder.boolValue
+            }
+        }
+        if holdsResources(workingDirectory) { return workingDirectory }
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        for _ in 0..<6 where folder.path != "/" {
+            if holdsResources(folder.path) { return folder.path }
+            folder.deleteLastPathComponent()
+        }
+        return workingDirectory
     }
 
     /// The database `--database` names: a SQLite file or a PostgreSQL URL (``DatabaseLocation/redacted`` for logs).
