@@ -82,7 +82,7 @@ let package = Package(
         // Test support: threads released together (one winner among concurrent callers), spawning child processes
         // from tests, and a child process the SQLite crash test kills.
         .target(name: "TestThreads", path: "Tests/Support/TestThreads"),
-        .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL"], path: "Tests/Support/ThrowawayPostgres"),
+        .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL", "ChildProcess"], path: "Tests/Support/ThrowawayPostgres"),
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),

@@ -31,11 +31,17 @@ final class DeviceServer {
 
     static func ca() throws -> SyntheticAppAttest { try authority.get() }
 
-    /// Starts a server on a new database trusting the synthetic root, after creating a write token with the CLI.
-    init(_ extraArguments: [String] = []) throws {
+    /// Starts a server on a new database trusting the synthetic root, after creating a write token with the CLI; on
+    /// PostgreSQL in the PostgreSQL pass, or when `postgres` says so.
+    /// `postgresURL` names a database made elsewhere (a cluster of the test's own) to serve on.
+    init(_ extraArguments: [String] = [], postgres onPostgres: Bool = ThrowawayPostgres.endToEnd, postgresURL: String? = nil) throws {
         directory = NSTemporaryDirectory() + "gatehouse-device-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        if ThrowawayPostgres.endToEnd {
+        if let postgresURL {
+            postgres = nil
+            database = postgresURL
+            databaseArguments = ["--database", database, "--resources", TestApp.repositoryRoot, "--master-key", ThrowawayPostgres.masterKey()]
+        } else if onPostgres {
             let throwaway = try ThrowawayPostgres.database()
             postgres = throwaway
             database = throwaway.url
@@ -56,6 +62,21 @@ final class DeviceServer {
         token = try #require(lines.first { $0.hasPrefix("gtm_") })
         (process, client) = try Self.start(executable: executable, database: databaseArguments, roots: rootsFile, log: directory + "/serve.log",
                                            extra: extraArguments)
+    }
+
+    /// Starts another server on `first`'s PostgreSQL database, with its token and roots: a second server behind the
+    /// same load balancer.
+    init(sharing first: DeviceServer, _ extraArguments: [String] = []) throws {
+        directory = NSTemporaryDirectory() + "gatehouse-device-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        postgres = nil  // the first server's, dropped with it
+        database = first.database
+        databaseArguments = first.databaseArguments
+        rootsFile = first.rootsFile
+        token = first.token
+        self.extraArguments = extraArguments
+        (process, client) = try Self.start(executable: try CommandRun.gatehouse(), database: databaseArguments, roots: rootsFile,
+                                           log: directory + "/serve.log", extra: extraArguments)
     }
 
     deinit {

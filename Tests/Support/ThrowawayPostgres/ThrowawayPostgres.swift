@@ -1,3 +1,4 @@
+import ChildProcess
 import Foundation
 import PostgreSQL
 
@@ -62,5 +63,47 @@ public enum ThrowawayPostgres {
         try PostgresConnection(url: admin).script("CREATE DATABASE \(name)")
         guard let slash = admin.lastIndex(of: "/") else { throw Unavailable(description: "GATEHOUSE_TEST_POSTGRES has no database path") }
         return Database(url: admin[..<slash] + "/" + name, name: String(name), admin: admin)
+    }
+
+    /// A PostgreSQL server of a test's own (Tests/postgres-cluster.sh), which the test may stop and start under the
+    /// servers it runs; removed when the value goes away.
+    public final class Cluster: Sendable {
+        /// Its `postgres` database's URL.
+        public let url: String
+        let directory: String
+
+        public init() throws {
+            directory = NSTemporaryDirectory() + "gatehouse-cluster-" + UUID().uuidString
+            url = try Self.run("create", directory).split(separator: "\n").last.map(String.init) ?? ""
+        }
+
+        deinit {
+            _ = try? Self.run("remove", directory)
+        }
+
+        /// A fast shutdown: every client is disconnected.
+        public func stop() throws { _ = try Self.run("stop", directory) }
+
+        /// Starts it again on the same port.
+        public func start() throws { _ = try Self.run("start", directory) }
+
+        /// A new database in it; its URL.
+        public func database(_ name: String) throws -> String {
+            try PostgresConnection(url: url).script("CREATE DATABASE \(name)")
+            guard let slash = url.lastIndex(of: "/") else { throw Unavailable(description: "the cluster's URL has no database path") }
+            return url[..<slash] + "/" + name
+        }
+
+        static func run(_ command: String, _ directory: String) throws -> String {
+            var script = URL(fileURLWithPath: #filePath)
+            for _ in 0..<3 { script.deleteLastPathComponent() }
+            // posix_spawn and waitpid (ChildProcess): Foundation's Process was seen never to notice this script's exit.
+            let run = try ChildProcess("/bin/sh", [script.path + "/postgres-cluster.sh", command, directory], standardErrorPath: directory + ".err")
+            defer { try? FileManager.default.removeItem(atPath: directory + ".err") }
+            let (code, lines) = run.finish(timeout: 120)
+            guard code == 0 else { throw Unavailable(description: "postgres-cluster.sh \(command): \(run.standardError)") }
+            let text = lines.joined(separator: "\n")
+            return text.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
     }
 }
