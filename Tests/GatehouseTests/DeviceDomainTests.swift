@@ -22,8 +22,10 @@ struct DeviceDomainTests {
         let assess: AssessService
 
         init() throws {
-            // The synthetic CA's certificates are valid around the real time.
-            engine = try StoreEngine.sqlite.open(now: Int64(Date().timeIntervalSince1970))
+            // The synthetic CA's certificates are valid from when openssl makes them (the CA on first use, each leaf when
+            // a key is attested, seconds later on a loaded machine): the store's time is two minutes ahead of now, inside
+            // every certificate's validity.
+            engine = try StoreEngine.sqlite.open(now: Int64(Date().timeIntervalSince1970) + 120)
             let (created, keys) = try engine.environment()
             var patch = EnvironmentPatch()
             patch.appleAppIDs = .set([DeviceDomainTests.appID])
