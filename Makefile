@@ -105,9 +105,11 @@ bench-traffic: deps
 	$(call wrk_bench,TrafficBench,traffic-bench.sh)
 
 # App Attest assertions over HTTP (wrk) with 1,000 and 1,000,000 registered keys against `openssl speed` ECDSA verify/s
-# in the same run, peak RSS with a million keys, and challenges/s (Tests/Bench/attest-bench.sh).
-bench-attest: deps
+# in the same run, peak RSS with a million keys, and challenges/s (Tests/Bench/attest-bench.sh); on SQLite, then on a
+# throwaway PostgreSQL with its CPU per request.
+bench-attest: deps test-deps
 	$(call wrk_bench,AttestBench,attest-bench.sh)
+	sh Tests/with-postgres.sh sh -c 'BENCH_DATABASE="$$GATEHOUSE_TEST_POSTGRES" sh Tests/Bench/attest-bench.sh'
 
 # Play Integrity local decoding over HTTP (wrk, distinct pre-minted tokens) against `openssl speed` ECDSA verify/s in
 # the same run (Tests/Bench/pi-bench.sh).

@@ -90,7 +90,7 @@ let package = Package(
         .target(name: "AttestationTesting", dependencies: ["Simulator"], path: "Tests/Support/AttestationTesting"),
         // What the signed-request benches share: their database with one environment, and the wrk script that rotates
         // through pre-built request bodies.
-        .target(name: "BenchSupport", dependencies: ["Gatehouse", "SQLite", "Storage", "Crypto"], path: "Tests/Support/BenchSupport"),
+        .target(name: "BenchSupport", dependencies: ["Gatehouse", "SQLite", "PostgreSQL", "Storage", "Crypto"], path: "Tests/Support/BenchSupport"),
         .executableTarget(name: "SQLiteCrashWriter", dependencies: ["SQLite", "Storage"], path: "Tests/Support/SQLiteCrashWriter"),
         // The replay `main` of the fuzz targets' plain builds (reads the files named and runs the checks on each).
         .target(name: "FuzzReplay", path: "Tests/Support/FuzzReplay"),

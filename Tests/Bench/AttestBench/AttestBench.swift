@@ -2,11 +2,11 @@ import BenchSupport
 import Crypto
 import Foundation
 import Gatehouse
-import SQLite
 import Storage
 
 /// The App Attest bench's preparation (Tests/Bench/attest-bench.sh serves and drives it with wrk):
-/// - `setup DIR REPO KEYS`: a migrated database `DIR/db.sqlite` (master key from `GATEHOUSE_MASTER_KEY`) with a
+/// - `setup DIR REPO KEYS`: a migrated database `DIR/db.sqlite`, or `BENCH_DATABASE`'s PostgreSQL database (master key
+///   from `GATEHOUSE_MASTER_KEY`), with a
 ///   production environment registering one app id, and KEYS attested keys written straight into `attested_keys`
 ///   (their private keys kept in `DIR/keys.der` for signing); prints the environment's public key;
 /// - `fill DIR TOTAL`: more rows in `attested_keys`, up to TOTAL, with random key ids (the bench's keys stay among
@@ -35,7 +35,7 @@ struct AttestBench {
         let bench = try BenchDatabase(directory: directory, repository: repository, patch: patch)
         let keys = try (0..<count).map { _ in try ECPrivateKey.generate() }
         let now = Int64(Date().timeIntervalSince1970)
-        try bench.database.write { db in
+        _ = try bench.database.write { db in
             for key in keys {
                 try insert(db, keyID: SHA256.hash(key.publicKey.x962), environmentID: bench.environment.id, publicKey: key.publicKey.x962, now: now)
             }
@@ -47,7 +47,7 @@ struct AttestBench {
         print(bench.publicKey)
     }
 
-    static func insert(_ db: Connection, keyID: [UInt8], environmentID: String, publicKey: [UInt8], now: Int64) throws {
+    static func insert(_ db: any SQLConnection, keyID: [UInt8], environmentID: String, publicKey: [UInt8], now: Int64) throws {
         try db.execute(
             "INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at) VALUES (?, ?, ?, ?, 'production', 0, 0, ?)",
             [.blob(keyID), .text(environmentID), .blob(publicKey), .text(appId), .integer(now)])
@@ -72,7 +72,7 @@ struct AttestBench {
     }
 
     static func fill(directory: String, total: Int) throws {
-        let database = try Database(path: directory + "/db.sqlite")
+        let database = try BenchDatabase.open(directory)
         let (environmentID, _) = try environment(directory)
         let existing = try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM attested_keys")?.int("n") ?? 0 }
         let filler = try keys(directory)[0].publicKey.x962
@@ -80,9 +80,18 @@ struct AttestBench {
         var done = existing
         while done < total {
             let n = min(50_000, total - done)
-            try database.write { db in
-                for _ in 0..<n {
-                    try insert(db, keyID: try SecureRandom.bytes(32), environmentID: environmentID, publicKey: filler, now: now)
+            _ = try database.write { db in
+                // 500 rows a statement: a round trip per row would take minutes on PostgreSQL.
+                var left = n
+                while left > 0 {
+                    let rows = min(500, left)
+                    let values = Array(repeating: "(?, ?, ?, ?, 'production', 0, 0, ?)", count: rows).joined(separator: ", ")
+                    var arguments: [SQLValue] = []
+                    for _ in 0..<rows {
+                        arguments += [.blob(try SecureRandom.bytes(32)), .text(environmentID), .blob(filler), .text(appId), .integer(now)]
+                    }
+                    try db.execute("INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at) VALUES " + values, arguments)
+                    left -= rows
                 }
             }
             done += n

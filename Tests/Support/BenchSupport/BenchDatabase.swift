@@ -1,13 +1,15 @@
 import Crypto
 import Foundation
 import Gatehouse
+import PostgreSQL
 import SQLite
 import Storage
 
-/// A bench's database `DIR/db.sqlite`: migrated, sealed with the master key of `GATEHOUSE_MASTER_KEY` (as the server
-/// that serves it reads it), holding one production environment named "Bench" with the registrations the bench needs.
+/// A bench's database: `DIR/db.sqlite`, or the PostgreSQL database `BENCH_DATABASE` names (a `postgres://` URL);
+/// migrated, sealed with the master key of `GATEHOUSE_MASTER_KEY` (as the server that serves it reads it), holding one
+/// production environment named "Bench" with the registrations the bench needs.
 public struct BenchDatabase {
-    public let database: Database
+    public let database: any SQLDatabase
     public let store: Store
     /// The environment after its patch.
     public let environment: Environment
@@ -23,14 +25,24 @@ public struct BenchDatabase {
         guard let text = ProcessInfo.processInfo.environment["GATEHOUSE_MASTER_KEY"], let masterKey = Base64.decode(text) else {
             throw BenchError("set GATEHOUSE_MASTER_KEY to base64 of 32 bytes")
         }
-        database = try Database(path: directory + "/db.sqlite")
-        _ = try Migrator(directory: repository + "/Migrations").migrate(database)
-        store = try Store(database: SQLiteEngine(database), masterKey: masterKey)
+        database = try Self.open(directory)
+        _ = try database.migrate(directory: repository + "/Migrations")
+        store = try Store(database: database, masterKey: masterKey)
         let environments = Environments(store: store)
         let (created, issued) = try environments.create(name: "Bench", kind: .production, actor: .system)
         environment = try environments.patch(created.id, with: patch, actor: .system)
         publicKey = issued.first { $0.key.type == .public }?.key.publicValue ?? ""
         secretKey = issued.compactMap(\.secret).first ?? ""
+    }
+}
+
+extension BenchDatabase {
+    /// The bench's database engine: PostgreSQL when `BENCH_DATABASE` holds a URL, else `directory/db.sqlite`.
+    public static func open(_ directory: String) throws -> any SQLDatabase {
+        if let url = ProcessInfo.processInfo.environment["BENCH_DATABASE"], !url.isEmpty {
+            return try PostgresDatabase(PostgresDatabase.Configuration(url: url))
+        }
+        return SQLiteEngine(try Database(path: directory + "/db.sqlite"))
     }
 }
 
