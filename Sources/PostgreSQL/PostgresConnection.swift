@@ -140,16 +140,22 @@ public final class PostgresConnection: SQLConnection {
 
     /// Waits up to `milliseconds` for a notification on a channel this connection listens on
     /// (https://www.postgresql.org/docs/15/libpq-notify.html); returns whether one (or more) came, consuming them.
+    /// Other input (a notice, the server's farewell before it closes) does not end the wait early, so a connection
+    /// the server ended is reported as lost in the same call rather than on the next.
     /// - Throws: ``PostgresError`` when the connection is lost.
     public func awaitNotification(milliseconds: Int) throws -> Bool {
-        guard PQconsumeInput(handle) == 1 else { throw lost() }
-        if drainNotifications() { return true }
-        let socket = PQsocket(handle)
-        guard socket >= 0 else { throw lost() }
-        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-        guard poll(&descriptor, 1, Int32(clamping: milliseconds)) > 0 else { return false }  // timed out, or a signal
-        guard PQconsumeInput(handle) == 1 else { throw lost() }
-        return drainNotifications()
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while true {
+            guard PQconsumeInput(handle) == 1, !isBroken else { throw lost() }
+            if drainNotifications() { return true }
+            let left = ContinuousClock.now.duration(to: deadline)
+            guard left > .zero else { return false }
+            let socket = PQsocket(handle)
+            guard socket >= 0 else { throw lost() }
+            var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+            let wait = Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            if poll(&descriptor, 1, wait) < 0, errno != EINTR { throw lost() }
+        }
     }
 
     private func drainNotifications() -> Bool {

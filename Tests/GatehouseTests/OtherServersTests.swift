@@ -67,7 +67,13 @@ struct OtherServersTests {
         try admin.script("UPDATE environments SET name = 'After'")
         #expect(try Environments(store: servers.two).get(environment.id).name == "Before")
         try admin.script("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()")
-        #expect(throws: DomainError.self) { try servers.two.followOtherServers(waitMilliseconds: 1_000) }
+        // The wake-up of the second server's own create may still be on its way and end a look early; a lost
+        // connection is reported by the first look that waits on it.
+        var reported = false
+        for _ in 0..<3 where !reported {
+            do { try servers.two.followOtherServers(waitMilliseconds: 1_000) } catch is DomainError { reported = true }
+        }
+        #expect(reported)
         try servers.two.followOtherServers(waitMilliseconds: 0)
         #expect(try Environments(store: servers.two).get(environment.id).name == "After")
     }
