@@ -74,7 +74,7 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads", "ThrowawayPostgres",
-                                                          "Attestation", "AttestationTesting"]),
+                                                          "PostgreSQL", "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
                                                               "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL"]),

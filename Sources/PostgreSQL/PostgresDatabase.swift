@@ -95,6 +95,8 @@ public final class PostgresDatabase: SQLDatabase {
     /// Any number of servers share a PostgreSQL database.
     public var isShared: Bool { true }
 
+    public var savepointsAreRoundTrips: Bool { true }
+
     public func awaitChange(channel: String, milliseconds: Int) throws -> Bool {
         try listener.withLock { listening in
             let connection: PostgresConnection

@@ -68,6 +68,8 @@ public final class SQLiteEngine: SQLDatabase {
     /// One server holds a SQLite file (`gatehouse serve` takes a lock beside it).
     public var isShared: Bool { false }
 
+    public var savepointsAreRoundTrips: Bool { false }
+
     public func awaitChange(channel: String, milliseconds: Int) throws -> Bool { false }
 
     public func startMaintenance(failed: @escaping @Sendable (String?) -> Void) {

@@ -22,6 +22,10 @@ public protocol SQLDatabase: Sendable {
     /// changes the others make; false for a database one process holds (SQLite).
     var isShared: Bool { get }
 
+    /// Whether a savepoint costs a round trip to the database server (PostgreSQL), so that a batch of changes is
+    /// better run without them as long as none throws; false when savepoints are cheap (SQLite, in process).
+    var savepointsAreRoundTrips: Bool { get }
+
     /// Waits up to `milliseconds` for another server's wake-up on `channel` (PostgreSQL: a `NOTIFY`, heard on a
     /// connection of its own); returns whether one came. An unshared database returns false at once.
     /// - Throws: the engine's errors when the listening connection is lost (wake-ups sent meanwhile are lost too).

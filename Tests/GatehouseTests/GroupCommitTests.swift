@@ -1,23 +1,42 @@
 import Foundation
 @testable import Gatehouse
+import PostgreSQL
 import SQLite
 import Storage
 import TestThreads
 import Testing
+import ThrowawayPostgres
 
 /// Group commit: concurrent changes share transactions, each caller learns its own result, and a change that fails
-/// undoes only itself.
+/// undoes only itself; on both engines (PostgreSQL runs a batch without savepoints until a change throws).
 @Suite("Group commit")
 struct GroupCommitTests {
     struct Refused: Error {}
 
-    @Test func concurrentChangesCommitTogetherAndFailAlone() throws {
-        let directory = NSTemporaryDirectory() + "gatehouse-group-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        let database = try Database(path: directory + "/db.sqlite")
-        try database.write { try $0.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)") }
-        let committer = GroupCommit(database: SQLiteEngine(database), maxBatch: 8)
+    /// An empty table `t` on `engine`, and what to remove afterwards.
+    private func database(_ engine: StoreEngine) throws -> (any SQLDatabase, cleanup: () -> Void) {
+        switch engine {
+        case .sqlite:
+            let directory = NSTemporaryDirectory() + "gatehouse-group-" + UUID().uuidString
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let database = try Database(path: directory + "/db.sqlite")
+            try database.write { try $0.execute("CREATE TABLE t (x INTEGER PRIMARY KEY)") }
+            return (SQLiteEngine(database), { try? FileManager.default.removeItem(atPath: directory) })
+        case .postgresql:
+            let throwaway = try ThrowawayPostgres.database()
+            var configuration = PostgresDatabase.Configuration(url: throwaway.url)
+            configuration.poolSize = 4
+            let database = try PostgresDatabase(configuration)
+            _ = try database.write { try $0.execute("CREATE TABLE t (x BIGINT PRIMARY KEY)") }
+            return (database, { _ = throwaway })
+        }
+    }
+
+    @Test(arguments: StoreEngine.allCases)
+    func concurrentChangesCommitTogetherAndFailAlone(_ engine: StoreEngine) throws {
+        let (database, cleanup) = try database(engine)
+        defer { cleanup() }
+        let committer = GroupCommit(database: database, maxBatch: 8)
 
         let results = concurrently(48) { i -> String in
             do {

@@ -103,14 +103,9 @@ final class GroupCommit: Sendable {
         return Step(rawValue: ticket.next.load(ordering: .acquiring)) ?? .done
     }
 
-    /// Runs one batch of the queued tickets, then hands the lead on or gives it up.
-    private func lead() {
-        let batch = state.withLock { queue in
-            let n = min(maxBatch, queue.pending.count)
-            let batch = Array(queue.pending.prefix(n))
-            queue.pending.removeFirst(n)
-            return batch
-        }
+    /// Runs `batch` in one transaction, each change inside its own savepoint (a change that throws undoes only
+    /// itself); a failed commit fails every change of it.
+    private func runWithSavepoints(_ batch: [Ticket]) {
         do {
             try database.write { db in
                 for ticket in batch {
@@ -123,6 +118,47 @@ final class GroupCommit: Sendable {
             }
         } catch {
             for ticket in batch { ticket.failure = error }
+        }
+    }
+
+    /// Runs `batch` in one transaction without savepoints, where each costs a round trip (PostgreSQL) and changes
+    /// almost never throw (they answer refusals as values); returns false, with the whole batch rolled back, when a
+    /// change threw, and the batch is then run again with savepoints (its changes run twice, as an engine's retry of
+    /// a serialization failure runs them). A conflict with another transaction or a lost connection fails the batch as
+    /// a failed commit does: every change of it.
+    private func runWithoutSavepoints(_ batch: [Ticket]) -> Bool {
+        struct ChangeThrew: Error {}
+        do {
+            try database.write { db in
+                for ticket in batch {
+                    do {
+                        try ticket.change(db)
+                    } catch {
+                        // A conflict between transactions is the engine's to retry, a lost connection the batch's.
+                        if let kind = database.failure(of: error)?.kind, kind == .busy || kind == .unavailable { throw error }
+                        throw ChangeThrew()
+                    }
+                }
+            }
+            return true
+        } catch is ChangeThrew {
+            return false
+        } catch {
+            for ticket in batch { ticket.failure = error }
+            return true
+        }
+    }
+
+    /// Runs one batch of the queued tickets, then hands the lead on or gives it up.
+    private func lead() {
+        let batch = state.withLock { queue in
+            let n = min(maxBatch, queue.pending.count)
+            let batch = Array(queue.pending.prefix(n))
+            queue.pending.removeFirst(n)
+            return batch
+        }
+        if !database.savepointsAreRoundTrips || !runWithoutSavepoints(batch) {
+            runWithSavepoints(batch)
         }
         let next: Ticket? = state.withLock { queue in
             guard let first = queue.pending.first else {
