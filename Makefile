@@ -109,7 +109,7 @@ bench-traffic: deps
 # throwaway PostgreSQL with its CPU per request.
 bench-attest: deps test-deps
 	$(call wrk_bench,AttestBench,attest-bench.sh)
-	sh Tests/with-postgres.sh sh -c 'BENCH_DATABASE="$$GATEHOUSE_TEST_POSTGRES" sh Tests/Bench/attest-bench.sh'
+	POSTGRES_DURABLE=1 sh Tests/with-postgres.sh sh -c 'BENCH_DATABASE="$$GATEHOUSE_TEST_POSTGRES" sh Tests/Bench/attest-bench.sh'
 
 # Play Integrity local decoding over HTTP (wrk, distinct pre-minted tokens) against `openssl speed` ECDSA verify/s in
 # the same run (Tests/Bench/pi-bench.sh).

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A throwaway PostgreSQL 15 cluster (Debian's postgresql-15) in a folder of its own, for tests:
 #   postgres-cluster.sh create DIR   initdb into DIR (chowned to the postgres user when run as root: initdb refuses
-#                                    root), start it on a free loopback port with fsync off, print its URL
+#                                    root), start it on a free loopback port with fsync off (durable, as a real
+#                                    server, with POSTGRES_DURABLE=1: the benches), print its URL
 #   postgres-cluster.sh stop DIR     fast shutdown (clients are disconnected)
 #   postgres-cluster.sh start DIR    start it again on the same port
 #   postgres-cluster.sh remove DIR   immediate shutdown and delete DIR
@@ -26,8 +27,10 @@ create)
   ;;
 start)
   PORT=$(cat "$DIR/port")
+  FAST="-c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  [ "${POSTGRES_DURABLE:-0}" = 1 ] && FAST=""
   as_owner "$BIN/pg_ctl" -D "$DIR/data" -l "$DIR/server.log" -w -t 60 \
-    -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=400" \
+    -o "-p $PORT -k $DIR -c listen_addresses=127.0.0.1 $FAST -c max_connections=400" \
     start >/dev/null 2>&1 || { cat "$DIR/server.log" >&2; exit 2; }
   ;;
 stop)

@@ -68,19 +68,22 @@ public final class PostgresDatabase: SQLDatabase {
         }
     }
 
-    /// Runs `body` between `begin` and `COMMIT` on a pooled connection; rolls back when it throws.
+    /// Runs `body` between `begin` and `COMMIT` on a pooled connection; rolls back when it throws. The thread mostly
+    /// waits for the server meanwhile, and says so (``BlockingRegion``), so that a worker pool runs another worker.
     private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
-        try pool.withResource { connection in
-            try connection.script(begin)
-            let value: T
-            do {
-                value = try body(connection)
-            } catch {
-                try? connection.script("ROLLBACK")
-                throw error
+        try BlockingRegion.run {
+            try pool.withResource { connection in
+                try connection.script(begin)
+                let value: T
+                do {
+                    value = try body(connection)
+                } catch {
+                    try? connection.script("ROLLBACK")
+                    throw error
+                }
+                try connection.script("COMMIT")
+                return value
             }
-            try connection.script("COMMIT")
-            return value
         }
     }
 
@@ -95,7 +98,10 @@ public final class PostgresDatabase: SQLDatabase {
     /// Any number of servers share a PostgreSQL database.
     public var isShared: Bool { true }
 
-    public var savepointsAreRoundTrips: Bool { true }
+    public var statementsAreRoundTrips: Bool { true }
+
+    /// Half the pool, so that reads keep connections while writes wait on the server.
+    public var concurrentWriteTransactions: Int { max(1, configuration.poolSize / 2) }
 
     public func awaitChange(channel: String, milliseconds: Int) throws -> Bool {
         try listener.withLock { listening in

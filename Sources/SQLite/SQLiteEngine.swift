@@ -68,7 +68,10 @@ public final class SQLiteEngine: SQLDatabase {
     /// One server holds a SQLite file (`gatehouse serve` takes a lock beside it).
     public var isShared: Bool { false }
 
-    public var savepointsAreRoundTrips: Bool { false }
+    public var statementsAreRoundTrips: Bool { false }
+
+    /// SQLite has one writer.
+    public var concurrentWriteTransactions: Int { 1 }
 
     public func awaitChange(channel: String, milliseconds: Int) throws -> Bool { false }
 

@@ -22,9 +22,14 @@ public protocol SQLDatabase: Sendable {
     /// changes the others make; false for a database one process holds (SQLite).
     var isShared: Bool { get }
 
-    /// Whether a savepoint costs a round trip to the database server (PostgreSQL), so that a batch of changes is
-    /// better run without them as long as none throws; false when savepoints are cheap (SQLite, in process).
-    var savepointsAreRoundTrips: Bool { get }
+    /// Whether each statement (a savepoint too) is a round trip to a database server (PostgreSQL), so that a batch
+    /// of changes is better run without savepoints as long as none throws, and a transaction takes long enough that
+    /// waiting for it is better done asleep; false in process (SQLite).
+    var statementsAreRoundTrips: Bool { get }
+
+    /// How many write transactions are best run at once: 1 for an engine with one writer (SQLite), more where
+    /// concurrent transactions overlap their round trips and syncs (PostgreSQL).
+    var concurrentWriteTransactions: Int { get }
 
     /// Waits up to `milliseconds` for another server's wake-up on `channel` (PostgreSQL: a `NOTIFY`, heard on a
     /// connection of its own); returns whether one came. An unshared database returns false at once.

@@ -7,57 +7,70 @@ import Synchronization
 /// advanced) run together in one write transaction, so that committing before answering costs one commit per batch,
 /// not one per request.
 ///
-/// A caller hands in its change as a closure and blocks until the transaction holding it has committed. The first
-/// caller to find no batch running leads: it takes every change queued so far, runs them in one transaction, each
-/// inside its own savepoint (a change that throws undoes only itself), commits, and hands each waiter its own result.
-/// Then, if more changes queued meanwhile, it hands the lead to the oldest of their callers and returns, so no
-/// caller serves others for longer than one batch.
+/// A caller hands in its change as a closure and blocks until the transaction holding it has committed. A caller that
+/// finds fewer batches running than the engine takes at once (``SQLDatabase/concurrentWriteTransactions``: SQLite one,
+/// PostgreSQL several) leads: it takes the changes queued so far, runs them in one transaction (a change that throws
+/// undoes only itself), commits, and hands each waiter its own result. Then, if more changes queued meanwhile, it
+/// hands the lead to the oldest of their callers not yet told to lead and returns, so no caller serves others for
+/// longer than one batch (a caller told to lead whose own change another batch took leads one batch, then waits).
 final class GroupCommit: Sendable {
     private let database: any SQLDatabase
     /// The most changes run in one transaction.
     let maxBatch: Int
+    /// The most batches running at once.
+    let maxLeaders: Int
     private let state = Mutex(Queue())
 
-    /// What waits for the writer: the queued tickets and whether a leader is running a batch.
+    /// What waits for the writer: the queued tickets and how many leaders run or were told to.
     private struct Queue: ~Copyable {
         var pending: [Ticket] = []
-        var leading = false
+        var leaders = 0
     }
 
-    /// One caller's change, its result once run, what its caller is to do next, and the gate its caller sleeps on.
+    /// One caller's change, its result once run, what its caller was told, and the gate its caller sleeps on.
     private final class Ticket: @unchecked Sendable {
-        // @unchecked Sendable: `failure` is written by one thread before it stores `next` (releasing) and read by the
-        // ticket's caller only after it loads a non-waiting `next` (acquiring), which orders the accesses.
+        // @unchecked Sendable: `failure` is written by one thread before it sets `done` in `signals` (releasing) and
+        // read by the ticket's caller only after it loads `done` (acquiring), which orders the accesses; `toldToLead`
+        // is read and written under the queue's lock only.
         let change: @Sendable (any SQLConnection) throws -> Void
         let gate = DispatchSemaphore(value: 0)
         var failure: (any Error)?
-        /// `Step` raw value: what the caller does once it stops waiting.
-        let next = Atomic<UInt8>(Step.wait.rawValue)
+        var toldToLead = false
+        /// ``Signal`` bits: what the caller is to do once it stops waiting.
+        let signals = Atomic<UInt8>(0)
 
         init(_ change: @escaping @Sendable (any SQLConnection) throws -> Void) {
             self.change = change
         }
+
+        /// Sets `signal` and wakes the caller (a caller still looking sees it without being woken; the gate's count
+        /// then only makes a later wait return at once, after which the caller looks again).
+        func tell(_ signal: Signal) {
+            signals.bitwiseOr(signal.rawValue, ordering: .releasing)
+            gate.signal()
+        }
     }
 
-    /// What a ticket's caller does next.
-    private enum Step: UInt8 {
-        /// Keep waiting: a batch may hold the change, not yet committed.
-        case wait
-        /// Run the next batch (which holds this ticket, the oldest queued).
-        case lead
+    /// What a ticket's caller is told.
+    private enum Signal: UInt8 {
+        /// Lead the next batch.
+        case lead = 1
         /// The change ran and its batch committed (or failed): return.
-        case done
+        case done = 2
     }
 
     /// How long a waiter looks for its batch's end before it sleeps. Waking a thread on another core costs about
-    /// 20 µs on the machines we measured, more than a typical batch takes, so a waiter first looks (giving its core
-    /// away between looks) and sleeps only on a long batch.
-    static var spinNanoseconds: UInt64 { 100_000 }
+    /// 20 µs on the machines we measured, more than a typical batch in process takes, so a waiter first looks
+    /// (giving its core away between looks) and sleeps only on a long batch; a batch sent to a database server
+    /// takes longer than the look, which would only burn CPU, so its waiters sleep at once.
+    let spinNanoseconds: UInt64
 
     /// A committer over `database`'s writer, batching at most `maxBatch` changes per transaction.
     init(database: any SQLDatabase, maxBatch: Int = 512) {
         self.database = database
         self.maxBatch = max(1, maxBatch)
+        self.maxLeaders = max(1, database.concurrentWriteTransactions)
+        self.spinNanoseconds = database.statementsAreRoundTrips ? 0 : 100_000
     }
 
     /// Runs `change` on the writer inside a transaction shared with concurrent callers, and returns its result once
@@ -78,29 +91,51 @@ final class GroupCommit: Sendable {
     }
 
     private func run(_ ticket: Ticket) throws {
-        let leads = state.withLock { queue in
+        var leads = state.withLock { queue in
             queue.pending.append(ticket)
-            guard !queue.leading else { return false }
-            queue.leading = true
+            guard queue.leaders < maxLeaders else { return false }
+            queue.leaders += 1
+            ticket.toldToLead = true
             return true
         }
-        if leads || awaitTurn(ticket) == .lead {
-            lead()
+        while true {
+            if leads {
+                lead()
+                leads = false
+            }
+            switch awaitSignal(ticket) {
+            case .lead:
+                leads = true
+            case .done:
+                if let failure = ticket.failure { throw failure }
+                return
+            }
         }
-        if let failure = ticket.failure { throw failure }
     }
 
-    /// Waits until the ticket's caller is to lead or its batch is done: looks for `spinNanoseconds`, then sleeps
-    /// (telling the worker pool, which wakes another worker meanwhile).
-    private func awaitTurn(_ ticket: Ticket) -> Step {
-        let deadline = DispatchTime.now().uptimeNanoseconds &+ Self.spinNanoseconds
+    /// The signal the ticket's caller has, if any: `lead` first (taken off), then `done`.
+    private func take(_ ticket: Ticket) -> Signal? {
+        let signals = ticket.signals.load(ordering: .acquiring)
+        if signals & Signal.lead.rawValue != 0 {
+            ticket.signals.bitwiseAnd(~Signal.lead.rawValue, ordering: .acquiringAndReleasing)
+            return .lead
+        }
+        return signals & Signal.done.rawValue != 0 ? .done : nil
+    }
+
+    /// Waits until the ticket's caller is told something: looks for `spinNanoseconds`, then sleeps (telling the
+    /// worker pool, which wakes another worker meanwhile).
+    private func awaitSignal(_ ticket: Ticket) -> Signal {
+        let deadline = DispatchTime.now().uptimeNanoseconds &+ spinNanoseconds
         while true {
-            if let step = Step(rawValue: ticket.next.load(ordering: .acquiring)), step != .wait { return step }
+            if let signal = take(ticket) { return signal }
             if DispatchTime.now().uptimeNanoseconds >= deadline { break }
             sched_yield()
         }
-        BlockingRegion.run { ticket.gate.wait() }
-        return Step(rawValue: ticket.next.load(ordering: .acquiring)) ?? .done
+        while true {
+            if let signal = take(ticket) { return signal }
+            BlockingRegion.run { ticket.gate.wait() }
+        }
     }
 
     /// Runs `batch` in one transaction, each change inside its own savepoint (a change that throws undoes only
@@ -149,7 +184,8 @@ final class GroupCommit: Sendable {
         }
     }
 
-    /// Runs one batch of the queued tickets, then hands the lead on or gives it up.
+    /// Runs one batch of the queued tickets (none when other leaders took them all), then hands the lead on or gives
+    /// it up.
     private func lead() {
         let batch = state.withLock { queue in
             let n = min(maxBatch, queue.pending.count)
@@ -157,25 +193,19 @@ final class GroupCommit: Sendable {
             queue.pending.removeFirst(n)
             return batch
         }
-        if !database.savepointsAreRoundTrips || !runWithoutSavepoints(batch) {
+        if !batch.isEmpty, !database.statementsAreRoundTrips || !runWithoutSavepoints(batch) {
             runWithSavepoints(batch)
         }
         let next: Ticket? = state.withLock { queue in
-            guard let first = queue.pending.first else {
-                queue.leading = false
+            guard let next = queue.pending.first(where: { !$0.toldToLead }) else {
+                queue.leaders -= 1
                 return nil
             }
-            return first
+            next.toldToLead = true
+            return next
         }
-        // The next leader is told before the batch's waiters, so the writer idles as little as possible. A waiter
-        // still looking sees its step without being woken; the signal then only counts on a gate nobody waits on.
-        if let next {
-            next.next.store(Step.lead.rawValue, ordering: .releasing)
-            next.gate.signal()
-        }
-        for ticket in batch {
-            ticket.next.store(Step.done.rawValue, ordering: .releasing)
-            ticket.gate.signal()
-        }
+        // The next leader is told before the batch's waiters, so the writer idles as little as possible.
+        next?.tell(.lead)
+        for ticket in batch { ticket.tell(.done) }
     }
 }
