@@ -7,18 +7,19 @@ import Synchronization
 extension Store {
     /// Runs `body` in a write transaction (one writer at a time). A constraint violation becomes
     /// `DomainError.conflict`, a busy or unreachable database `DomainError.unavailable`; the body's own errors pass
-    /// unchanged. The revisions of the followed tables it wrote move on in it (for other servers); once it ends, this
-    /// server's caches following them forget them (``Revisions``).
+    /// unchanged. On a shared database the revisions of the followed tables it wrote move on in it (for the other
+    /// servers); once it ends, this server's caches following them forget them (``Revisions``).
     @discardableResult
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
         var written: CachedTables = []
         defer { revisions.wrote(written) }
+        let shared = database.isShared
         do {
             return try database.write { db in
                 let tracker = ChangeTracker(db)
                 defer { written = tracker.written }
                 let value = try body(tracker)
-                try Tables.Revisions.bump(db, tracker.written)
+                if shared { try Tables.Revisions.bump(db, tracker.written) }
                 return value
             }
         } catch {
@@ -53,12 +54,13 @@ extension Store {
     func commit<T: Sendable>(_ change: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
         let written = WrittenTables()
         defer { revisions.wrote(written.tables) }
+        let shared = database.isShared
         do {
             return try committer.write { db in
                 let tracker = ChangeTracker(db)
                 defer { written.add(tracker.written) }
                 let value = try change(tracker)
-                try Tables.Revisions.bump(db, tracker.written)
+                if shared { try Tables.Revisions.bump(db, tracker.written) }
                 return value
             }
         } catch {
