@@ -122,6 +122,25 @@ struct StoreContractTests {
     }
 
     @Test(arguments: StoreEngine.allCases)
+    func setupFormsSentAtOnceMakeOneFirstOwner(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let admins = Admins(store: s.store, hasher: PasswordHasher(parameters: Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, saltLength: 16)))
+        let outcomes = concurrently(40) { i -> String in
+            do {
+                _ = try admins.create(email: "owner\(i)@example.com", password: "correct horse battery", role: .owner, actor: .system, onlyIfFirst: true)
+                return "created"
+            } catch DomainError.conflict {
+                return "conflict"
+            } catch {
+                return "\(error)"
+            }
+        }
+        #expect(outcomes.filter { $0 == "created" }.count == 1, "\(outcomes)")
+        #expect(outcomes.filter { $0 == "conflict" }.count == 39)
+        #expect(try admins.count() == 1, "\(outcomes)")
+    }
+
+    @Test(arguments: StoreEngine.allCases)
     func sessionsAreCreatedExpiredAndEnded(_ engine: StoreEngine) throws {
         let s = try engine.open()
         let hasher = PasswordHasher(parameters: Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, saltLength: 16))

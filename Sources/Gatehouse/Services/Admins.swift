@@ -29,15 +29,21 @@ public struct Admins: Sendable {
         return errors
     }
 
-    /// Creates an account; a duplicate e-mail is `DomainError.conflict`.
+    /// Creates an account; a duplicate e-mail is a `ValidationError` on `/email`. With `onlyIfFirst` (the setup link)
+    /// it is created only while no admin exists, checked in its transaction, so that two setup forms sent at once (to
+    /// one server or two) make one owner; the other gets `DomainError.conflict`.
     @discardableResult
-    public func create(email: String, password: String, role: Admin.Role, actor: Actor) throws -> Admin {
+    public func create(email: String, password: String, role: Admin.Role, actor: Actor, onlyIfFirst: Bool = false) throws -> Admin {
         let email = email.trimmingCharacters(in: .whitespaces)
         try Self.validate(email: email, password: password).throwIfAny()
         let hash = try hasher.hash(password)
         let now = store.clock()
         let admin = Admin(id: try RandomToken.identifier(prefix: "adm_"), email: email, role: role, disabled: false, createdAt: now)
         try store.write { db in
+            if onlyIfFirst {
+                try Tables.Revisions.lock(db, .admins)
+                guard try Tables.Admins.count(db) == 0 else { throw DomainError.conflict("an admin exists already: sign in instead") }
+            }
             if try Tables.Admins.id(db, email: email) != nil {
                 throw ValidationError("/email", "is already an admin's e-mail")
             }

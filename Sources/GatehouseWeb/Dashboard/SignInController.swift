@@ -40,7 +40,7 @@ struct SignInController: Sendable {
         if password != (form["confirm"] ?? "") { errors.add("/confirm", "does not match the password") }
         do {
             try errors.throwIfAny()
-            try admins.create(email: email, password: password, role: .owner, actor: .system)
+            try admins.create(email: email, password: password, role: .owner, actor: .system, onlyIfFirst: true)
         } catch let error as ValidationError {
             return pages.page("pages/setup", title: "Set up Gatehouse", ["token": .string(token), "email": .string(email), "errors": fieldErrors(error)], context: nil, status: 422)
         }

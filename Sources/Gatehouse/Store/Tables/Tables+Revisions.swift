@@ -12,6 +12,15 @@ extension Tables {
             try db.execute("UPDATE revisions SET revision = revision + 1 WHERE name IN (\(placeholders))", names.map { .text($0) })
         }
 
+        /// Takes the revision row of `table` for this write transaction (a no-op update, held until it ends): how a
+        /// change that depends on a whole table (the first admin exists only while there is none) runs one at a time
+        /// across servers on PostgreSQL; SQLite's one writer serializes it anyway.
+        static func lock(_ db: any SQLConnection, _ table: CachedTables) throws {
+            for name in table.revisionNames {
+                try db.execute("UPDATE revisions SET revision = revision WHERE name = ?", [.text(name)])
+            }
+        }
+
         /// Every table's revision, by name.
         static func all(_ db: any SQLConnection) throws -> [String: Int64] {
             var revisions: [String: Int64] = [:]
