@@ -18,7 +18,8 @@ extension Store {
         do {
             database = try PostgresDatabase(configuration)
         } catch let error as PostgresError {
-            throw StoreError.cannotOpen("cannot connect to PostgreSQL at \(DatabaseLocation(url).redacted): \(error.message)")
+            let location = DatabaseLocation(url)
+            throw StoreError.cannotOpen("cannot connect to PostgreSQL at \(location.redacted): \(location.scrubbing(error.message))")
         }
         let applied = try migrating {
             try database.migrate(directory: migrationsDirectory, waitSeconds: 120, waiting: waiting)
