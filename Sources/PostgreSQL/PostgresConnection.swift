@@ -43,7 +43,7 @@ public final class PostgresConnection: SQLConnection {
     @discardableResult
     public func execute(_ sql: String, _ arguments: [SQLValue]) throws -> Int {
         try run(sql, arguments) { result in
-            let changed = Self.text(PQcmdTuples(result))
+            let changed = Self.text(PQcmdTuples(result).map { UnsafePointer($0) })
             return Int(changed) ?? 0
         }
     }
@@ -153,7 +153,7 @@ public final class PostgresConnection: SQLConnection {
             let socket = PQsocket(handle)
             guard socket >= 0 else { throw lost() }
             var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
-            let wait = Int32(clamping: left.components.seconds * 1_000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let wait = Int32(clamping: Int((left / .milliseconds(1)).rounded(.up)))
             if poll(&descriptor, 1, wait) < 0, errno != EINTR { throw lost() }
         }
     }
@@ -190,11 +190,6 @@ public final class PostgresConnection: SQLConnection {
     }
 
     private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
-        guard let pointer else { return "" }
-        return String(cString: pointer)
-    }
-
-    private static func text(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
         guard let pointer else { return "" }
         return String(cString: pointer)
     }

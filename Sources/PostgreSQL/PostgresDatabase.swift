@@ -89,7 +89,6 @@ public final class PostgresDatabase: SQLDatabase {
 
     public func failure(of error: any Error) -> StorageError? {
         if let error = error as? PostgresError { return error.storageError }
-        if case MigrationError.failed(_, let cause as PostgresError) = error { return cause.storageError }
         return error as? StorageError
     }
 

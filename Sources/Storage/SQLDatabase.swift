@@ -70,8 +70,8 @@ public protocol SQLConnection: AnyObject {
     /// Runs a query; returns its first row, or nil.
     func queryOne(_ sql: String, _ arguments: [SQLValue]) throws -> Row?
 
-    /// Runs a query and calls `body` with each row as it comes, without collecting them (`body` may run other
-    /// statements on this connection).
+    /// Runs a query and calls `body` with each row, without the caller collecting them (`body` may run other
+    /// statements on this connection). SQLite steps through the rows as they come; PostgreSQL has read them all first.
     func forEachRow(_ sql: String, _ arguments: [SQLValue], _ body: (Row) throws -> Void) throws
 
     /// Runs `body` inside a savepoint: its changes undone alone when it throws, the enclosing transaction kept.

@@ -32,17 +32,17 @@ public final class Upkeep: Sendable {
             if let failure { logger.error("database maintenance failed (SQLite: a checkpoint)", ["error": .string(failure)]) }
         }
         if services.store.isShared {
-            let store = services.store, failing = Mutex(false)
+            let store = services.store, failing = Atomic(false)
             following.start {
                 do {
                     try store.followOtherServers()
-                    if failing.withLock({ was in defer { was = false }; return was }) {
+                    if failing.exchange(false, ordering: .relaxed) {
                         logger.info("following other servers' changes again: every cache was emptied")
                     }
                     return 0
                 } catch {
                     // Logged once per outage; the thread tries again each second.
-                    if !failing.withLock({ was in defer { was = true }; return was }) {
+                    if !failing.exchange(true, ordering: .relaxed) {
                         logger.error("cannot follow other servers' changes", ["error": .string("\(error)")])
                     }
                     return 1
