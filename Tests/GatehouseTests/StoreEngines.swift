@@ -27,6 +27,8 @@ final class EngineStore: Sendable {
     let directory: String
     /// The PostgreSQL database made for this store, dropped with it.
     let postgres: ThrowawayPostgres.Database?
+    /// The master key the store was opened with (a second store on the same database needs it).
+    let masterKey: [UInt8]
 
     init(engine: StoreEngine, now: Int64) throws {
         clock = ManualClock(now)
@@ -35,16 +37,18 @@ final class EngineStore: Sendable {
         var root = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { root.deleteLastPathComponent() }
         let clock = self.clock
+        let masterKey = try SecureRandom.bytes(32)
+        self.masterKey = masterKey
         switch engine {
         case .sqlite:
             postgres = nil
             store = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
-                                   masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { clock.now })).store
+                                   masterKey: masterKey, clock: Clock(wall: { clock.now })).store
         case .postgresql:
             let database = try ThrowawayPostgres.database()
             postgres = database
             store = try Store.open(postgresURL: database.url, migrationsDirectory: root.path + "/Migrations",
-                                   masterKey: try SecureRandom.bytes(32), poolSize: 12, clock: Clock(wall: { clock.now })).store
+                                   masterKey: masterKey, poolSize: 12, clock: Clock(wall: { clock.now })).store
         }
     }
 

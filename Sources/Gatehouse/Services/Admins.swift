@@ -89,6 +89,9 @@ extension Admins {
     public func setRole(id: String, role: Admin.Role, actor: Actor) throws -> Admin {
         let now = store.clock()
         return try store.write { db in
+            // Every change that could leave no active owner runs one at a time (the admins' revision row): on READ
+            // COMMITTED two owners demoting or disabling each other at once would each still see the other active.
+            try Tables.Revisions.lock(db, .admins)
             let before = try Self.admin(in: db, id: id)
             guard before.role != role else { return before }
             if before.role == .owner, !before.disabled, try Self.otherActiveOwners(db, besides: id) == 0 {
@@ -110,6 +113,9 @@ extension Admins {
     public func setDisabled(id: String, disabled: Bool, actor: Actor) throws -> Admin {
         let now = store.clock()
         return try store.write { db in
+            // Every change that could leave no active owner runs one at a time (the admins' revision row): on READ
+            // COMMITTED two owners demoting or disabling each other at once would each still see the other active.
+            try Tables.Revisions.lock(db, .admins)
             let before = try Self.admin(in: db, id: id)
             guard before.disabled != disabled else { return before }
             if disabled, before.role == .owner, try Self.otherActiveOwners(db, besides: id) == 0 {
@@ -142,6 +148,8 @@ extension Admins {
         let newHash = try hasher.hash(new)
         let now = store.clock()
         try store.write { db in
+            // Under the lock a sign-in takes to open its session, so one verified with the old hash opens nothing.
+            try Tables.Revisions.lock(db, .admins)
             // Compare-and-swap: a concurrent change of the same password makes this one fail rather than win silently.
             guard try Tables.Admins.setPasswordHash(db, id: id, to: newHash, expected: oldHash, now: now) else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
             let keep = sessionToken.map { RandomToken.hash($0) } ?? []

@@ -11,6 +11,8 @@ public struct Sessions: Sendable {
     public let policy: SessionPolicy
     /// A hash verified for unknown accounts, so they take as long as known ones.
     let decoyHash: String
+    /// Runs between the password check and the session's opening: tests interleave a concurrent change there.
+    var afterPasswordCheck: @Sendable () throws -> Void = {}
 
     public init(store: Store, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) throws {
         self.store = store
@@ -24,20 +26,26 @@ public struct Sessions: Sendable {
     public func login(email: String, password: String, address: String) throws -> (token: String, session: Session) {
         let now = store.clock()
         let email = email.trimmingCharacters(in: .whitespaces)
-        let subjects = ["account:" + email.lowercased(), "address:" + address]
+        let addressSubject = "address:" + address
         // The throttle is checked, and the attempt counted against the account, in one transaction before argon2id
-        // runs: otherwise parallel attempts all pass the check while it runs. A success removes the account's
-        // failures.
+        // runs: otherwise parallel attempts all pass the check while it runs. The account is the admin the e-mail
+        // finds (PostgreSQL's collation equates spellings that lower-casing does not: soft hyphens, fullwidth
+        // letters…), so every spelling that would sign in as an admin counts against that admin. The admins'
+        // revision row is held for the transaction: on READ COMMITTED, attempts through several connections or
+        // servers would otherwise each read the failures before any of them is written.
         var throttle: (seconds: Int64, locked: Bool)?
-        try store.write { db in
-            if let wait = try waitTime(db, subjects: subjects, now: now) {
+        let accountSubject = try store.write { db in
+            try Tables.Revisions.lock(db, .admins)
+            let account = Self.accountSubject(adminID: try Tables.Admins.id(db, email: email), email: email)
+            if let wait = try waitTime(db, subjects: [account, addressSubject], now: now) {
                 throttle = wait
-                return
+                return account
             }
             // The attempt counts against the account before its password is checked, so parallel guesses at one
             // account cannot outrun the throttle. Against the address only once it has failed: many people behind
             // one proxy may sign in at the same moment.
-            try Tables.LoginFailures.record(db, subject: subjects[0], at: now)
+            try Tables.LoginFailures.record(db, subject: account, at: now)
+            return account
         }
         if let wait = throttle {
             try audit(now: now, action: "admin.login.throttled", email: email, address: address, adminID: nil)
@@ -48,21 +56,29 @@ public struct Sessions: Sendable {
         let found = try store.read { db in try Tables.Admins.withPassword(db, email: email) }
         let stored = found?.passwordHash ?? decoyHash
         let valid = hasher.verify(password, encoded: stored) && found != nil
+        try afterPasswordCheck()
         guard let admin = found?.admin, valid, !admin.disabled else {
-            try store.write { db in try Tables.LoginFailures.record(db, subject: subjects[1], at: now) }
-            try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: found?.admin.id)
-            throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
+            try refuse(now: now, email: email, address: address, adminID: found?.admin.id)
         }
         let token = try RandomToken.secret(prefix: "")
         let csrf = try RandomToken.secret(prefix: "")
         let rehash = hasher.needsRehash(stored) ? try hasher.hash(password) : nil
-        try store.write { db in
-            try Tables.LoginFailures.clear(db, subject: subjects[0])
-            if let rehash { try Tables.Admins.setPasswordHash(db, id: admin.id, to: rehash, now: now) }
+        // The session is opened only while the hash just verified is still the admin's, and the admin still active,
+        // under the lock a password change and a disabling take too: a sign-in with the old password that straddles
+        // a change of it (or the admin's disabling) opens nothing.
+        let opened = try store.write { db in
+            try Tables.Revisions.lock(db, .admins)
+            guard let current = try Tables.Admins.withPassword(db, id: admin.id), current.passwordHash == stored, !current.admin.disabled else {
+                return false
+            }
+            try Tables.LoginFailures.clear(db, subject: accountSubject)
+            if let rehash { try Tables.Admins.setPasswordHash(db, id: admin.id, to: rehash, expected: stored, now: now) }
             try Tables.Sessions.insert(db, tokenHash: RandomToken.hash(token), adminID: admin.id, csrfToken: csrf, now: now)
             try Tables.AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.login", environmentID: nil,
                                 changes: [AuditChange(field: "address", before: .null, after: .string(address))])
+            return true
         }
+        guard opened else { try refuse(now: now, email: email, address: address, adminID: admin.id) }
         return (token, Session(admin: admin, csrfToken: csrf, createdAt: now, lastSeenAt: now, flash: nil))
     }
 
@@ -141,6 +157,19 @@ public struct Sessions: Sendable {
             if wait.0 > 0, wait.0 > (longest?.seconds ?? 0) { longest = (wait.0, wait.1) }
         }
         return longest
+    }
+
+    /// The throttle's subject for an account: the admin's id when the e-mail names one, else the e-mail as typed,
+    /// lower-cased (no admin to protect, but the same work as for one).
+    static func accountSubject(adminID: String?, email: String) -> String {
+        "account:" + (adminID ?? email.lowercased())
+    }
+
+    /// Counts a refused attempt against the address, audits it and throws `DomainError.unauthenticated`.
+    func refuse(now: Int64, email: String, address: String, adminID: String?) throws -> Never {
+        try store.write { db in try Tables.LoginFailures.record(db, subject: "address:" + address, at: now) }
+        try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: adminID)
+        throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
     }
 
     /// Records a refused sign-in. The typed e-mail is written only when it names an admin: text typed into the e-mail
