@@ -33,6 +33,13 @@ struct ReceiptPolicyTests {
         }
     }
 
+    @Test func aDebugAttestationIsUnattestedUnlessThePolicyAllowsDebug() throws {
+        let token = try fixture.token(bound: false, attestation: ReceiptAttestation(provider: "debug", status: "verified"))
+        #expect(check(token, ReceiptPolicy(requiresVerifiedAttestation: true)).reasons == [.unattested])
+        #expect(check(token, ReceiptPolicy(requiresVerifiedAttestation: true, allowsDebug: true)).valid)
+        #expect(check(token, ReceiptPolicy()).valid)
+    }
+
     @Test func aBoundAttestedReceiptWithItsProofMeetsTheStrictPolicy() throws {
         let token = try fixture.token(bound: true)
         let proof = try fixture.proof(at: ReceiptFixture.at(10))

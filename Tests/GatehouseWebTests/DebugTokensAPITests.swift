@@ -103,9 +103,37 @@ struct DebugTokensAPITests {
         #expect(claims.platform == platform)
     }
 
+    /// A debug token is a bearer credential, not proof of a genuine install: a backend's policy asking for a
+    /// verified attestation refuses its receipt (`unattested`) unless it also says `"debug": true`.
+    @Test func aDebugReceiptMeetsAVerifiedAttestationPolicyOnlyWhenItAllowsDebug() throws {
+        let fixture = try Fixture()
+        let token = try fixture.token("Leaked from a CI log")
+        let assessed = try fixture.assess(platform: "ios", debugToken: token.value)
+        let receipt = try #require(assessed.json?["sessionToken"]?.string)
+        func verify(_ require: JSON) throws -> JSON? {
+            let body: JSON = ["token": .string(receipt), "method": "GET", "pathAndQuery": "/orders", "require": require]
+            let response = try fixture.client.send("POST", "/api/v4/receipts/verify", headers: [("Authorization", "Bearer " + fixture.secretKey),
+                                                   ("Content-Type", "application/json")], body: body.serialized())
+            #expect(response.status == 200, "\(response.text)")
+            return response.json
+        }
+        let strict = try verify(["attestation": "verified"])
+        #expect(strict?["valid"] == false, "\(String(describing: strict))")
+        #expect(strict?["reasons"] == ["unattested"])
+        #expect(try verify(["attestation": "verified", "debug": false])?["reasons"] == ["unattested"])
+        let allowing = try verify(["attestation": "verified", "debug": true])
+        #expect(allowing?["valid"] == true, "\(String(describing: allowing))")
+        #expect(try verify([:])?["valid"] == true)
+        // Anything but a boolean is named.
+        let body: JSON = ["token": .string(receipt), "method": "GET", "pathAndQuery": "/orders", "require": ["debug": "yes"]]
+        let bad = try fixture.client.send("POST", "/api/v4/receipts/verify", headers: [("Authorization", "Bearer " + fixture.secretKey),
+                                          ("Content-Type", "application/json")], body: body.serialized())
+        #expect(bad.status == 400 && bad.text.contains("/require/debug"), "\(bad.text)")
+    }
+
     @Test func unknownRevokedExpiredAndOtherEnvironmentsTokensAreForged() throws {
         let fixture = try Fixture()
-        let (otherID, otherKey) = try Fixture.environment(fixture.client, token: fixture.writeToken, name: "Other", kind: "production")
+        let (otherID, otherKey, _) = try Fixture.environment(fixture.client, token: fixture.writeToken, name: "Other", kind: "production")
         let other = try fixture.token("other's", environment: otherID)
         let revoked = try fixture.token("revoked")
         #expect(try fixture.revoke(revoked.id).status == 204)

@@ -21,6 +21,8 @@ final class DebugTokensFixture {
     let readToken: String
     let environmentID: String
     let publicKey: String
+    /// The environment's secret key, for `/api/v4/receipts/verify`.
+    let secretKey: String
 
     init(kind: String = "production") throws {
         app = try TestApp()
@@ -28,17 +30,19 @@ final class DebugTokensFixture {
         readToken = try app.token(scope: .read, name: "reader")
         server = try LoopbackServer(app)
         client = PlainHTTP(loopbackPort: server.port)
-        (environmentID, publicKey) = try Self.environment(client, token: writeToken, name: "Debug \(kind)", kind: kind)
+        (environmentID, publicKey, secretKey) = try Self.environment(client, token: writeToken, name: "Debug \(kind)", kind: kind)
     }
 
-    /// Creates an environment of `kind` under attack mode that checks both platforms; returns its id and public key.
-    static func environment(_ client: PlainHTTP, token: String, name: String, kind: String) throws -> (String, String) {
+    /// Creates an environment of `kind` under attack mode that checks both platforms; returns its id, public key and
+    /// secret key.
+    static func environment(_ client: PlainHTTP, token: String, name: String, kind: String) throws -> (String, String, String) {
         let auth = [("Authorization", "Bearer " + token), ("Content-Type", "application/json")]
         let created = try client.send("POST", "/api/management/v1/environments", headers: auth,
                                       body: JSON.object([.init("name", .string(name)), .init("kind", .string(kind))]).serialized())
         #expect(created.status == 201, "\(created.text)")
         let id = try #require(created.json?["id"]?.string)
         let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "public" }?["value"]?.string)
+        let secretKey = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "secret" }?["secret"]?.string)
         let minter = try PlayIntegrityMinter.random()
         let patch: JSON = [
             "attackMode": true,
@@ -48,7 +52,7 @@ final class DebugTokensFixture {
         ]
         let patched = try client.send("PATCH", "/api/management/v1/environments/\(id)", headers: auth, body: patch.serialized())
         #expect(patched.status == 200, "\(patched.text)")
-        return (id, publicKey)
+        return (id, publicKey, secretKey)
     }
 
     var base: String { "/api/management/v1/environments/\(environmentID)/debug-tokens" }

@@ -102,7 +102,7 @@ struct ReceiptsAPI: Sendable {
         return Input(token: token, method: method, pathAndQuery: path, proof: proof, policy: policy, consume: consume)
     }
 
-    /// The backend's policy, `"require": {"bound": bool, "attestation": "verified"}` (each member optional; absent or
+    /// The backend's policy, `"require": {"bound": bool, "attestation": "verified", "debug": bool}` (each member optional; absent or
     /// null: nothing required). Anything else is named in `errors` by pointer.
     static func policy(_ value: JSON?, errors: inout [FieldError]) -> ReceiptPolicy {
         var policy = ReceiptPolicy()
@@ -120,8 +120,12 @@ struct ReceiptsAPI: Sendable {
                     policy.requiresVerifiedAttestation = true
                 case ("attestation", _):
                     errors.append(FieldError("/require/attestation", "must be \"verified\" (only receipts issued on a verified attestation are valid)"))
+                case ("debug", .bool(let debug)):
+                    policy.allowsDebug = debug
+                case ("debug", _):
+                    errors.append(FieldError("/require/debug", "must be true (a debug token's attestation meets \"attestation\": \"verified\") or false"))
                 default:
-                    errors.append(FieldError(Pointer.join("/require", member.key), "is not a policy member: require takes bound and attestation"))
+                    errors.append(FieldError(Pointer.join("/require", member.key), "is not a policy member: require takes bound, attestation and debug"))
                 }
             }
             return policy
