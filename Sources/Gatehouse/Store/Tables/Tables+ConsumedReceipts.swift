@@ -23,7 +23,7 @@ extension Tables {
                             [.text(environmentID), .text(subject)]) != nil
         }
 
-        /// Deletes receipts whose `exp` has come at `now`, at most `limit` per call; returns how many.
+        /// Deletes receipts whose `exp` has come at `now` less ``Tables/clockSkewMargin``, at most `limit` per call; returns how many.
         /// - Throws: `StorageError`.
         static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
             let rows = try db.query(
@@ -31,7 +31,7 @@ extension Tables {
                 DELETE FROM consumed_receipts WHERE (environment_id, subject) IN
                   (SELECT environment_id, subject FROM consumed_receipts WHERE expires_at <= ? LIMIT ?) RETURNING expires_at
                 """,
-                [.integer(now), .integer(Int64(limit))])
+                [.integer(now - Tables.clockSkewMargin), .integer(Int64(limit))])
             return rows.count
         }
     }

@@ -51,7 +51,7 @@ extension Tables {
                            [.text(verdict.status.rawValue), .text(verdict.reasons.joined(separator: ",")), .text(environmentID), .blob(tokenHash)])
         }
 
-        /// Deletes what expired at `now`, at most `limit` per call; returns how many.
+        /// Deletes what expired at `now` less ``Tables/clockSkewMargin``, at most `limit` per call; returns how many.
         /// - Throws: `StorageError`.
         static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
             try db.query(
@@ -59,7 +59,7 @@ extension Tables {
                 DELETE FROM judged_integrity_tokens WHERE (environment_id, token_hash) IN
                   (SELECT environment_id, token_hash FROM judged_integrity_tokens WHERE expires_at <= ? LIMIT ?) RETURNING expires_at
                 """,
-                [.integer(now), .integer(Int64(limit))]).count
+                [.integer(now - Tables.clockSkewMargin), .integer(Int64(limit))]).count
         }
     }
 }

@@ -35,7 +35,7 @@ extension Tables {
             return inserted == 0
         }
 
-        /// Deletes hashes expired at `now`, at most `limit` per call; returns how many.
+        /// Deletes hashes expired at `now` less ``Tables/clockSkewMargin``, at most `limit` per call; returns how many.
         /// - Throws: `StorageError`.
         static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
             let rows = try db.query(
@@ -43,7 +43,7 @@ extension Tables {
                 DELETE FROM spent_integrity_tokens WHERE (environment_id, token_hash) IN
                   (SELECT environment_id, token_hash FROM spent_integrity_tokens WHERE expires_at <= ? LIMIT ?) RETURNING expires_at
                 """,
-                [.integer(now), .integer(Int64(limit))])
+                [.integer(now - Tables.clockSkewMargin), .integer(Int64(limit))])
             return rows.count
         }
     }

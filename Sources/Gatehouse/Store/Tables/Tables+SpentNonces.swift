@@ -20,12 +20,12 @@ extension Tables {
                            [.text(appID), .blob(hash(nonce)), .integer(expiresAt)]) == 1
         }
 
-        /// Deletes nonces expired at `now`, at most `limit` per call, and returns how many.
+        /// Deletes nonces expired at `now` less ``Tables/clockSkewMargin``, at most `limit` per call, and returns how many.
         /// - Throws: `StorageError`.
         static func purge(_ db: any SQLConnection, now: Int64, limit: Int) throws -> Int {
             let rows = try db.query(
                 "DELETE FROM spent_nonces WHERE (app_id, nonce_hash) IN (SELECT app_id, nonce_hash FROM spent_nonces WHERE expires_at <= ? LIMIT ?) RETURNING expires_at",
-                [.integer(now), .integer(Int64(limit))])
+                [.integer(now - Tables.clockSkewMargin), .integer(Int64(limit))])
             return rows.count
         }
 
