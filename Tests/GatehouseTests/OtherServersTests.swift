@@ -77,4 +77,25 @@ struct OtherServersTests {
         try servers.two.followOtherServers(waitMilliseconds: 0)
         #expect(try Environments(store: servers.two).get(environment.id).name == "After")
     }
+
+    /// A server that has completed no look for 3 seconds answers nothing from a cache that decides access: it reads
+    /// through (here a key deleted around the store, which no revision announces, is refused at once).
+    @Test func aServerThatHasNotLookedForThreeSecondsReadsThrough() throws {
+        let servers = try TwoServers()
+        let (environment, keys) = try Environments(store: servers.one).create(name: "Stale", kind: .production, actor: .system)
+        let value = try #require(keys.first { $0.key.type == .public }?.key.publicValue)
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        let two = APIKeys(store: servers.two)
+        _ = try two.authenticatePublic(value)  // cached
+        let admin = try ThrowawayPostgres.adminConnection(servers.database)
+        try admin.script("DELETE FROM api_keys WHERE environment_id = '\(environment.id)'")
+        servers.clock.advance(by: 3)
+        #expect(try two.authenticatePublic(value).environmentID == environment.id, "3 s after the last look the cache still answers")
+        servers.clock.advance(by: 1)
+        #expect(servers.two.freshness.isStale)
+        #expect(throws: DomainError.self) { try two.authenticatePublic(value) }
+        // A look makes the cache answer again.
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        #expect(!servers.two.freshness.isStale)
+    }
 }

@@ -3,6 +3,7 @@ import ChildProcess
 import Crypto
 import Foundation
 import JSON
+import PostgreSQL
 import Simulator
 import Testing
 import TestThreads
@@ -125,6 +126,42 @@ struct MultiServerTests {
         for server in servers.dropFirst() {
             let seconds = try Self.within(3) { try server.challengeStatus(publicKey) == 401 }
             #expect(seconds.map { $0 <= 1 } == true, "the revoked key was refused by another server after \(seconds.map { "\($0) s" } ?? "never")")
+        }
+    }
+
+    /// A server whose listening connection is lost while PostgreSQL refuses new connections (a restart under load,
+    /// connections at their limit) still follows the others: it reads the revisions through its pool, and a cache
+    /// that decides access is not trusted past 3 seconds without a completed look. A key revoked through the other
+    /// server is refused (or answered 503) within 3 seconds, and still refused once connections are allowed again.
+    @Test func aServerThatCannotListenStillFollowsWithinThreeSeconds() throws {
+        let first = try DeviceServer([], postgres: true)
+        let second = try DeviceServer(sharing: first)
+        let (environment, publicKey) = try first.environment(kind: "production", appIds: [Self.appId])
+        #expect(try second.challengeStatus(publicKey) == 201)  // the key is cached on the second server now
+        let database = try #require(first.postgres)
+        let name = try #require(database.url.split(separator: "/").last?.split(separator: "?").first.map(String.init))
+        // From the server's own database: a database cannot refuse connections to itself.
+        let admin = try PostgresConnection(url: try ThrowawayPostgres.serverURL())
+        try admin.script("ALTER DATABASE \(name) ALLOW_CONNECTIONS false")
+        defer { try? admin.script("ALTER DATABASE \(name) ALLOW_CONNECTIONS true") }
+        let listeners = try admin.query("SELECT pg_terminate_backend(pid) AS ended FROM pg_stat_activity WHERE datname = ? AND query LIKE 'LISTEN%'",
+                                        [.text(name)])
+        #expect(listeners.count == 2, "each server listens on one connection of its own")
+
+        let keys = try first.client.send("GET", "/api/management/v1/environments/\(environment)/keys", headers: [("Authorization", "Bearer " + first.token)])
+        let keyID = try #require(keys.json?["keys"]?.array?.first { $0["value"]?.string == publicKey }?["id"]?.string)
+        let revoked = try first.client.send("DELETE", "/api/management/v1/environments/\(environment)/keys/\(keyID)",
+                                            headers: [("Authorization", "Bearer " + first.token)])
+        #expect(revoked.status == 204)
+        let seconds = try Self.within(3.5) { [401, 503].contains(try second.challengeStatus(publicKey)) }
+        #expect(seconds != nil, "the second server kept honouring a key revoked on the first while it could not listen")
+
+        try admin.script("ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
+        #expect(try Self.within(5) { try second.challengeStatus(publicKey) == 401 } != nil)
+        // It stays refused (a look once the listener is back must not bring the old key back).
+        for _ in 0..<5 {
+            #expect(try second.challengeStatus(publicKey) == 401)
+            usleep(200_000)
         }
     }
 

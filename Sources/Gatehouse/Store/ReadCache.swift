@@ -13,15 +13,25 @@ public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchec
     private var generation = 0
     private var values: [Key: Value] = [:]
     private let limit: Int
+    /// When given, the cache answers from memory only while this server follows the others' changes.
+    private let freshness: Freshness?
 
     /// A cache of at most `limit` values.
-    public init(limit: Int) {
+    public convenience init(limit: Int) {
+        self.init(limit: limit, freshness: nil)
+    }
+
+    /// A cache of at most `limit` values that reads through while `freshness` is stale.
+    init(limit: Int, freshness: Freshness?) {
         self.limit = max(1, limit)
+        self.freshness = freshness
     }
 
     /// The cached value for `key`, or the one `read` returns (kept when no write ended while it read). Nil when
-    /// `read` finds nothing (absence is never cached: a new row must be found at once).
+    /// `read` finds nothing (absence is never cached: a new row must be found at once). While this server has not
+    /// followed the other servers' changes lately (``Freshness``), every call reads and nothing is kept.
     public func value(_ key: Key, read: () throws -> Value?) rethrows -> Value? {
+        if let freshness, freshness.isStale { return try read() }
         let (cached, seen) = lock.reading { (values[key], generation) }
         if let cached { return cached }
         guard let value = try read() else { return nil }

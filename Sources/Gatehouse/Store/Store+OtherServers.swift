@@ -11,17 +11,29 @@ extension Store {
     public var isShared: Bool { database.isShared }
 
     /// One look at the other servers' changes: waits up to `waitMilliseconds` for a wake-up, then reads every followed
-    /// table's revision and tells the caches following those that moved.
-    /// - Throws: `DomainError.unavailable` (and then the next successful look tells every cache) when the database
-    ///   cannot be reached.
+    /// table's revision through the pool and tells the caches following those that moved. The read does not depend on
+    /// the listening connection: when listening fails (connections at their limit, a pooler that drops `LISTEN`) the
+    /// revisions are still read, and the caches still follow; the listener's failure is reported after the look.
+    /// - Throws: `DomainError.unavailable` when the revisions cannot be read (then the next successful look tells
+    ///   every cache), or when the listener failed (the look itself was done).
     public func followOtherServers(waitMilliseconds: Int = 1_000) throws {
+        var listening: (any Error)?
         do {
             _ = try database.awaitChange(channel: Self.revisionChannel, milliseconds: waitMilliseconds)
+        } catch {
+            // Wake-ups sent while it was down are lost, and a change written around the store moves no revision:
+            // this look tells every cache, as after a lost database.
+            listening = error
+            revisions.lost()
+        }
+        do {
             let current = try read { db in try Tables.Revisions.all(db) }
             revisions.read(current)
+            freshness.looked()
         } catch {
             revisions.lost()
             throw domainError(error)
         }
+        if let listening { throw domainError(listening) }
     }
 }

@@ -17,29 +17,32 @@ public final class Store: Sendable {
     /// The week's rollups per environment, for checklists (see `RollupCache`); follows the rollups.
     let rollupCache = RollupCache()
     /// Environments as last read (`.all` for the whole list); follows the environments.
-    let environmentCache = ReadCache<EnvironmentQuery, [Environment]>(limit: 10_000)
+    let environmentCache: ReadCache<EnvironmentQuery, [Environment]>
     /// When each environment's unrevoked secret keys expire (`Int64.max`: never), for the checklists' key count;
     /// follows the keys and the environments (deleting one deletes its keys).
-    let secretKeyExpiries = ReadCache<Int, [String: [Int64]]>(limit: 1)
+    let secretKeyExpiries: ReadCache<Int, [String: [Int64]]>
     /// Public API keys by their value, for the device API (every request names one); follows as
     /// `secretKeyExpiries`. Whether a key is active is judged per request from its fields.
-    let publicKeys = ReadCache<String, APIKey>(limit: 10_000)
+    let publicKeys: ReadCache<String, APIKey>
     /// Sessions (with their stored hash and whether their admin is disabled) by the hash of their cookie token;
     /// follows the sessions and the admins.
-    let sessionCache = ReadCache<[UInt8], (session: Session, disabled: Bool, hash: [UInt8])>(limit: 10_000)
+    let sessionCache: ReadCache<[UInt8], (session: Session, disabled: Bool, hash: [UInt8])>
     /// Management tokens (with their stored hash) by the hash of their secret; follows the tokens.
-    let tokenCache = ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>(limit: 10_000)
+    let tokenCache: ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>
     /// App Attest keys with their parsed public keys and counter windows, for assertions; follows the environments
     /// (deleting one deletes its keys). Counter windows need no following: a stale one is caught by the conditional
     /// update that commits a counter (`AttestedKeyCache`).
     let attestedKeyCache = AttestedKeyCache()
     /// Debug tokens (with their stored hash) by the hash of their value, for debug assessments; follows the tokens
     /// and the environments (deleting one deletes its tokens).
-    let debugTokenCache = ReadCache<[UInt8], (token: DebugToken, hash: [UInt8])>(limit: 10_000)
+    let debugTokenCache: ReadCache<[UInt8], (token: DebugToken, hash: [UInt8])>
     /// Every unrevoked debug token, for the checklists (which judge expiry at their now); follows as `debugTokenCache`.
-    let debugTokensUnrevoked = ReadCache<Int, [DebugToken]>(limit: 1)
+    let debugTokensUnrevoked: ReadCache<Int, [DebugToken]>
     /// Now: the wall clock (`clock()`, unix seconds) and the monotonic one. Injected so tests can move time.
     public let clock: Clock
+    /// How recently this server followed the others' changes: the caches above that decide access (keys, tokens,
+    /// sessions, environments) read through while it is stale.
+    let freshness: Freshness
 
     static let checkSetting = "master_key_check"
     static let checkPlaintext = Array("gatehouse master key check".utf8)
@@ -51,6 +54,15 @@ public final class Store: Sendable {
         self.committer = GroupCommit(database: database)
         self.box = try SecretBox(key: masterKey)
         self.clock = clock
+        let freshness = Freshness(shared: database.isShared, monotonic: clock.monotonic)
+        self.freshness = freshness
+        environmentCache = ReadCache(limit: 10_000, freshness: freshness)
+        secretKeyExpiries = ReadCache(limit: 1, freshness: freshness)
+        publicKeys = ReadCache(limit: 10_000, freshness: freshness)
+        sessionCache = ReadCache(limit: 10_000, freshness: freshness)
+        tokenCache = ReadCache(limit: 10_000, freshness: freshness)
+        debugTokenCache = ReadCache(limit: 10_000, freshness: freshness)
+        debugTokensUnrevoked = ReadCache(limit: 1, freshness: freshness)
         follow(.trafficRollups, rollupCache.invalidate)
         follow(.environments, environmentCache.invalidate)
         follow([.apiKeys, .environments], secretKeyExpiries.invalidate)
