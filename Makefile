@@ -28,20 +28,22 @@ run: build
 
 # The test suites' own server: a throwaway PostgreSQL 15 that Tests/with-postgres.sh starts beside `swift test` (the
 # store contract suite and the PostgreSQL driver run on it as well as on SQLite).
-TEST_PACKAGES = postgresql-15
+TEST_PACKAGES = postgresql-15 pgbouncer
 
 test-deps: deps
 	@missing=""; for p in $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
-# The device end-to-end suites run a second time with their servers on PostgreSQL (GATEHOUSE_TEST_ENGINE).
+# The device end-to-end suites run a second time with their servers on PostgreSQL (GATEHOUSE_TEST_ENGINE), and a third
+# through Debian's pgBouncer in transaction mode in front of it (Tests/with-pgbouncer.sh).
 POSTGRES_SUITES = AppAttestAPITests|AppAttestAppIdTests|AssessAPITests|AssessAndroidTests|AttackModePlatformTests|DeviceBadInputTests|PlayIntegrityAPITests|PlayIntegrityGoogleTests|PlayIntegrityKeyCheckTests|PlayIntegrityQuotaTests|ReceiptsAPITests|ReceiptsConsumeAPITests|ReceiptsCommandTests|DebugTokensAPITests|SimulateCommandTests|ConcurrentAppChangesTests|EnvironmentAPITests|AuthAndKeysAPITests|IngestAPITests|TokenURITests
 
 test: test-deps check-imports
 	$(SWIFT) build --build-tests
 	sh Tests/with-postgres.sh $(SWIFT) test --skip-build --disable-xctest
 	GATEHOUSE_TEST_ENGINE=postgresql sh Tests/with-postgres.sh $(SWIFT) test --skip-build --disable-xctest --filter '$(POSTGRES_SUITES)'
+	GATEHOUSE_TEST_ENGINE=postgresql sh Tests/with-postgres.sh sh Tests/with-pgbouncer.sh $(SWIFT) test --skip-build --disable-xctest --filter '$(POSTGRES_SUITES)'
 	$(MAKE) test-asan
 	$(MAKE) test-api-schema
 	$(MAKE) test-browser

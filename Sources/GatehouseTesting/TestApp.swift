@@ -35,6 +35,7 @@ public final class TestApp: Sendable {
             postgres = database
             configuration.database = database.url
             configuration.masterKey = ThrowawayPostgres.masterKey()
+            configuration.databasePreparedStatements = !ThrowawayPostgres.pooled
         } else {
             postgres = nil
             configuration.database = directory + "/gatehouse.sqlite"

@@ -9,12 +9,18 @@ public final class Pool<Resource: AnyObject>: @unchecked Sendable {
     private let capacity: Int
     private let open: @Sendable () throws -> Resource
     private let isBroken: @Sendable (Resource) -> Bool
+    private let checkoutTimeout: UInt64?
+    private let timedOut: @Sendable () -> any Error
 
-    /// A pool of at most `capacity` resources made by `open`; `isBroken` says which to drop when handed back.
-    public init(capacity: Int, open: @escaping @Sendable () throws -> Resource, isBroken: @escaping @Sendable (Resource) -> Bool = { _ in false }) {
+    /// A pool of at most `capacity` resources made by `open`; `isBroken` says which to drop when handed back. With
+    /// `checkoutTimeoutNanoseconds`, a caller that waits that long for a resource gets `timedOut()` thrown instead.
+    public init(capacity: Int, open: @escaping @Sendable () throws -> Resource, isBroken: @escaping @Sendable (Resource) -> Bool = { _ in false },
+                checkoutTimeoutNanoseconds: UInt64? = nil, timedOut: @escaping @Sendable () -> any Error = { PoolTimeout() }) {
         self.capacity = max(1, capacity)
         self.open = open
         self.isBroken = isBroken
+        self.checkoutTimeout = checkoutTimeoutNanoseconds
+        self.timedOut = timedOut
     }
 
     /// Runs `body` with a resource that no other thread uses meanwhile.
@@ -36,16 +42,22 @@ public final class Pool<Resource: AnyObject>: @unchecked Sendable {
     }
 
     private func checkOut() throws -> Resource {
-        let reused: Resource? = lock.withLock {
+        let deadline = checkoutTimeout.map { monotonicNanoseconds() + $0 }
+        let reused: Resource?? = lock.withLock {
             while idle.isEmpty && opened >= capacity {
-                lock.wait()
+                guard let deadline else {
+                    lock.wait()
+                    continue
+                }
+                if !lock.wait(untilNanoseconds: deadline), idle.isEmpty && opened >= capacity { return .none }
             }
             if let resource = idle.popLast() {
                 return resource
             }
             opened += 1
-            return nil
+            return .some(nil)
         }
+        guard let reused else { throw timedOut() }
         if let reused { return reused }
         do {
             return try open()
@@ -65,4 +77,10 @@ public final class Pool<Resource: AnyObject>: @unchecked Sendable {
             lock.signal()
         }
     }
+}
+
+/// A pool's caller waited longer than the pool's check-out timeout.
+public struct PoolTimeout: Error, Sendable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "no resource of the pool came free in time" }
 }

@@ -11,12 +11,19 @@ public final class PostgresConnection: SQLConnection {
     /// Statements prepared on this connection, by SQL text and parameter types, with their server-side name.
     private var prepared: [PreparedKey: String] = [:]
     private var savepoints = 0
+    /// Whether statements are prepared once and run by name (the default), or sent whole each time as unnamed
+    /// statements: behind a pooler in transaction mode (pgBouncer before 1.21) a named statement prepared on one
+    /// server connection is missing on the next (SQLSTATE 26000).
+    private let preparesStatements: Bool
+    /// The numbered text of each SQL text run unprepared.
+    private var numbered: [String: String] = [:]
 
     /// Connects with `url` (a `postgres://` URL or a `key=value` string, handed to libpq whole) after `defaults`
     /// (keywords the URL may override, e.g. `connect_timeout`).
     /// - Throws: ``PostgresError`` (no SQLSTATE) when the connection cannot be made; its message is libpq's, which
     ///   names the host but never the password.
-    public init(url: String, defaults: [(String, String)] = []) throws {
+    public init(url: String, defaults: [(String, String)] = [], preparedStatements: Bool = true) throws {
+        preparesStatements = preparedStatements
         let keywords = defaults.map(\.0) + ["dbname"]
         let values = defaults.map(\.1) + [url]
         let connection = Self.withCStrings(keywords) { keys in
@@ -28,6 +35,9 @@ public final class PostgresConnection: SQLConnection {
             PQfinish(connection)
             throw PostgresError(sqlState: nil, message)
         }
+        // Notices (a `RAISE NOTICE` in a migration, "there is no transaction in progress") are dropped rather than
+        // printed on standard error; errors still come back as results.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         handle = connection
     }
 
@@ -37,6 +47,22 @@ public final class PostgresConnection: SQLConnection {
 
     /// Whether the connection was lost (the pool replaces such a connection instead of lending it again).
     public var isBroken: Bool { PQstatus(handle) != CONNECTION_OK }
+
+    /// Whether the connection is usable and outside any transaction: the only state in which the pool lends it.
+    public var isIdle: Bool { !isBroken && PQtransactionStatus(handle) == PQTRANS_IDLE }
+
+    /// Commits the open transaction. PostgreSQL answers `COMMIT` of a transaction that an error aborted with the tag
+    /// `ROLLBACK` and no error: any tag but `COMMIT` is a failure here, so nothing is acknowledged that was not kept.
+    /// - Throws: ``PostgresError`` (SQLSTATE 40000, transaction rollback, for a rolled-back commit).
+    public func commit() throws {
+        guard let result = PQexec(handle, "COMMIT") else { throw lost() }
+        defer { PQclear(result) }
+        try check(result)
+        let tag = Self.text(PQcmdStatus(result).map { UnsafePointer($0) })
+        guard tag == "COMMIT" else {
+            throw PostgresError(sqlState: "40000", "the transaction was rolled back instead of committed (the server answered \(tag.isEmpty ? "nothing" : tag))")
+        }
+    }
 
     // MARK: SQLConnection
 
@@ -96,12 +122,28 @@ public final class PostgresConnection: SQLConnection {
     /// Prepares `sql` (once per connection and parameter types), runs it with `arguments` and hands the result to
     /// `read` before clearing it.
     private func run<T>(_ sql: String, _ arguments: [SQLValue], _ read: (OpaquePointer) throws -> T) throws -> T {
+        // libpq sends a text value as a C string: a U+0000 would cut it short, silently (SQLite keeps it whole).
+        for case .text(let text) in arguments where text.utf8.contains(0) {
+            throw StorageError(.invalidValue, "a text value holds U+0000 (NUL), which PostgreSQL cannot store")
+        }
         let parameters = Parameters(arguments)
-        let key = PreparedKey(sql: sql, types: parameters.types)
-        let name = try prepared[key] ?? prepare(sql, key)
-        guard let result = parameters.withPointers({ values, lengths, formats in
-            PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
-        }) else { throw lost() }
+        let result: OpaquePointer?
+        if preparesStatements {
+            let key = PreparedKey(sql: sql, types: parameters.types)
+            let name = try prepared[key] ?? prepare(sql, key)
+            result = parameters.withPointers { values, lengths, formats in
+                PQexecPrepared(handle, name, Int32(arguments.count), values, lengths, formats, 0)
+            }
+        } else {
+            let text = try numbered[sql] ?? Placeholders.numbered(sql)
+            numbered[sql] = text
+            result = parameters.types.withUnsafeBufferPointer { types in
+                parameters.withPointers { values, lengths, formats in
+                    PQexecParams(handle, text, Int32(arguments.count), types.baseAddress, values, lengths, formats, 0)
+                }
+            }
+        }
+        guard let result else { throw lost() }
         defer { PQclear(result) }
         try check(result)
         return try read(result)
@@ -109,7 +151,7 @@ public final class PostgresConnection: SQLConnection {
 
     private func prepare(_ sql: String, _ key: PreparedKey) throws -> String {
         let name = "s\(prepared.count + 1)"
-        let text = Placeholders.numbered(sql)
+        let text = try Placeholders.numbered(sql)
         guard let result = key.types.withUnsafeBufferPointer({ types in
             PQprepare(handle, name, text, Int32(types.count), types.baseAddress)
         }) else { throw lost() }

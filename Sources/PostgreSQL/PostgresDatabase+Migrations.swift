@@ -3,9 +3,11 @@ import Storage
 
 /// Migrations on PostgreSQL: the same `NNNN_name.sql` rules and `schema_migrations` record as on SQLite, read from the
 /// `postgresql/` folder of the migrations directory (the same numbers and names as SQLite's files beside it, in this
-/// engine's types), each file in its own transaction, under a session advisory lock
+/// engine's types), the pending ones in one transaction holding a transaction-level advisory lock
 /// (https://www.postgresql.org/docs/15/explicit-locking.html#ADVISORY-LOCKS) so that of several servers starting
-/// together on an empty database one migrates and the others wait, then find nothing left to do.
+/// together on an empty database one migrates and the others wait, then find nothing left to do. A transaction's lock
+/// (not a session's) also holds behind a pooler in transaction mode, which may run each statement of a session on
+/// another server connection.
 extension PostgresDatabase {
     /// The advisory lock key every Gatehouse migrator takes ("GATEHOUSE" folded into 63 bits).
     static let migrationLock: Int64 = 0x4741_5445_484F_5553
@@ -29,36 +31,53 @@ extension PostgresDatabase {
         let migrations = try Migration.load(directory: directory + "/" + Self.migrationsFolder)
         return try pool.withResource { connection in
             var waited = 0
-            while try connection.queryOne("SELECT pg_try_advisory_lock(?) AS taken", [.integer(Self.migrationLock)])?.bool("taken") != true {
-                guard waited < waitSeconds else {
-                    throw StorageError(.busy, "another server has been migrating this database for \(waited) s; retry when it is done")
-                }
-                waiting(waited)
-                Self.sleep(seconds: 1)
-                waited += 1
-            }
-            defer { _ = try? connection.queryOne("SELECT pg_advisory_unlock(?) AS released", [.integer(Self.migrationLock)]) }
-            try connection.script(Self.createTable)
-            let applied = try Self.applied(connection)
-            try Migration.check(applied: applied, against: migrations)
-            let done = Set(applied.map(\.name))
-            var names: [String] = []
-            for migration in migrations where !done.contains(migration.name) {
+            while true {
+                // The lock is the transaction's (pg_try_advisory_xact_lock): released by COMMIT or ROLLBACK on
+                // whichever server connection ran it, so it works behind a pooler in transaction mode too, and no
+                // statement timeout applies (none is set outside the store's transactions).
                 try connection.script("BEGIN")
                 do {
-                    try connection.script(migration.sql)
-                    try connection.execute(
-                        "INSERT INTO schema_migrations (name, sha256, applied_at) VALUES (?, ?, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))",
-                        [.text(migration.name), .text(migration.sha256)])
-                    try connection.script("COMMIT")
+                    guard try connection.queryOne("SELECT pg_try_advisory_xact_lock(?) AS taken", [.integer(Self.migrationLock)])?.bool("taken") == true else {
+                        try connection.script("ROLLBACK")
+                        guard waited < waitSeconds else {
+                            throw StorageError(.busy, "another server has been migrating this database for \(waited) s; retry when it is done")
+                        }
+                        waiting(waited)
+                        Self.sleep(seconds: 1)
+                        waited += 1
+                        continue
+                    }
+                    let names = try Self.applyPending(migrations, connection)
+                    try connection.commit()
+                    return names
                 } catch {
-                    try? connection.script("ROLLBACK")
-                    throw MigrationError.failed(migration.fileName, (error as? PostgresError) ?? PostgresError(sqlState: nil, "\(error)"))
+                    if !connection.isIdle { try? connection.script("ROLLBACK") }
+                    throw error
                 }
-                names.append(migration.name)
             }
-            return names
         }
+    }
+
+    /// Applies, in the open transaction that holds the migration lock, the migrations not yet recorded; returns
+    /// their names. All of them commit together or none does.
+    private static func applyPending(_ migrations: [Migration], _ connection: PostgresConnection) throws -> [String] {
+        try connection.script(createTable)
+        let applied = try applied(connection)
+        try Migration.check(applied: applied, against: migrations)
+        let done = Set(applied.map(\.name))
+        var names: [String] = []
+        for migration in migrations where !done.contains(migration.name) {
+            do {
+                try connection.script(migration.sql)
+                try connection.execute(
+                    "INSERT INTO schema_migrations (name, sha256, applied_at) VALUES (?, ?, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))",
+                    [.text(migration.name), .text(migration.sha256)])
+            } catch {
+                throw MigrationError.failed(migration.fileName, (error as? PostgresError) ?? PostgresError(sqlState: nil, "\(error)"))
+            }
+            names.append(migration.name)
+        }
+        return names
     }
 
     public func migrate(directory: String) throws -> [String] {

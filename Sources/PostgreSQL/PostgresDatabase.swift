@@ -17,6 +17,17 @@ public final class PostgresDatabase: SQLDatabase {
         public var statementTimeoutMilliseconds = 5_000
         /// How long connecting may take, unless the URL says otherwise.
         public var connectTimeoutSeconds = 5
+        /// How long bytes sent may stay unacknowledged before the connection is given up as lost (`tcp_user_timeout`):
+        /// keepalives cover an idle connection only, this one a peer that vanished mid-statement.
+        public var tcpUserTimeoutMilliseconds = 10_000
+        /// How long a caller waits for a pooled connection before the database counts as unavailable.
+        public var checkoutTimeoutMilliseconds = 10_000
+        /// Whether a commit waits for the server's WAL flush (`synchronous_commit = on`, whatever the server's
+        /// default): a spend acknowledged survives a crash of the server. `--durability normal` turns it off.
+        public var synchronousCommit = true
+        /// Whether statements are prepared once per connection (the default) or sent whole each time, as a pooler in
+        /// transaction mode needs (pgBouncer before 1.21: `--database-prepared-statements off`).
+        public var preparedStatements = true
         /// How many times a transaction that met a serialization failure or a deadlock is run again.
         public var retries = 3
 
@@ -24,12 +35,22 @@ public final class PostgresDatabase: SQLDatabase {
             self.url = url
         }
 
-        /// libpq keywords set before the URL (which may override them): timeouts, TCP keepalives, the statement
-        /// timeout, notices kept off standard error, and the application name the server's views show.
+        /// libpq keywords set before the URL (which may override them): timeouts and TCP keepalives, and the
+        /// application name the server's views show. No `options`: a pooler in transaction mode refuses them, and
+        /// what Gatehouse relies on is set in each transaction instead (``begin(readOnly:)``).
         var defaults: [(String, String)] {
             [("connect_timeout", String(connectTimeoutSeconds)), ("keepalives", "1"), ("keepalives_idle", "30"),
-             ("keepalives_interval", "10"), ("keepalives_count", "3"), ("application_name", "gatehouse"),
-             ("options", "-c statement_timeout=\(statementTimeoutMilliseconds) -c client_min_messages=warning")]
+             ("keepalives_interval", "10"), ("keepalives_count", "3"), ("tcp_user_timeout", String(tcpUserTimeoutMilliseconds)),
+             ("application_name", "gatehouse")]
+        }
+
+        /// The script that opens a transaction: the statement timeout and, for writes, the commit's durability set
+        /// for this transaction only (`SET LOCAL`), so neither a URL's `options` nor a session setting left by
+        /// another client of a pooler can change them, and none leaks to another client.
+        func begin(readOnly: Bool) -> String {
+            readOnly
+                ? "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL statement_timeout = \(statementTimeoutMilliseconds)"
+                : "BEGIN; SET LOCAL statement_timeout = \(statementTimeoutMilliseconds); SET LOCAL synchronous_commit = \(synchronousCommit ? "on" : "off")"
         }
     }
 
@@ -45,14 +66,15 @@ public final class PostgresDatabase: SQLDatabase {
     /// - Throws: ``PostgresError`` when it cannot connect.
     public init(_ configuration: Configuration) throws {
         self.configuration = configuration
-        let url = configuration.url, defaults = configuration.defaults
-        pool = Pool(capacity: configuration.poolSize, open: { try PostgresConnection(url: url, defaults: defaults) },
-                    isBroken: { $0.isBroken })
+        let url = configuration.url, defaults = configuration.defaults, prepares = configuration.preparedStatements
+        pool = Pool(capacity: configuration.poolSize, open: { try PostgresConnection(url: url, defaults: defaults, preparedStatements: prepares) },
+                    isBroken: { !$0.isIdle }, checkoutTimeoutNanoseconds: UInt64(configuration.checkoutTimeoutMilliseconds) * 1_000_000,
+                    timedOut: { StorageError(.unavailable, "no PostgreSQL connection came free within \(configuration.checkoutTimeoutMilliseconds) ms") })
         try pool.withResource { _ in }
     }
 
     public func read<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", body)
+        try transaction(configuration.begin(readOnly: true), body)
     }
 
     public func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
@@ -61,14 +83,15 @@ public final class PostgresDatabase: SQLDatabase {
         var attempt = 0
         while true {
             do {
-                return try transaction("BEGIN", body)
+                return try transaction(configuration.begin(readOnly: false), body)
             } catch let error as PostgresError where error.isRetryable && attempt < configuration.retries {
                 attempt += 1
             }
         }
     }
 
-    /// Runs `body` between `begin` and `COMMIT` on a pooled connection; rolls back when it throws. The thread mostly
+    /// Runs `body` between `begin` and `COMMIT` on a pooled connection; rolls back when it throws. A connection that
+    /// is not idle when handed back (a transaction left open by a failed rollback) is dropped, not lent again. The thread mostly
     /// waits for the server meanwhile, and says so (``BlockingRegion``), so that a worker pool runs another worker.
     private func transaction<T>(_ begin: String, _ body: (any SQLConnection) throws -> T) throws -> T {
         try BlockingRegion.run {
@@ -81,7 +104,7 @@ public final class PostgresDatabase: SQLDatabase {
                     try? connection.script("ROLLBACK")
                     throw error
                 }
-                try connection.script("COMMIT")
+                try connection.commit()
                 return value
             }
         }

@@ -14,6 +14,8 @@ public struct StorageError: Error, Sendable, CustomStringConvertible, Equatable 
         case busy
         /// The database cannot be reached or has gone away (retry shortly).
         case unavailable
+        /// A value the engine cannot store as it is (a text holding U+0000 on PostgreSQL).
+        case invalidValue
         /// A row read does not have the columns or types its reader expects (``Row``'s strict accessors).
         case malformedRow
         /// Anything else: a bug or a broken database, answered as a 500 without its text.

@@ -46,6 +46,7 @@ final class DeviceServer {
             postgres = throwaway
             database = throwaway.url
             databaseArguments = ["--database", database, "--resources", TestApp.repositoryRoot, "--master-key", ThrowawayPostgres.masterKey()]
+                + (ThrowawayPostgres.pooled ? ["--database-prepared-statements", "off"] : [])
         } else {
             postgres = nil
             database = directory + "/gatehouse.sqlite"

@@ -26,8 +26,25 @@ struct PostgreSQLTests {
         ("SELECT \"odd?\" FROM t WHERE x = ? -- why?\nAND y = ?", "SELECT \"odd?\" FROM t WHERE x = $1 -- why?\nAND y = $2"),
         ("SELECT 'it''s ?' AS s, ?", "SELECT 'it''s ?' AS s, $1"),
     ])
-    func placeholdersAreNumberedOutsideQuotesAndComments(_ sql: String, _ numbered: String) {
-        #expect(Placeholders.numbered(sql) == numbered)
+    func placeholdersAreNumberedOutsideQuotesAndComments(_ sql: String, _ numbered: String) throws {
+        #expect(try Placeholders.numbered(sql) == numbered)
+    }
+
+    /// SQL whose quoting the placeholder scan cannot follow is refused, not numbered wrong.
+    @Test(arguments: [
+        "SELECT ? /* a ? in a block comment */",
+        "SELECT $$ it's ? $$, ?",
+        "SELECT $body$ ? $body$",
+        "SELECT E'it\\'s ?', ?",
+        "SELECT doc ? 'key' FROM t WHERE doc ?| ?",
+        "SELECT doc ?& ?",
+    ])
+    func sqlThePlaceholderScanCannotFollowIsRefused(_ sql: String) {
+        #expect(throws: StorageError.self) { try Placeholders.numbered(sql) }
+    }
+
+    @Test func numberedParametersAndIdentifiersEndingInEAreStillFine() throws {
+        #expect(try Placeholders.numbered("SELECT $1::text, name FROM t WHERE name = ? AND type='x'") == "SELECT $1::text, name FROM t WHERE name = $1 AND type='x'")
     }
 
     @Test func valuesRoundTripWithTheirTypes() throws {
@@ -165,5 +182,90 @@ struct PostgreSQLTests {
         guard case .failed(let file, _)? = failed else { Issue.record("expected .failed, got \(String(describing: failed))"); return }
         #expect(file == "0003_broken.sql")
         #expect(try database.read { db in try db.queryOne("SELECT to_regclass('c') IS NULL AS gone")?.bool("gone") } == true)
+    }
+
+    // MARK: Hardening (issue 33: durability, timeouts, aborted commits, NUL, the pool)
+
+    /// `synchronous_commit` is on in every write transaction whatever the server's or the database's default, and
+    /// off only when the configuration relaxes it (`--durability normal`).
+    @Test func writesCommitSynchronouslyWhateverTheServerSays() throws {
+        let throwaway = try ThrowawayPostgres.database()
+        let admin = try ThrowawayPostgres.adminConnection(throwaway)
+        try admin.script("ALTER DATABASE \(throwaway.url.split(separator: "/").last ?? "") SET synchronous_commit = off")
+        let durable = try PostgresDatabase(PostgresDatabase.Configuration(url: throwaway.url))
+        #expect(try durable.write { db in try db.queryOne("SHOW synchronous_commit")?.text("synchronous_commit") } == "on")
+        var relaxedConfiguration = PostgresDatabase.Configuration(url: throwaway.url)
+        relaxedConfiguration.synchronousCommit = false
+        let relaxed = try PostgresDatabase(relaxedConfiguration)
+        #expect(try relaxed.write { db in try db.queryOne("SHOW synchronous_commit")?.text("synchronous_commit") } == "off")
+    }
+
+    /// The statement timeout holds in every transaction even when the URL's `options` tries to lift it, and it is
+    /// set per transaction (`SET LOCAL`), so nothing of it stays on the session for a pooler's other clients.
+    @Test func theStatementTimeoutHoldsWhateverTheURLSays() throws {
+        let throwaway = try ThrowawayPostgres.database()
+        let separator = throwaway.url.contains("?") ? "&" : "?"
+        var configuration = PostgresDatabase.Configuration(url: throwaway.url + separator + "options=-c%20statement_timeout%3D0")
+        configuration.statementTimeoutMilliseconds = 250
+        let database = try PostgresDatabase(configuration)
+        #expect(try database.read { db in try db.queryOne("SHOW statement_timeout")?.text("statement_timeout") } == "250ms")
+        #expect(try database.write { db in try db.queryOne("SHOW statement_timeout")?.text("statement_timeout") } == "250ms")
+        #expect(throws: PostgresError.self) { try database.write { db in try db.execute("SELECT pg_sleep(2)") } }
+        // Outside a transaction the session keeps the URL's setting: nothing was SET on the session.
+        let session = try PostgresConnection(url: configuration.url, defaults: configuration.defaults)
+        try session.script("SELECT 1")
+        #expect(try session.queryOne("SHOW statement_timeout")?.text("statement_timeout") == "0")
+    }
+
+    /// A transaction an error aborted answers `COMMIT` with `ROLLBACK` and no error: the write fails rather than
+    /// returning as if it were kept.
+    @Test func aCommitThatRolledBackIsAFailure() throws {
+        let fixture = try Fixture(), database = fixture.database
+        try database.write { db in _ = try db.execute("CREATE TABLE kept (n BIGINT)") }
+        #expect(throws: (any Error).self) {
+            try database.write { db in
+                _ = try db.execute("INSERT INTO kept (n) VALUES (?)", [.integer(1)])
+                _ = try? db.execute("INSERT INTO no_such_table (n) VALUES (?)", [.integer(2)])  // swallowed: the transaction is aborted
+            }
+        }
+        #expect(try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM kept")?.int("n") } == 0)
+        // The connection went back to the pool usable.
+        #expect(try database.read { db in try db.queryOne("SELECT 1 AS one")?.int("one") } == 1)
+    }
+
+    /// PostgreSQL cannot store U+0000 in text and libpq would cut the value there: it is refused, never truncated.
+    @Test func aTextWithNULIsRefusedNotCut() throws {
+        let fixture = try Fixture(), database = fixture.database
+        try database.write { db in _ = try db.execute("CREATE TABLE texts (t TEXT)") }
+        #expect {
+            try database.write { db in _ = try db.execute("INSERT INTO texts (t) VALUES (?)", [.text("admin\u{0}@example.com")]) }
+        } throws: { ($0 as? StorageError)?.kind == .invalidValue }
+        #expect(try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM texts")?.int("n") } == 0)
+    }
+
+    /// A caller waits for a pooled connection only so long, then the database counts as unavailable (no hang past
+    /// the bound when every connection is held by statements that do not come back).
+    @Test func waitingForAConnectionIsBounded() throws {
+        let throwaway = try ThrowawayPostgres.database()
+        var configuration = PostgresDatabase.Configuration(url: throwaway.url)
+        configuration.poolSize = 1
+        configuration.checkoutTimeoutMilliseconds = 200
+        #expect(configuration.defaults.contains { $0.0 == "tcp_user_timeout" && $0.1 == "10000" })
+        let database = try PostgresDatabase(configuration)
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let holder = Thread {
+            _ = try? database.write { _ in
+                holding.signal()
+                release.wait()
+            }
+        }
+        holder.start()
+        holding.wait()
+        let started = ContinuousClock.now
+        #expect {
+            try database.read { _ in }
+        } throws: { ($0 as? StorageError)?.kind == .unavailable }
+        #expect(ContinuousClock.now - started < .seconds(5))
+        release.signal()
     }
 }

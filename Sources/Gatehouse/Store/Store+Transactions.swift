@@ -75,6 +75,8 @@ extension Store {
         switch failure.kind {
         case .unique, .foreignKey, .check:
             return DomainError.conflict("the change conflicts with stored data (a duplicate or a reference to something missing)")
+        case .invalidValue:
+            return ValidationError("", "holds the character U+0000 (NUL), which cannot be stored: send text without it")
         case .busy:
             return DomainError.unavailable("the database is busy; retry shortly", retryAfter: 1)
         case .unavailable:

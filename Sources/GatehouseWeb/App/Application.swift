@@ -32,7 +32,8 @@ public final class Application: Sendable {
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)
         let (store, applied) = configuration.location.isPostgres
             ? try Store.open(postgresURL: configuration.database, migrationsDirectory: configuration.migrationsDirectory, masterKey: key,
-                             poolSize: configuration.databasePool, clock: clock, waiting: { seconds in
+                             poolSize: configuration.databasePool, durability: configuration.durability,
+                             preparedStatements: configuration.databasePreparedStatements, clock: clock, waiting: { seconds in
                                  if seconds % 10 == 0 { logger.info("waiting for another server's migrations", ["seconds": .int(seconds)]) }
                              })
             : try Store.open(path: configuration.database, migrationsDirectory: configuration.migrationsDirectory,

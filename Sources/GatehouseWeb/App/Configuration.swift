@@ -10,6 +10,9 @@ public struct Configuration: Sendable {
     public var database = "gatehouse.sqlite"
     /// The most PostgreSQL connections this server opens (SQLite: unused).
     public var databasePool = 8
+    /// Whether PostgreSQL statements are prepared once per connection (default); off behind a pooler in transaction
+    /// mode that cannot keep them (pgBouncer before 1.21).
+    public var databasePreparedStatements = true
     /// The folder holding `Public/`, `Templates/` and `Migrations/` (see ``findResources()``).
     public var resources = Configuration.findResources()
     /// What an acknowledged change survives: `full` (default, a power cut) or `normal` (a killed process only).
@@ -62,8 +65,9 @@ public struct Configuration: Sendable {
         Option(flag: "--host", variable: "GATEHOUSE_HOST", help: "address to listen on: an IPv4 or IPv6 literal, or localhost (default 127.0.0.1)", takesValue: true),
         Option(flag: "--port", variable: "GATEHOUSE_PORT", help: "TCP port, 0 picks a free one (default 8080)", takesValue: true),
         Option(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite), or a postgres:// URL handed to libpq whole for several servers on one PostgreSQL; GATEHOUSE_DATABASE_FILE names a file holding it", takesValue: true),
+        Option(flag: "--database-prepared-statements", variable: "GATEHOUSE_DATABASE_PREPARED_STATEMENTS", help: "on (default) or off: off behind a pooler in transaction mode (pgBouncer before 1.21), which cannot keep prepared statements", takesValue: true),
         Option(flag: "--database-pool", variable: "GATEHOUSE_DATABASE_POOL", help: "PostgreSQL connections this server opens at most, 1 to 256 (default 8)", takesValue: true),
-        Option(flag: "--durability", variable: "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous)", takesValue: true),
+        Option(flag: "--durability", variable: "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous; PostgreSQL synchronous_commit off)", takesValue: true),
         Option(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory when it holds them, else the executable's folder or the nearest one above it that does)", takesValue: true),
         Option(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest; GATEHOUSE_MASTER_KEY_FILE names a file holding it (SQLite default: a key file <database>.key, created with mode 0600; PostgreSQL: required, the same on every server)", takesValue: true),
         Option(flag: "--demo", variable: "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false),
@@ -132,6 +136,7 @@ public struct Configuration: Sendable {
             guard let n = Int(v), (1...256).contains(n) else { throw ConfigurationError("--database-pool / GATEHOUSE_DATABASE_POOL must be a number from 1 to 256, got \(v)") }
             c.databasePool = n
         }
+        if let v = values["--database-prepared-statements"] { c.databasePreparedStatements = try flag(v, "--database-prepared-statements") }
         if let v = values["--durability"] {
             guard let durability = CommitDurability(rawValue: v.lowercased()) else {
                 throw ConfigurationError("--durability / GATEHOUSE_DURABILITY must be full (every acknowledged change survives a power cut) or normal, got \(v)")
@@ -143,6 +148,7 @@ public struct Configuration: Sendable {
             values["--master-key"] = try secret(file, "GATEHOUSE_MASTER_KEY_FILE")
         }
         if let v = values["--master-key"], !v.isEmpty { c.masterKey = v }
+        if let ambiguity = c.location.ambiguity { throw ConfigurationError("--database: \(ambiguity)") }
         if c.location.isPostgres && c.masterKey == nil {
             throw ConfigurationError("on PostgreSQL every server needs the same master key, which cannot live beside the data: set --master-key / GATEHOUSE_MASTER_KEY (base64 of 32 bytes) or GATEHOUSE_MASTER_KEY_FILE")
         }

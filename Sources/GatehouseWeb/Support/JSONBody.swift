@@ -16,10 +16,40 @@ public enum JSONBody {
             p.headers.set(allowMergePatch ? "Accept-Patch" : "Accept", accepted.joined(separator: ", "))
             throw p
         }
+        let json: JSON
         do {
-            return try JSONParser.parse(request.body)
+            json = try JSONParser.parse(request.body)
         } catch {
             throw Problem.malformedJSON(error)
+        }
+        if let pointer = nulPointer(json, at: "") {
+            var p = Problem(status: 400, slug: "bad-request", title: "Bad request", detail: "1 field is invalid: see errors.")
+            p.errors = [FieldError(pointer, "must not contain the character U+0000 (NUL), which cannot be stored")]
+            throw p
+        }
+        return json
+    }
+
+    /// The pointer of the first string (or member name) holding U+0000, which PostgreSQL cannot store (and which no
+    /// field of Gatehouse's means); nil when there is none.
+    static func nulPointer(_ json: JSON, at pointer: String) -> String? {
+        switch json {
+        case .string(let text):
+            return text.utf8.contains(0) ? pointer : nil
+        case .array(let items):
+            for (i, item) in items.enumerated() {
+                if let found = nulPointer(item, at: Pointer.join(pointer, i)) { return found }
+            }
+            return nil
+        case .object(let members):
+            for member in members {
+                let path = Pointer.join(pointer, member.key)
+                if member.key.utf8.contains(0) { return path }
+                if let found = nulPointer(member.value, at: path) { return found }
+            }
+            return nil
+        case .null, .bool, .number:
+            return nil
         }
     }
 

@@ -36,6 +36,14 @@ public enum ThrowawayPostgres {
         ProcessInfo.processInfo.environment["GATEHOUSE_TEST_ENGINE"] == "postgresql"
     }
 
+    /// Whether the databases tests create are reached through pgBouncer in transaction mode (Tests/with-pgbouncer.sh
+    /// sets `GATEHOUSE_TEST_PGBOUNCER` to its host and port): servers then run with `--database-prepared-statements off`.
+    public static var pooled: Bool { pooler != nil }
+
+    static var pooler: String? {
+        ProcessInfo.processInfo.environment["GATEHOUSE_TEST_PGBOUNCER"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
     /// A fresh master key (base64 of 32 random bytes): every server of a PostgreSQL database needs the same one given.
     public static func masterKey() -> String {
         Data((0..<32).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
@@ -62,6 +70,9 @@ public enum ThrowawayPostgres {
         let name = "gatehouse_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased().prefix(16)
         try PostgresConnection(url: admin).script("CREATE DATABASE \(name)")
         guard let slash = admin.lastIndex(of: "/") else { throw Unavailable(description: "GATEHOUSE_TEST_POSTGRES has no database path") }
+        if let pooler {
+            return Database(url: "postgresql://postgres@\(pooler)/\(name)", name: String(name), admin: admin)
+        }
         return Database(url: admin[..<slash] + "/" + name, name: String(name), admin: admin)
     }
 

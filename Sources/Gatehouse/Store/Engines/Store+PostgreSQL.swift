@@ -7,13 +7,17 @@ extension Store {
     /// Connects to the PostgreSQL database at `url` (handed to libpq whole) with a pool of `poolSize` connections,
     /// applies the pending migrations of `migrationsDirectory` (its `postgresql/` folder) under the migration lock,
     /// waiting for another server that holds it (`waiting` hears the seconds waited), and opens the store. Returns
-    /// the store and the migrations applied.
+    /// the store and the migrations applied. `durability` sets `synchronous_commit` in every write transaction
+    /// (``CommitDurability/full``: on, whatever the server's default; `normal`: off); `preparedStatements` false sends
+    /// every statement whole, for a pooler in transaction mode.
     /// - Throws: `StoreError.cannotOpen` when PostgreSQL cannot be reached or refuses the connection (the message
     ///   hides the password), `StoreError.newerThanCode`, `MigrationError`, `StoreError.wrongMasterKey`.
     public static func open(postgresURL url: String, migrationsDirectory: String, masterKey: [UInt8], poolSize: Int = 8,
-                            clock: Clock = .system, waiting: (Int) -> Void = { _ in }) throws -> (store: Store, applied: [String]) {
+                            durability: CommitDurability = .full, preparedStatements: Bool = true, clock: Clock = .system, waiting: (Int) -> Void = { _ in }) throws -> (store: Store, applied: [String]) {
         var configuration = PostgresDatabase.Configuration(url: url)
         configuration.poolSize = poolSize
+        configuration.synchronousCommit = durability == .full
+        configuration.preparedStatements = preparedStatements
         let database: PostgresDatabase
         do {
             database = try PostgresDatabase(configuration)
