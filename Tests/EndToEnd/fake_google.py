@@ -6,7 +6,8 @@ Endpoints (everything received is recorded and listed by GET /_received):
   POST /token[?status=N][&delay=S][&expires_in=N]   OAuth token endpoint: an access token "fake-access-N"
   POST /v1/{package}:decodeIntegrityToken          needs "Authorization: Bearer <an issued token>" (else 401);
        the integrity token chooses the answer: "status:N[.…]" answers N, "delay:S[/…]" waits S seconds, "payload:B64URL"
-       answers that JSON as the payload, anything else
+       answers that JSON as the payload (each also wrapped as a compact JWE whose header says "fake": true and whose
+       second part is the base64url of the instruction, as Gatehouse sends only JWE-shaped tokens), anything else
        decodes to {"tokenPayloadExternal": {...}} echoing the token and the package
   GET  /hello, /bytes?count=N, /stream?count=N (no Content-Length), /slow?delay=S, /hold (until POST /release), /echo (method, headers, body as JSON)
 """
@@ -77,6 +78,13 @@ class Handler(BaseHTTPRequestHandler):
             if not known:
                 return self.answer(401, {"error": {"code": 401, "status": "UNAUTHENTICATED"}})
             token = json.loads(body or b"{}").get("integrityToken", "")
+            parts = token.split(".")
+            if len(parts) == 5:
+                try:
+                    if json.loads(base64.urlsafe_b64decode(parts[0] + "=" * (-len(parts[0]) % 4))).get("fake"):
+                        token = base64.urlsafe_b64decode(parts[1] + "=" * (-len(parts[1]) % 4)).decode()
+                except ValueError:
+                    pass
             if token.startswith("status:"):
                 # "status:N", or "status:N.anything" (a token shaped like a JWE that Google refuses).
                 return self.answer(int(token[len("status:"):].split(".")[0]), {"error": {"message": "fake"}})

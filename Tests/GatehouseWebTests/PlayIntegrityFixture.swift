@@ -66,7 +66,7 @@ struct PlayIntegrityFixture {
 
     /// A token the fake Google answers with `payload` as `tokenPayloadExternal`.
     static func fakeGoogleToken(_ payload: PlayIntegrityPayloadTemplate) -> String {
-        "payload:" + PlayIntegrityMinter.base64URL(payload.json.serialized())
+        FakeGoogle.token("payload:" + PlayIntegrityMinter.base64URL(payload.json.serialized()))
     }
 
     /// Now, Unix milliseconds (the real clock: a served `gatehouse` judges freshness by it).

@@ -41,12 +41,12 @@ struct PlayIntegrityGoogleTests {
     }
 
     @Test func googleFailuresAreUnavailable() throws {
-        #expect(try server.playIntegrity(apiKey: apiKey, token: "status:401").verdict == "unavailable serviceAccountRejected")
-        #expect(try server.playIntegrity(apiKey: apiKey, token: "status:403").verdict == "unavailable serviceAccountRejected")
-        #expect(try server.playIntegrity(apiKey: apiKey, token: "status:500").verdict == "unavailable googleUnreachable")
-        #expect(try server.playIntegrity(apiKey: apiKey, token: "status:400").verdict == "forged decryptionFailed")
+        #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:401")).verdict == "unavailable serviceAccountRejected")
+        #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:403")).verdict == "unavailable serviceAccountRejected")
+        #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:500")).verdict == "unavailable googleUnreachable")
+        #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:400")).verdict == "forged decryptionFailed")
         // serviceAccountRejected reaches the checklist from real verification.
-        for _ in 0..<20 { _ = try server.playIntegrity(apiKey: apiKey, token: "status:401") }
+        for _ in 0..<20 { _ = try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:401")) }
         try server.restart(after: SIGTERM)
         let item = try #require(try server.checklistItem(environmentID, "playIntegrity.serviceAccountRejected"))
         #expect(item["status"]?.string == "fail")
@@ -61,7 +61,7 @@ struct PlayIntegrityGoogleTests {
         let done = DispatchGroup()
         for i in 0..<20 {
             // Distinct tokens: one token is sent to Google once, its copies are replays.
-            let body = PlayIntegrityFixture.request(apiKey: apiKey, token: "delay:11/\(i)").serialized()
+            let body = PlayIntegrityFixture.request(apiKey: apiKey, token: FakeGoogle.token("delay:11/\(i)")).serialized()
             done.enter()
             Thread {
                 let response = try? client.send("POST", "/api/v4/attestation/play-integrity", headers: [("Content-Type", "application/json")], body: body)
@@ -88,7 +88,7 @@ struct PlayIntegrityGoogleTests {
         // Local decoding, a local failure passed on to Google, Google's answers, and the key check.
         for token in [try fixture.token(fixture.payload(nowMillis: now)),
                       try fixture.token(fixture.payload(nowMillis: now), minter: try PlayIntegrityMinter.random()),
-                      PlayIntegrityFixture.fakeGoogleToken(fixture.payload(nowMillis: now)), "status:401", "status:500"] {
+                      PlayIntegrityFixture.fakeGoogleToken(fixture.payload(nowMillis: now)), FakeGoogle.token("status:401"), FakeGoogle.token("status:500")] {
             texts.append(try server.playIntegrity(apiKey: apiKey, token: token).text)
         }
         texts.append(try server.checkKeys(environmentID, PlayIntegrityFixture.keys(fixture.minter)).text)

@@ -32,14 +32,14 @@ struct PlayIntegrityQuotaTests {
     @Test func aTokenJudgedRecentlyIsNeverSentToGoogleAgain() throws {
         let good = PlayIntegrityFixture.fakeGoogleToken(fixture.payload(nowMillis: PlayIntegrityFixture.nowMillis))
         #expect(try server.playIntegrity(apiKey: apiKey, token: good).verdict == "verified")
-        for token in ["status:400", "status:500", "status:403"] { _ = try server.playIntegrity(apiKey: apiKey, token: token) }
+        for token in ["status:400", "status:500", "status:403"].map(FakeGoogle.token) { _ = try server.playIntegrity(apiKey: apiKey, token: token) }
         #expect(try decodes().count == 4)
         // Replayed, each gets the earlier judgement (or verdictReplayed) without a call.
         for _ in 0..<5 {
             #expect(try server.playIntegrity(apiKey: apiKey, token: good).verdict == "rejected verdictReplayed")
-            #expect(try server.playIntegrity(apiKey: apiKey, token: "status:400").verdict == "forged decryptionFailed")
-            #expect(try server.playIntegrity(apiKey: apiKey, token: "status:500").verdict == "unavailable googleUnreachable")
-            #expect(try server.playIntegrity(apiKey: apiKey, token: "status:403").verdict == "unavailable serviceAccountRejected")
+            #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:400")).verdict == "forged decryptionFailed")
+            #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:500")).verdict == "unavailable googleUnreachable")
+            #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:403")).verdict == "unavailable serviceAccountRejected")
         }
         #expect(try decodes().count == 4, "a replayed or junk token cost another call to Google")
         // Counted per environment: /metrics says 4, and so does the Apps tab for today.
@@ -58,7 +58,7 @@ struct PlayIntegrityQuotaTests {
         let other = try PlayIntegrityMinter.random()
         try server.patch(environmentID, .object([JSON.Member("playIntegrity", .object([JSON.Member("local", PlayIntegrityFixture.keys(other))]))]))
         // Shaped like a JWE (five segments), but Google cannot decode it either: junk.
-        for i in 0..<3 { #expect(try server.playIntegrity(apiKey: apiKey, token: "status:400.a\(i).b.c.d").verdict == "forged decryptionFailed") }
+        for i in 0..<3 { #expect(try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:400.a\(i).b.c.d")).verdict == "forged decryptionFailed") }
         // A genuine token the local keys cannot open (Google can): kept, since it shows the keys are wrong.
         let genuine = try fixture.token(fixture.payload(nowMillis: PlayIntegrityFixture.nowMillis))
         _ = try server.playIntegrity(apiKey: apiKey, token: genuine)
@@ -77,8 +77,8 @@ struct PlayIntegrityQuotaTests {
             #expect(refused.status == 422, "\(bad)")
             #expect(refused.json?["errors"]?.array?.first?["pointer"]?.string == "/playIntegrity/dailyQuota", "\(bad)")
         }
-        let set = try server.client.send("PATCH", path, headers: auth, body: Array(#"{"playIntegrity": {"dailyQuota": 5}}"#.utf8))
-        #expect(set.json?["playIntegrity"]?["dailyQuota"]?.integer == 5, "\(set.text)")
+        let set = try server.client.send("PATCH", path, headers: auth, body: Array(#"{"playIntegrity": {"dailyQuota": 10}}"#.utf8))
+        #expect(set.json?["playIntegrity"]?["dailyQuota"]?.integer == 10, "\(set.text)")
         #expect(set.json?["playIntegrity"]?["serviceAccount"]?["set"]?.bool == true, "setting the quota kept the credentials")
 
         func quotaItem() throws -> String {
@@ -86,18 +86,55 @@ struct PlayIntegrityQuotaTests {
             return item?["status"]?.string ?? "missing"
         }
         #expect(try quotaItem() == "ok")
-        for i in 0..<3 { _ = try server.playIntegrity(apiKey: apiKey, token: "status:500.\(i)") }
-        #expect(try quotaItem() == "ok")   // 60 %
-        _ = try server.playIntegrity(apiKey: apiKey, token: "status:500.3")
+        for i in 0..<7 { _ = try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:500.\(i)")) }
+        #expect(try quotaItem() == "ok")   // 70 %
+        _ = try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:500.7"))
         #expect(try quotaItem() == "warn") // 80 %
-        _ = try server.playIntegrity(apiKey: apiKey, token: "status:500.4")
-        #expect(try quotaItem() == "fail") // 100 %
-        // Replays spend nothing: still 5 calls.
-        _ = try server.playIntegrity(apiKey: apiKey, token: "status:500.4")
-        #expect(try decodes().count == 5)
+        _ = try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:500.8"))
+        #expect(try quotaItem() == "warn") // 90 %
+        // The last 5 % are kept back (9.5 of 10): no call, for anyone, and the phone hears why.
+        let held = try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:500.9"))
+        #expect(held.verdict == "unavailable googleBudgetExceeded", "\(held.text)")
+        #expect(try decodes().count == 9)
+        // Replays spend nothing either.
+        _ = try server.playIntegrity(apiKey: apiKey, token: FakeGoogle.token("status:500.8"))
+        #expect(try decodes().count == 9)
         // null sets the default back.
         let reset = try server.client.send("PATCH", path, headers: auth, body: Array(#"{"playIntegrity": {"dailyQuota": null}}"#.utf8))
         #expect(reset.json?["playIntegrity"]?["dailyQuota"]?.integer == 10_000)
         #expect(try quotaItem() == "ok")
+    }
+
+    /// Anyone with the public key can send tokens: junk (not a compact JWE) costs no call, and one client address may
+    /// cause only `--google-decodes-per-address` calls an hour; past it its tokens are unavailable
+    /// `googleBudgetExceeded` without a call, while another address is still served. Only calls sent are counted.
+    @Test func junkCostsNoCallAndEachAddressHasAnHourlyBudget() throws {
+        let budgeted = try DeviceServer(google: fake, ["--trusted-proxies", "1", "--google-decodes-per-address", "3"])
+        let (environment, key) = try budgeted.googleEnvironment(fixture, fake: fake, privateKeyPEM: try TestKeys.rsaPrivateKeyPEM())
+        func judge(_ token: String, from address: String) throws -> PlainHTTP.Response {
+            try budgeted.client.send("POST", "/api/v4/attestation/play-integrity", headers: [("Content-Type", "application/json"), ("X-Forwarded-For", address)],
+                                     body: PlayIntegrityFixture.request(apiKey: key, token: token).serialized())
+        }
+        let before = try decodes().count
+        let oversized = FakeGoogle.token("status:500") + String(repeating: "A", count: 16 * 1024)
+        let junk = ["junk", "a.b.c.d.e", "e30.e30.AA.AA.AA", "not base64!.e30.AA.AA.AA", oversized] + (0..<40).map { "junk-\($0)" }
+        for (i, token) in junk.enumerated() {
+            let answer = try judge(token, from: "198.51.100.\(i % 200 + 1)")
+            #expect(answer.verdict == "forged decryptionFailed", "\(token.prefix(20)): \(answer.text)")
+        }
+        #expect(try decodes().count == before, "junk reached Google")
+
+        let attacker = "203.0.113.66"
+        for i in 0..<3 { #expect(try judge(FakeGoogle.token("status:500.budget\(i)"), from: attacker).verdict == "unavailable googleUnreachable") }
+        let refused = FakeGoogle.token("status:500.budget3")
+        #expect(try judge(refused, from: attacker).verdict == "unavailable googleBudgetExceeded")
+        #expect(try decodes().count == before + 3)
+        // Another address is served meanwhile, and the refused token was not spent: it may come back from elsewhere.
+        let genuine = PlayIntegrityFixture.fakeGoogleToken(fixture.payload(nowMillis: PlayIntegrityFixture.nowMillis))
+        #expect(try judge(genuine, from: "192.0.2.10").verdict == "verified")
+        #expect(try judge(refused, from: "192.0.2.10").verdict == "unavailable googleUnreachable")
+        #expect(try decodes().count == before + 5)
+        let metrics = try budgeted.client.send("GET", "/metrics").text
+        #expect(metrics.contains("gatehouse_play_integrity_google_decodes_total{environment=\"\(environment)\"} 5"), "\(metrics.suffix(400))")
     }
 }

@@ -33,6 +33,9 @@ extension Reason {
     public static let highDeviceActivity = Reason(.rejected, "highDeviceActivity")
     /// unavailable: Google could not be reached, answered 5xx, or not in time (produced by the server side).
     public static let googleUnreachable = Reason(.unavailable, "googleUnreachable")
+    /// unavailable: the call to Google was not made to save the project's quota: the client address spent its hourly
+    /// budget, or today's calls reached 95 % of the daily quota (produced by the server side).
+    public static let googleBudgetExceeded = Reason(.unavailable, "googleBudgetExceeded")
     /// unavailable: Google refused the service account, 401 or 403 (produced by the server side).
     public static let serviceAccountRejected = Reason(.unavailable, "serviceAccountRejected")
 

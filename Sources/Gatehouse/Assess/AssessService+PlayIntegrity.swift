@@ -6,8 +6,8 @@ extension AssessService {
     /// `first`, in the same transaction.
     /// - Throws: `NonceSpend.Refused` when `first` refused (nothing else committed or recorded); `StorageError`.
     func judgePlayIntegrity(token: String, nonce: inout NonceSpend, request: AssessRequest, canonical: String,
-                            environment: Environment) throws -> Verdict {
+                            environment: Environment, address: String?) throws -> Verdict {
         try playIntegrity.judge(in: environment, packageName: request.appID, requestHash: CanonicalRequest.requestHash(canonical: canonical),
-                                token: token, nonce: &nonce).judgement.verdict
+                                token: token, address: address, nonce: &nonce).judgement.verdict
     }
 }

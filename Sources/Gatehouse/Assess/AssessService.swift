@@ -31,10 +31,11 @@ public final class AssessService: Sendable {
         self.tally = tally
     }
 
-    /// Judges `request`, sent with the public key `apiKey` of `environment`, and issues its receipt.
+    /// Judges `request`, sent with the public key `apiKey` of `environment` from client `address` (whose budget of
+    /// calls to Google a Play Integrity token spends; nil: none counted), and issues its receipt.
     /// - Throws: `StorageError` when state cannot be read or committed (nothing is answered then); what the receipt
     ///   key store throws.
-    public func assess(_ request: AssessRequest, apiKey: String, in environment: Environment) throws -> Assessment {
+    public func assess(_ request: AssessRequest, apiKey: String, in environment: Environment, address: String? = nil) throws -> Assessment {
         let now = store.clock()
         let canonical = request.canonical
         var tampering: [String] = []
@@ -56,7 +57,8 @@ public final class AssessService: Sendable {
                 verdict = try judgeAppAttest(keyID: keyID, assertion: assertion, nonce: &nonce, request: request,
                                              canonical: canonical, environment: environment, now: now)
             case .playIntegrity(let token)? where fresh:
-                verdict = try judgePlayIntegrity(token: token, nonce: &nonce, request: request, canonical: canonical, environment: environment)
+                verdict = try judgePlayIntegrity(token: token, nonce: &nonce, request: request, canonical: canonical, environment: environment,
+                                                 address: address)
             case .debug(let token)? where fresh:
                 verdict = try judgeDebug(token: token, nonce: &nonce, request: request, environment: environment, now: now)
             case .appAttest?, .playIntegrity?, .debug?:

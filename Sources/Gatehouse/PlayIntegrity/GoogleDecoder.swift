@@ -48,11 +48,14 @@ public final class GoogleDecoder: Sendable {
     /// Google's decoding of `integrityToken` for `packageName`: the `tokenPayloadExternal` object, to be judged
     /// like a locally decoded payload.
     ///
+    /// `sent` is called once the `decodeIntegrityToken` request has gone out (whatever Google then answers, or not):
+    /// what counts against the project's quota.
+    ///
     /// - Throws: ``GoogleDecodeError``: `googleUnreachable` (no answer, 5xx or 429, not within the time limit, too
     ///   many calls in flight), `serviceAccountRejected` (401/403; the cached access token is dropped),
     ///   `tokenNotDecodable` (400), `invalidPackageName` (nothing sent).
-    public func decode(integrityToken: String, packageName: String,
-                       serviceAccount: ServiceAccountKey) throws(GoogleDecodeError) -> JSON {
+    public func decode(integrityToken: String, packageName: String, serviceAccount: ServiceAccountKey,
+                       sent: () -> Void = {}) throws(GoogleDecodeError) -> JSON {
         guard PackageName.isValid(packageName) else { throw .invalidPackageName }
         guard slots.wait(timeout: .now() + .milliseconds(configuration.queueTimeout.dispatchMilliseconds)) == .success else {
             throw .googleUnreachable("too many decodes through Google in flight")
@@ -62,14 +65,14 @@ public final class GoogleDecoder: Sendable {
             running.subtract(1, ordering: .relaxed)
             slots.signal()
         }
-        return try decodeHoldingSlot(integrityToken: integrityToken, packageName: packageName, serviceAccount: serviceAccount)
+        return try decodeHoldingSlot(integrityToken: integrityToken, packageName: packageName, serviceAccount: serviceAccount, sent: sent)
     }
 
     /// How many decodes are running now (for metrics and tests).
     public var decodesInFlight: Int { running.load(ordering: .relaxed) }
 
-    private func decodeHoldingSlot(integrityToken: String, packageName: String,
-                                   serviceAccount: ServiceAccountKey) throws(GoogleDecodeError) -> JSON {
+    private func decodeHoldingSlot(integrityToken: String, packageName: String, serviceAccount: ServiceAccountKey,
+                                   sent: () -> Void) throws(GoogleDecodeError) -> JSON {
         let deadline = ContinuousClock.now + configuration.timeout
         let token = try tokens.token(for: serviceAccount, now: clock(), timeout: remaining(until: deadline)) {
             () throws(GoogleDecodeError) -> ServiceAccountToken in
@@ -81,7 +84,7 @@ public final class GoogleDecoder: Sendable {
                       ("Accept", "application/json")],
             body: JSON.object([JSON.Member("integrityToken", .string(integrityToken))]).serialized(),
             timeout: try remaining(until: deadline))
-        let response = try call(request, ifRefused: .googleUnreachable("the Play Integrity endpoint cannot be called"))
+        let response = try call(request, ifRefused: .googleUnreachable("the Play Integrity endpoint cannot be called"), sent: sent)
         switch response.status {
         case 200:
             guard let answer = try? JSONParser.parse(response.body), let payload = answer["tokenPayloadExternal"],
@@ -126,11 +129,18 @@ public final class GoogleDecoder: Sendable {
     }
 
     /// Sends `request`, mapping the client's failures to `googleUnreachable`, or to `refused` when the client would
-    /// not send it (a URL it cannot call).
-    private func call(_ request: OutboundRequest, ifRefused refused: GoogleDecodeError) throws(GoogleDecodeError) -> OutboundResponse {
+    /// not send it (a URL it cannot call); `sent` is called unless the client did not send it (busy, refused).
+    private func call(_ request: OutboundRequest, ifRefused refused: GoogleDecodeError,
+                      sent: () -> Void = {}) throws(GoogleDecodeError) -> OutboundResponse {
         do {
-            return try client.send(request)
+            let response = try client.send(request)
+            sent()
+            return response
         } catch {
+            switch error {
+            case .busy, .invalidRequest: break
+            default: sent()
+            }
             switch error {
             case .timedOut: throw .googleUnreachable("no answer within \(configuration.timeout)")
             case .busy: throw .googleUnreachable("too many calls to Google in flight")

@@ -17,29 +17,35 @@ public final class PlayIntegrityService: Sendable {
     let credentialCache = PlayIntegrityCredentialCache()
     /// Calls to Google's decodeIntegrityToken since start, per environment (`/metrics`).
     public let googleDecodes = GoogleDecodeTally()
+    /// Calls to Google each client address may cause, per hour (``GoogleBudget``).
+    let budget: GoogleBudget
 
-    /// A service decoding through `google` and recording into `recorder`.
+    /// A service decoding through `google` and recording into `recorder`; one client address may cause at most
+    /// `googleDecodesPerAddress` calls to Google an hour (0: no limit per address).
     public init(store: Store, google: GoogleDecoder?, recorder: VerdictRecorder,
-                evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator()) {
+                evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator(), googleDecodesPerAddress: Int = GoogleBudget.defaultPerAddress) {
         self.store = store
         self.environments = Environments(store: store)
         self.google = google
         self.recorder = recorder
         self.evaluator = evaluator
+        budget = GoogleBudget(perAddress: googleDecodesPerAddress, clock: store.clock)
     }
 
-    /// Judges `token`, presented for `packageName` bound to `requestHash`, in `environment`. A token is spent (its
-    /// hash kept) before this returns; the verdict reaches traffic within the recorder's interval.
+    /// Judges `token`, presented for `packageName` bound to `requestHash`, in `environment`, sent from client
+    /// `address` (whose budget of calls to Google it spends; nil: none counted). A token is spent (its hash kept)
+    /// before this returns; the verdict reaches traffic within the recorder's interval.
     /// - Throws: `StorageError` when the state cannot be read or committed (nothing is answered then).
-    public func judge(in environment: Environment, packageName: String, requestHash: String, token: String) throws -> PlayIntegrityOutcome {
+    public func judge(in environment: Environment, packageName: String, requestHash: String, token: String,
+                      address: String? = nil) throws -> PlayIntegrityOutcome {
         var none = NonceSpend(nil)
-        return try judge(in: environment, packageName: packageName, requestHash: requestHash, token: token, nonce: &none)
+        return try judge(in: environment, packageName: packageName, requestHash: requestHash, token: token, address: address, nonce: &none)
     }
 
     /// Judges as ``judge(in:packageName:requestHash:token:)`` does, committing `nonce` (an assessment's nonce spend) before
     /// anything this judgement commits, in the same transaction when there is one, and before any call to Google.
     /// - Throws: `NonceSpend.Refused` when the nonce was spent before: then nothing else was committed or recorded.
-    func judge(in environment: Environment, packageName: String, requestHash: String, token: String,
+    func judge(in environment: Environment, packageName: String, requestHash: String, token: String, address: String?,
                nonce: inout NonceSpend) throws -> PlayIntegrityOutcome {
         let now = store.clock()
         let request = PlayIntegrityRequest(packageName: packageName, requestHash: requestHash)
@@ -51,7 +57,7 @@ public final class PlayIntegrityService: Sendable {
             outcome = PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .notConfigured), decodedBy: nil)
         } else {
             outcome = try decodeAndJudge(tokenBytes, token: token, decoding: decoding, environment: environment, request: request, now: now,
-                                         nonce: &nonce)
+                                         address: address, nonce: &nonce)
         }
         try nonce.commitAlone(store)
         record(outcome.judgement, environmentID: environment.id, requestedPackage: packageName, at: now)
@@ -63,7 +69,7 @@ public final class PlayIntegrityService: Sendable {
     /// replay is `verdictReplayed`, or the earlier failure. A token the local keys could not open is kept for the key
     /// check, once Google's answer (if asked) says it was a token at all.
     private func decodeAndJudge(_ tokenBytes: [UInt8], token: String, decoding: DecodingCredentials, environment: Environment,
-                                request: PlayIntegrityRequest, now: Int64, nonce: inout NonceSpend) throws -> PlayIntegrityOutcome {
+                                request: PlayIntegrityRequest, now: Int64, address: String?, nonce: inout NonceSpend) throws -> PlayIntegrityOutcome {
         let asksGoogle = decoding.serviceAccount != nil && google != nil
         var localError: PlayIntegrityDecodeError?
         if let local = decoding.local {
@@ -83,22 +89,43 @@ public final class PlayIntegrityService: Sendable {
             let judgement = localError.map { PlayIntegrityJudgement(decodeError: $0) } ?? PlayIntegrityJudgement(unavailable: .notConfigured)
             return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
         }
-        // Reserved, and the call counted, before the call, after the nonce spend (a replayed nonce must not cost a call).
-        let hash = SHA256.hash(tokenBytes), environmentID = environment.id
-        if let earlier = try nonce.commit(store, { db in
-            try Tables.JudgedIntegrityTokens.reserve(db, tokenHash: hash, environmentID: environmentID, now: now)
-        }) {
-            switch earlier {
-            case .decoded:
-                let replayed = PlayIntegrityJudgement(verdict: Verdict(reasons: [.verdictReplayed]), payload: nil, observed: .empty)
-                return PlayIntegrityOutcome(judgement: replayed, decodedBy: nil)
-            case .failed(let verdict):
-                return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(verdict: verdict, payload: nil, observed: .empty), decodedBy: nil)
-            }
+        // Junk costs no call: what is not a compact JWE cannot be an integrity token.
+        guard GoogleBudget.isCompactJWE(tokenBytes, maxBytes: GoogleBudget.maxTokenBytes) else {
+            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(decodeError: localError ?? PlayIntegrityDecodeError(.decryption, "not a compact JWE")),
+                                        decodedBy: nil)
         }
-        googleDecodes.count(environmentID)
+        // Reserved before the call, after the nonce spend (a replayed nonce must not cost a call), unless today's calls
+        // have reached the reserve kept for the last 5 % of the quota.
+        let hash = SHA256.hash(tokenBytes), environmentID = environment.id
+        let threshold = GoogleBudget.reserveThreshold(dailyQuota: environment.playIntegrity.dailyQuota)
+        let reservation = try nonce.commit(store, { db -> GoogleBudget.Reservation in
+            guard try Tables.GoogleDecodeCounts.today(db, environmentID: environmentID, now: now) < threshold else { return .overQuota }
+            return try Tables.JudgedIntegrityTokens.reserve(db, tokenHash: hash, environmentID: environmentID, now: now).map { .earlier($0) } ?? .reserved
+        })
+        switch reservation {
+        case .reserved:
+            break
+        case .overQuota:
+            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .googleBudgetExceeded), decodedBy: nil)
+        case .earlier(.decoded):
+            let replayed = PlayIntegrityJudgement(verdict: Verdict(reasons: [.verdictReplayed]), payload: nil, observed: .empty)
+            return PlayIntegrityOutcome(judgement: replayed, decodedBy: nil)
+        case .earlier(.failed(let verdict)):
+            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(verdict: verdict, payload: nil, observed: .empty), decodedBy: nil)
+        }
+        // One address may cause only so many calls an hour; past it the reservation goes, so the token may come back.
+        if let address, !budget.take(address) {
+            try store.commit { db in try Tables.JudgedIntegrityTokens.release(db, tokenHash: hash, environmentID: environmentID) }
+            return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .googleBudgetExceeded), decodedBy: nil)
+        }
+        var sent = false
         let decoded = Result { () throws(GoogleDecodeError) -> JSON in
-            try google.decode(integrityToken: token, packageName: request.packageName, serviceAccount: account)
+            try google.decode(integrityToken: token, packageName: request.packageName, serviceAccount: account) { sent = true }
+        }
+        // Only a call that went out counts against the quota (whatever Google answered).
+        if sent {
+            googleDecodes.count(environmentID)
+            try store.commit { db in try Tables.GoogleDecodeCounts.count(db, environmentID: environmentID, now: now) }
         }
         let judgement: PlayIntegrityJudgement
         switch decoded {

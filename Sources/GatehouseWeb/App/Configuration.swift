@@ -44,6 +44,8 @@ public struct Configuration: Sendable {
     public var deviceRatePerAddress: Double = 50
     /// Device requests per second per public key (token bucket, bursts of twice as many); 0: no limit.
     public var deviceRatePerKey: Double = 2000
+    /// Calls to Google's decodeIntegrityToken one client address may cause per hour (per server); 0: no limit.
+    public var googleDecodesPerAddress = GoogleBudget.defaultPerAddress
     /// Google's Play Integrity API base URL (https); replaced by tests and private deployments.
     public var playIntegrityEndpoint = "https://playintegrity.googleapis.com"
     /// A PEM file of CAs trusted for outbound HTTPS (Google) instead of the system's; verification stays on.
@@ -77,6 +79,7 @@ public struct Configuration: Sendable {
         Option(flag: "--trusted-proxies", variable: "GATEHOUSE_TRUSTED_PROXIES", help: "how many reverse proxies in a row append to X-Forwarded-For, 1 to 16 (implies --trust-proxy; the client is that many hops from the right)", takesValue: true),
         Option(flag: "--workers", variable: "GATEHOUSE_WORKERS", help: "threads running request handlers (default 32)", takesValue: true),
         Option(flag: "--app-attest-roots", variable: "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)", takesValue: true),
+        Option(flag: "--google-decodes-per-address", variable: "GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS", help: "calls to Google's decodeIntegrityToken one client address may cause per hour, per server; 0 = no limit (default 100)", takesValue: true),
         Option(flag: "--device-rate-per-address", variable: "GATEHOUSE_DEVICE_RATE_PER_ADDRESS", help: "device API requests per second per client address, bursts of twice as many; 0 = no limit (default 50)", takesValue: true),
         Option(flag: "--device-rate-per-key", variable: "GATEHOUSE_DEVICE_RATE_PER_KEY", help: "device API requests per second per public key, bursts of twice as many; 0 = no limit (default 2000)", takesValue: true),
         Option(flag: "--play-integrity-endpoint", variable: "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)", takesValue: true),
@@ -180,6 +183,12 @@ public struct Configuration: Sendable {
                 throw ConfigurationError("--token-uri-hosts / GATEHOUSE_TOKEN_URI_HOSTS takes host or host:port names separated by commas, got \(v)")
             }
             c.tokenEndpoints = TokenEndpoints(extraHosts: hosts)
+        }
+        if let v = values["--google-decodes-per-address"] {
+            guard let n = Int(v), (0...1_000_000).contains(n) else {
+                throw ConfigurationError("--google-decodes-per-address / GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS must be a number from 0 (no limit) to 1000000, got \(v)")
+            }
+            c.googleDecodesPerAddress = n
         }
         c.deviceRatePerAddress = try rate(values["--device-rate-per-address"], "--device-rate-per-address / GATEHOUSE_DEVICE_RATE_PER_ADDRESS") ?? c.deviceRatePerAddress
         c.deviceRatePerKey = try rate(values["--device-rate-per-key"], "--device-rate-per-key / GATEHOUSE_DEVICE_RATE_PER_KEY") ?? c.deviceRatePerKey

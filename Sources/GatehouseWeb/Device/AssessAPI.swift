@@ -22,7 +22,7 @@ struct AssessAPI: Sendable {
         if let retry = keyLimiter.take(key.id) {
             throw DeviceAPI.throttled("this public key", retryAfter: retry)
         }
-        let assessment = try service.assess(envelope.request, apiKey: envelope.apiKey, in: environment)
+        let assessment = try service.assess(envelope.request, apiKey: envelope.apiKey, in: environment, address: clientAddress.of(request))
         return JSONBody.response(Self.json(assessment), headers: ["Cache-Control": "no-store"])
     }
 

@@ -31,7 +31,8 @@ public final class DeviceServices: Sendable {
             logger.error("device verdicts could not be written to traffic", ["error": .string("\(error)")])
         }
         service = AppAttestService(store: store, roots: roots, recorder: recorder)
-        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration, clock: store.clock), recorder: recorder)
+        playIntegrity = PlayIntegrityService(store: store, google: try Self.googleDecoder(configuration, clock: store.clock), recorder: recorder,
+                                             googleDecodesPerAddress: configuration.googleDecodesPerAddress)
         assess = AssessService(store: store, appAttest: service, playIntegrity: playIntegrity, recorder: recorder,
                                receipts: services.receipts, tally: services.assessTally)
         receiptChecker = ReceiptChecker(store: store, keys: services.receiptKeys)

@@ -25,7 +25,8 @@ struct PlayIntegrityAPI: Sendable {
         if let packageName, !PackageName.isValid(packageName) { body.reject("packageName", "must be " + PackageName.expectation) }
         try body.throwIfAny()
         let environment = try device.authenticate(apiKey ?? "")
-        let outcome = try service.judge(in: environment, packageName: packageName ?? "", requestHash: requestHash ?? "", token: token ?? "")
+        let outcome = try service.judge(in: environment, packageName: packageName ?? "", requestHash: requestHash ?? "", token: token ?? "",
+                                        address: device.clientAddress.of(request))
         return JSONBody.response([
             "verdict": DeviceAPI.json(outcome.judgement.verdict),
             "decodedBy": .optional(outcome.decodedBy?.rawValue),

@@ -66,3 +66,16 @@ public struct ReceivedRequest: Sendable {
     public let headers: [String: String]
     public let body: String
 }
+
+extension FakeGoogle {
+    /// A token shaped like a compact JWE (what Gatehouse sends to Google at all) carrying `instruction` for the fake
+    /// ("status:N", "delay:S", "payload:B64URL"; see fake_google.py).
+    public static func token(_ instruction: String) -> String {
+        [#"{"alg":"A256KW","enc":"A256GCM","fake":true}"#, instruction].map(base64URL).joined(separator: ".") + ".AA.AA.AA"
+    }
+
+    private static func base64URL(_ text: String) -> String {
+        Data(text.utf8).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+}

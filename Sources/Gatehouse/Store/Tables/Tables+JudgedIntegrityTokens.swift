@@ -4,7 +4,7 @@ import Storage
 extension Tables {
     /// The tokens sent to Google in the last 10 minutes (`judged_integrity_tokens`), by SHA-256: a token judged in that
     /// time is never sent again, so a replayed or junk token costs none of the project's daily quota (DEVICE-API.md "Play
-    /// Integrity"). The reservation is made, and the call counted, in one transaction before the call.
+    /// Integrity"). The reservation is made in a transaction before the call; the call is counted once it was sent.
     ///
     /// Portable SQL: the reservation is one `INSERT … ON CONFLICT DO NOTHING`, so of several presentations of one token
     /// exactly one calls Google; the count is an `INSERT … ON CONFLICT DO UPDATE SET count = count + 1`.
@@ -20,8 +20,8 @@ extension Tables {
             case failed(Verdict)
         }
 
-        /// Reserves `tokenHash` for a call to Google at `now` and counts the call against today's; nil when reserved,
-        /// otherwise what the earlier presentation left (nothing is counted).
+        /// Reserves `tokenHash` for a call to Google at `now`; nil when reserved, otherwise what the earlier
+        /// presentation left.
         /// - Throws: `StorageError`.
         static func reserve(_ db: any SQLConnection, tokenHash: [UInt8], environmentID: String, now: Int64) throws -> Earlier? {
             let inserted = try db.execute(
@@ -30,10 +30,7 @@ extension Tables {
                 ON CONFLICT (environment_id, token_hash) DO NOTHING
                 """,
                 [.blob(tokenHash), .text(environmentID), .integer(now + remembered)])
-            guard inserted == 0 else {
-                try GoogleDecodeCounts.count(db, environmentID: environmentID, now: now)
-                return nil
-            }
+            guard inserted == 0 else { return nil }
             let row = try db.queryOne("SELECT status, reasons FROM judged_integrity_tokens WHERE environment_id = ? AND token_hash = ?",
                                       [.text(environmentID), .blob(tokenHash)])
             guard let row, let stored = try row.optionalText("status") else { return .decoded }
@@ -42,6 +39,14 @@ extension Tables {
             }
             let reasons = (try row.optionalText("reasons") ?? "").split(separator: ",").map(String.init)
             return .failed(Verdict(status: status, reasons: reasons))
+        }
+
+        /// Forgets the reservation of a token whose call was not made after all (the client address's budget was
+        /// spent), so that the token may be sent later.
+        /// - Throws: `StorageError`.
+        static func release(_ db: any SQLConnection, tokenHash: [UInt8], environmentID: String) throws {
+            try db.execute("DELETE FROM judged_integrity_tokens WHERE environment_id = ? AND token_hash = ? AND status IS NULL",
+                           [.text(environmentID), .blob(tokenHash)])
         }
 
         /// Keeps the judgement of a token whose call to Google gave no payload, for its replays.

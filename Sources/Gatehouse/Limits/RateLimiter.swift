@@ -1,11 +1,11 @@
-import Gatehouse
 import Synchronization
 
 /// Token buckets by key (a client address, an API key id): each holds up to `burst` tokens, refilled at `rate` per
 /// second; a request takes one or is refused with the seconds until one is back (for `Retry-After`).
 ///
-/// Bounded: at `capacity` buckets, the full ones (idle long enough to have refilled) are dropped; if none is full,
-/// all are, which forgives every client at once rather than growing without bound.
+/// Bounded: at `capacity` buckets, the full ones (idle long enough to have refilled) are dropped; if none is full, the
+/// tenth least recently used are, so that a client rotating addresses (IPv6 gives one plenty) forgives only the
+/// clients idle longest, never the ones it is limited with.
 public final class RateLimiter: Sendable {
     /// Tokens added per second (0: no limit).
     public let rate: Double
@@ -50,10 +50,13 @@ public final class RateLimiter: Sendable {
         }
     }
 
-    /// Drops the buckets that have refilled by `now` (or all of them, when none has).
+    /// Drops the buckets that have refilled by `now`, or, when none has, the tenth least recently used.
     private func prune(_ buckets: inout [String: Bucket], now: UInt64) {
         let before = buckets.count
         buckets = buckets.filter { _, bucket in bucket.tokens + Double(now &- bucket.updated) / 1e9 * rate < burst }
-        if buckets.count == before { buckets.removeAll(keepingCapacity: true) }
+        guard buckets.count == before else { return }
+        for key in buckets.sorted(by: { $0.value.updated < $1.value.updated }).prefix(max(1, before / 10)).map(\.key) {
+            buckets[key] = nil
+        }
     }
 }

@@ -1,0 +1,62 @@
+import Crypto
+import JSON
+
+/// What calls to Google's `decodeIntegrityToken` may cost (DEVICE-API.md "Play Integrity": junk and the Google
+/// budget): the project's quota is shared by every phone, so anyone holding the public key could otherwise spend it
+/// and Google's slots with distinct junk tokens. Junk is refused without a call; each client address may cause at
+/// most ``perAddress`` calls an hour (per server, like the device API's rate limits); and the last 5 % of the daily
+/// quota is kept back from everyone. A token refused so is unavailable `googleBudgetExceeded`.
+public final class GoogleBudget: Sendable {
+    /// Calls per client address and hour by default (1 % of Google's default quota).
+    public static let defaultPerAddress = 100
+    /// The largest token sent to Google (16 KiB).
+    static let maxTokenBytes = 16 * 1024
+    /// The share of the daily quota calls may reach; the rest is kept for when the quota is nearly spent.
+    static let quotaShare = 0.95
+
+    /// Calls one address may cause per hour (0: no limit per address).
+    public let perAddress: Int
+    private let limiter: RateLimiter
+
+    /// What the reservation before a call found.
+    enum Reservation: Sendable {
+        /// Reserved: the call may be made.
+        case reserved
+        /// Today's calls reached the kept-back share of the quota: no call.
+        case overQuota
+        /// The token was sent before, in the last 10 minutes: its replay, or its earlier failure.
+        case earlier(Tables.JudgedIntegrityTokens.Earlier)
+    }
+
+    init(perAddress: Int, clock: Clock) {
+        self.perAddress = max(0, perAddress)
+        limiter = RateLimiter(rate: Double(perAddress) / 3600, burst: Double(max(1, perAddress)), clock: clock.monotonic)
+    }
+
+    /// Takes one call from `address`'s hourly budget: false when it is spent.
+    func take(_ address: String) -> Bool {
+        perAddress == 0 || limiter.take(address) == nil
+    }
+
+    /// The count of today's calls from which no more are made: 95 % of `dailyQuota`.
+    static func reserveThreshold(dailyQuota: Int) -> Int {
+        Int((Double(max(0, dailyQuota)) * quotaShare).rounded(.down))
+    }
+
+    /// Whether `token` has the shape of a JWE compact serialization (RFC 7516 §7.1) worth Google's time: at most
+    /// `maxBytes`, five base64url parts, the first a JSON object naming `alg` and `enc`. Anything else is junk.
+    static func isCompactJWE(_ token: [UInt8], maxBytes: Int) -> Bool {
+        guard !token.isEmpty, token.count <= maxBytes else { return false }
+        let parts = token.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 5, !parts[0].isEmpty, !parts[3].isEmpty,
+              token.allSatisfy({ isBase64URL($0) || $0 == UInt8(ascii: ".") }),
+              let header = Base64.decodeURLSafeUnpadded(parts[0]), let json = try? JSONParser.parse(header),
+              json["alg"]?.string != nil, json["enc"]?.string != nil
+        else { return false }
+        return true
+    }
+
+    private static func isBase64URL(_ byte: UInt8) -> Bool {
+        (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || (byte >= 0x30 && byte <= 0x39) || byte == 0x2D || byte == 0x5F
+    }
+}
