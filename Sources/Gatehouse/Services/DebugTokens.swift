@@ -41,6 +41,9 @@ public struct DebugTokens: Sendable {
         let token = DebugToken(id: try RandomToken.identifier(prefix: "dbg_"), environmentID: environmentID, name: name,
                                createdAt: now, expiresAt: expiry, lastUsedAt: nil, revokedAt: nil)
         try store.write { db in
+            // Creations count the active tokens one at a time across servers (the debug tokens' revision row): on
+            // READ COMMITTED parallel creations would each count 19 and pass the cap together.
+            try Tables.Revisions.lock(db, .debugTokens)
             guard try Tables.Environments.exists(db, id: environmentID) else { throw DomainError.notFound("no environment \(environmentID)") }
             guard try Tables.DebugTokens.activeCount(db, environmentID: environmentID, now: now) < Self.maxActive else {
                 throw DomainError.conflict("this environment already has \(Self.maxActive) active debug tokens: revoke one you no longer use first")
