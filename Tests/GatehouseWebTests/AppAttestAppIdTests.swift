@@ -34,6 +34,32 @@ struct AppAttestAppIdTests {
         #expect(response.verdict == "rejected appIdNotRegistered")
         #expect(response.json?["appId"]?.string == Self.appId)
     }
+
+    /// Anyone with an Apple developer account can attest an app of their own against the environment's public key
+    /// from real devices; on a quiet environment their verdicts dominate the week. The Traffic tab shows what they
+    /// attest, but offers no one-click registration of an app id whose bundle id none of the environment's has, and
+    /// the confirmation refuses it even when linked to directly.
+    @Test func anotherDevelopersAppIdIsShownButNeverOffered() throws {
+        let server = try DeviceServer(["--device-rate-per-address", "0"])
+        let (environment, publicKey) = try server.environment(kind: "production", appIds: [Self.appId])
+        for _ in 0..<24 {  // past the checklist's 20 failing verdicts
+            #expect(try server.attestAndRegister(appId: "EVILTEAM01.com.evil", publicKey: publicKey).1.verdict == "rejected appIdNotRegistered")
+        }
+        let item = try #require(try MultiServerTests.within(5) { try server.checklistItem(environment, "apple.appIdNotRegistered")?["status"]?.string == "fail" }
+            .flatMap { _ in try server.checklistItem(environment, "apple.appIdNotRegistered") })
+        #expect(item["evidence"]?["observed"]?.array?.first?["value"]?.string == "EVILTEAM01.com.evil", "\(item)")
+
+        let browser = DashboardBrowser(client: server.client)
+        try browser.createOwner(setupPath: try server.setupPath(), email: "owner@example.com", password: "correct horse battery staple")
+        let session = try #require(DashboardBrowser.cookie("gatehouse_session", in: try browser.signIn("owner@example.com", "correct horse battery staple")))
+        let page = try server.client.send("GET", "/environments/\(environment)/traffic", headers: [("Cookie", session)])
+        #expect(page.status == 200)
+        #expect(page.text.contains("EVILTEAM01.com.evil"), "the evidence is shown")
+        #expect(!page.text.contains("add-app-id"), "a one-click registration of another developer's app was offered")
+        #expect(page.text.contains("whose bundle id none of your app ids has"))
+        let confirm = try server.client.send("GET", "/environments/\(environment)/traffic/add-app-id?appId=EVILTEAM01.com.evil", headers: [("Cookie", session)])
+        #expect(confirm.status == 404)
+    }
 }
 
 /// The Traffic tab's one-click "Register the app id" for `apple.appIdNotRegistered`, on verdicts that name the app id

@@ -11,7 +11,7 @@ extension TrafficController {
     func addAppIDPage(_ request: Request) throws -> Response {
         let context = try pages.context(request)
         let environment = try environments.get(try request.parameter("environmentId"))
-        let appID = try Self.appID(request.queryValue("appId"))
+        let appID = try Self.offered(try Self.appID(request.queryValue("appId")), in: environment)
         return addAppIDView(context, environment: environment, appID: appID, errors: [], status: 200)
     }
 
@@ -20,7 +20,7 @@ extension TrafficController {
         let form = try Form.read(request)
         let context = try pages.editor(request, form: form)
         let environment = try environments.get(try request.parameter("environmentId"))
-        let appID = try Self.appID(form["appId"])
+        let appID = try Self.offered(try Self.appID(form["appId"]), in: environment)
         let back = "/environments/\(environment.id)/traffic"
         if environment.appleAppIDs.contains(appID) {
             return try pages.done(context, to: back, flash: "\(appID) is already registered.")
@@ -32,6 +32,15 @@ extension TrafficController {
         }
         return try pages.done(context, to: back, flash: "Registered \(appID). Keys phones attest for it register from now on; "
             + "the phones that failed register their keys again at their next attestation.")
+    }
+
+    /// `appID` when it is one the Traffic tab offers (a registered bundle id under another team id); a 404 page
+    /// otherwise, so that no link can make the one-click fix register another developer's app.
+    static func offered(_ appID: String, in environment: Environment) throws -> String {
+        guard environment.appleAppIDs.contains(appID) || AppIDOffer.isOffered(appID, in: environment) else {
+            throw DomainError.notFound("\(appID) is not offered here: its bundle id is none of this environment's; register a new app on the Apps tab")
+        }
+        return appID
     }
 
     /// The app id of a query or form; a 404 page when it is not `TEAMID.bundleId`.
