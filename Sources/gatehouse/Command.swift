@@ -14,6 +14,8 @@ enum Command {
       gatehouse admin create --email E [--role ROLE]     create an admin; the password is read from standard input
       gatehouse token create --name N --scope read|write create a management API token and print it once
       gatehouse backup FILE [--database FILE]            copy a consistent snapshot while the server runs
+      gatehouse caches reset [--database URL]            after SQL typed into PostgreSQL by hand: every server forgets
+                                                         what it cached, within a second
       gatehouse receipts rotate-key [--revoke-now]       new receipt signing key; the old one stays published an hour
                                                          (--revoke-now: unpublished at once, after a leak)
       gatehouse app-attest verify-attestation|verify-assertion ...
@@ -56,6 +58,22 @@ enum Command {
                 return AppAttestCommand.run(rest)
             case "play-integrity":
                 return PlayIntegrityCommand.run(rest)
+            case "caches":
+                guard rest.first == "reset" else {
+                    fail("usage: gatehouse caches reset [options]")
+                    return 2
+                }
+                if rest.contains("--help") {
+                    return help("gatehouse caches reset [options]", "Moves every revision on, so that every server of a PostgreSQL database forgets what it cached within a second: run it after changing Gatehouse's tables with SQL by hand (such changes move no revision). On SQLite, restart gatehouse serve instead: it holds the file alone and reads no revisions.")
+                }
+                let (configuration, _) = try Configuration.parse(Array(rest.dropFirst()), environment: environment)
+                guard configuration.location.isPostgres else {
+                    throw ConfigurationError("on SQLite one gatehouse serve holds the file and follows no revisions: restart it to forget what it cached")
+                }
+                let application = try Application(configuration: configuration, logger: .standardError())
+                try application.services.store.announceOutsideChanges()
+                print("every server of \(configuration.location.redacted) forgets what it cached within a second")
+                return 0
             case "receipts":
                 return try ReceiptsCommand.run(rest, environment: environment)
             case "simulate":

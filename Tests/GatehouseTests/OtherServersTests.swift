@@ -98,4 +98,21 @@ struct OtherServersTests {
         try servers.two.followOtherServers(waitMilliseconds: 0)
         #expect(!servers.two.freshness.isStale)
     }
+
+    /// A change typed into PostgreSQL by hand moves no revision; `gatehouse caches reset` (``Store/announceOutsideChanges()``)
+    /// makes every server forget what it cached at its next look.
+    @Test func anAnnouncedOutsideChangeReachesTheOtherServer() throws {
+        let servers = try TwoServers()
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        let (environment, _) = try Environments(store: servers.one).create(name: "Before", kind: .production, actor: .system)
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        #expect(try Environments(store: servers.two).get(environment.id).name == "Before")  // cached
+        let admin = try ThrowawayPostgres.adminConnection(servers.database)
+        try admin.script("UPDATE environments SET name = 'Typed by hand'")
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        #expect(try Environments(store: servers.two).get(environment.id).name == "Before", "nothing announced the change")
+        try servers.one.announceOutsideChanges()
+        try servers.two.followOtherServers(waitMilliseconds: 0)
+        #expect(try Environments(store: servers.two).get(environment.id).name == "Typed by hand")
+    }
 }

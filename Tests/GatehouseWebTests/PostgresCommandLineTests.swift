@@ -56,4 +56,21 @@ struct PostgresCommandLineTests {
         #expect(slash.error.contains("percent-encode"), "\(slash.error)")
         for fragment in ["pa/ss", "ss@", "u:pa", "127.0.0.1:1"] { #expect(!slash.error.contains(fragment), "\(fragment) in \(slash.error)") }
     }
+
+    @Test func cachesResetAnnouncesOnPostgreSQLAndSaysWhatToDoOnSQLite() throws {
+        let database = try ThrowawayPostgres.database()
+        let key = ["GATEHOUSE_MASTER_KEY": ThrowawayPostgres.masterKey()]
+        #expect(try CommandLineTests.run(["migrate", "--database", database.url], environment: key).status == 0)
+        let admin = try ThrowawayPostgres.adminConnection(database)
+        let before = try admin.queryOne("SELECT SUM(revision) AS total FROM revisions")?.int("total") ?? 0
+        let reset = try CommandLineTests.run(["caches", "reset", "--database", database.url], environment: key)
+        #expect(reset.status == 0, "\(reset.error)")
+        #expect(reset.output.contains("forgets what it cached"))
+        let after = try admin.queryOne("SELECT SUM(revision) AS total FROM revisions")?.int("total") ?? 0
+        let rows = try admin.queryOne("SELECT COUNT(*) AS n FROM revisions")?.int("n") ?? 0
+        #expect(after == before + rows, "every revision moved on")
+        let sqlite = try CommandLineTests.run(["caches", "reset", "--database", try CommandLineTests.temporaryDatabase()])
+        #expect(sqlite.status == 2)
+        #expect(sqlite.error.contains("restart it"))
+    }
 }

@@ -10,6 +10,14 @@ extension Store {
     /// Whether other servers write this store's database too, so that ``followOtherServers(waitMilliseconds:)`` must run.
     public var isShared: Bool { database.isShared }
 
+    /// Tells every server of a shared database to forget everything it cached, within a second: for changes written
+    /// around the store (SQL typed by an operator during an incident), which move no revision by themselves.
+    /// - Throws: `DomainError.unavailable` when the database cannot be reached.
+    public func announceOutsideChanges() throws {
+        try write { db in try Tables.Revisions.bumpAll(db) }
+        revisions.lost()
+    }
+
     /// One look at the other servers' changes: waits up to `waitMilliseconds` for a wake-up, then reads every followed
     /// table's revision through the pool and tells the caches following those that moved. The read does not depend on
     /// the listening connection: when listening fails (connections at their limit, a pooler that drops `LISTEN`) the

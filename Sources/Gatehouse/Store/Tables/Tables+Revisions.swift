@@ -12,6 +12,12 @@ extension Tables {
             try db.execute("UPDATE revisions SET revision = revision + 1 WHERE name IN (\(placeholders))", names.map { .text($0) })
         }
 
+        /// Moves every table's revision on: what `gatehouse caches reset` announces after changes written around the
+        /// store (SQL typed by an operator), which move none.
+        static func bumpAll(_ db: any SQLConnection) throws {
+            try db.execute("UPDATE revisions SET revision = revision + 1")
+        }
+
         /// Takes the revision row of `table` for this write transaction (a no-op update, held until it ends): how a
         /// change that depends on a whole table (the first admin exists only while there is none) runs one at a time
         /// across servers on PostgreSQL; SQLite's one writer serializes it anyway.
