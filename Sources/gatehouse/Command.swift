@@ -48,7 +48,8 @@ enum Command {
                 let (configuration, _) = try Configuration.parse(rest, environment: environment)
                 let application = try Application(configuration: configuration, logger: .standardError())
                 let status = try application.migrationStatus()
-                print("database \(configuration.location.redacted): \(status.applied.count) migrations applied, \(status.pending.count) pending")
+                let location = configuration.location
+                print("\(location.isPostgres ? "" : "database ")\(location.redacted): \(status.applied.count) migrations applied, \(status.pending.count) pending")
                 return 0
             case "admin":
                 return try admin(rest, environment: environment)

@@ -6,13 +6,13 @@ import Testing
 @Suite("Database location")
 struct DatabaseLocationTests {
     @Test(arguments: [
-        ("postgresql://gh:s3cret@db.internal:5432/gatehouse?sslmode=require", "database gatehouse on db.internal:5432 as gh"),
-        ("postgres://gh@db/gatehouse?password=s3cret&sslmode=verify-full", "database gatehouse on db as gh"),
+        ("postgresql://gh:s3cret@db.internal:5432/gatehouse?sslmode=require", "PostgreSQL database gatehouse on db.internal:5432 as gh"),
+        ("postgres://gh@db/gatehouse?password=s3cret&sslmode=verify-full", "PostgreSQL database gatehouse on db as gh"),
         ("postgresql://gh:s3cret@db/x?PASSWORD=other", "an unparsable PostgreSQL URL"),
-        ("postgresql://gh:p%40ss@db,db2/x", "database x on db,db2 as gh"),
+        ("postgresql://gh:p%40ss@db,db2/x", "PostgreSQL database x on db,db2 as gh"),
         // libpq ends the user info at `@` or `/`, not at `?`: the password is `pa?ss`.
-        ("postgresql://u:pa?ss@db/x", "database x on db as u"),
-        ("postgresql://gh@db/x", "database x on db as gh"),
+        ("postgresql://u:pa?ss@db/x", "PostgreSQL database x on db as u"),
+        ("postgresql://gh@db/x", "PostgreSQL database x on db as gh"),
         ("/var/lib/gatehouse/gatehouse.sqlite", "/var/lib/gatehouse/gatehouse.sqlite"),
     ])
     func onlyWhatLibpqParsedIsShown(_ given: String, _ shown: String) {
@@ -32,7 +32,7 @@ struct DatabaseLocationTests {
         let parsable = DatabaseLocation("postgresql://gh:s3cret%21@db/x")
         let message = parsable.scrubbing("could not connect to postgresql://gh:s3cret%21@db/x: s3cret! s3cret%21")
         for secret in ["s3cret", "postgresql://"] { #expect(!message.contains(secret), "\(message)") }
-        #expect(message.contains("database x on db as gh"))
+        #expect(message.contains("PostgreSQL database x on db as gh"))
 
         let unparsable = DatabaseLocation("postgresql://gh:s3cret%21@[::1/x?password=other")
         // libpq quotes a URI it cannot parse, whole or in part.

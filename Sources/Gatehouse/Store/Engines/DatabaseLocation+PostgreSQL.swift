@@ -4,12 +4,12 @@ import PostgreSQL
 /// The forms of a database location that may be shown: for PostgreSQL, what libpq parsed (host, port, database,
 /// user), never the URL, whose password libpq may find where a reader of the text would not.
 extension DatabaseLocation {
-    /// The location for logs and messages: a SQLite path as given; for PostgreSQL `database D on HOST:PORT as USER`
-    /// (the parts libpq reads, those given), or `an unparsable PostgreSQL URL`.
+    /// The location for logs and messages: a SQLite path as given; for PostgreSQL `PostgreSQL database D on HOST:PORT
+    /// as USER` (the parts libpq reads, those given), or `an unparsable PostgreSQL URL`.
     public var redacted: String {
         guard isPostgres else { return value }
         guard let info = try? PostgresConnectionInfo(parsing: value) else { return "an unparsable PostgreSQL URL" }
-        var text = "database \(info.database ?? info.user ?? "(default)")"
+        var text = "PostgreSQL database \(info.database ?? info.user ?? "(default)")"
         if let host = info.host, !host.isEmpty {
             let port = info.port.flatMap { $0.contains(where: { $0 != "," }) ? ":" + $0 : nil } ?? ""
             text += " on \(host)\(port)"

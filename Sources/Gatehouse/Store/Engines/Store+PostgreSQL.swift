@@ -23,7 +23,7 @@ extension Store {
             database = try PostgresDatabase(configuration)
         } catch let error as PostgresError {
             let location = DatabaseLocation(url)
-            throw StoreError.cannotOpen("cannot connect to PostgreSQL at \(location.redacted): \(location.scrubbing(error.message))")
+            throw StoreError.cannotOpen("cannot connect to \(location.redacted): \(location.scrubbing(error.message))")
         }
         let applied = try migrating {
             try database.migrate(directory: migrationsDirectory, waitSeconds: 120, waiting: waiting)
