@@ -58,6 +58,19 @@ struct EnvironmentAPITests {
         #expect(app.send("DELETE", "\(Self.base)/environments/\(id)", headers: auth).status == 404)
     }
 
+    /// U+0000 cannot be stored by PostgreSQL (and libpq would cut a text there): refused by pointer on both engines,
+    /// nothing created; a PATCH deep in the document is named as deep.
+    @Test func aNULInAnyStringIsRefusedByPointer() throws {
+        let refused = app.send("POST", "\(Self.base)/environments", json: ["name": "Prod\u{0}uction", "kind": "production"], headers: auth)
+        #expect(refused.status == 400, "\(refused.text)")
+        #expect(refused.json?["errors"]?.array?.first?["pointer"]?.string == "/name")
+        #expect(app.send("GET", "\(Self.base)/environments", headers: auth).json?["environments"]?.array?.isEmpty == true)
+        let id = try #require(try create()["id"]?.string)
+        let patch = app.send("PATCH", "\(Self.base)/environments/\(id)", json: ["androidApps": [["packageName": "com.example\u{0}app"]]], headers: auth)
+        #expect(patch.status == 400, "\(patch.text)")
+        #expect(patch.json?["errors"]?.array?.first?["pointer"]?.string == "/androidApps/0/packageName")
+    }
+
     @Test func developmentKeysAreTestKeys() throws {
         let env = try create("Dev", kind: "development")
         let keys = try #require(env["keys"]?.array)
