@@ -24,6 +24,9 @@ struct ChecklistAppleTests {
         let item = try #require(F.evaluate(F.complete, rows).item("apple.appIdNotRegistered"))
         #expect(item.detail.contains("No registered app id has the bundle id com.example.clip."))
         #expect(!item.detail.contains("prefix differs"))
+        // Anyone can attest an app of theirs with the public key: the fix does not tell the admin to register it.
+        #expect(!item.fix.hasPrefix("Register TEAMID1234.com.example.clip"))
+        #expect(item.fix.contains("another developer's app"))
     }
 
     @Test("development keys: a fault in production, expected in development",

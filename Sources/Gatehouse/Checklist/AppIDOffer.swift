@@ -2,7 +2,8 @@
 /// (the one Apple certified on their keys), since a typo in the team id is the usual cause. Offered only for a
 /// well-formed app id the environment does not register yet whose bundle id is a registered app id's: anyone with an
 /// Apple developer account can attest an app of their own against the environment's public key, and on a quiet
-/// environment their verdicts would dominate the week, so an app id of another bundle is shown, never offered.
+/// environment their verdicts would dominate the week, so an app id of another bundle is shown (the checklist's fix
+/// says what it may be), never offered.
 public struct AppIDOffer: Sendable, Equatable {
     /// The app id to register (`TEAMID.bundleId`).
     public var appID: String
@@ -19,13 +20,6 @@ public struct AppIDOffer: Sendable, Equatable {
     public static func isOffered(_ appID: String, in environment: Environment) -> Bool {
         let bundle = AppleAppID.bundleID(appID)
         return environment.appleAppIDs.contains { AppleAppID.bundleID($0) == bundle }
-    }
-
-    /// The app id phones attest most, when `item` is a failing or warning `apple.appIdNotRegistered` whose bundle id
-    /// the environment does not register: another developer's app, or a new app of the team's to register by hand.
-    public static func foreign(_ item: ChecklistItem, environment: Environment) -> String? {
-        guard let top = attested(item), !environment.appleAppIDs.contains(top), !isOffered(top, in: environment) else { return nil }
-        return top
     }
 
     /// The well-formed app id `item` saw most, when it is a failing or warning `apple.appIdNotRegistered`.

@@ -27,11 +27,14 @@ extension Checklist {
                 detail += " The bundle id \(bundle) is the same, but the prefix differs: Apple signed \(prefix), "
                     + "\(same) says \(split(appId: same).prefix). Older apps can have an App ID prefix that is not "
                     + "the team id, and the rpId hash is made with the prefix Apple signed."
+                fix = "Register \(top.value) under Apple app ids."
             } else {
                 detail += " No registered app id has the bundle id \(bundle)."
+                // Anyone's developer account can attest its own app against the public key: no fix names it.
+                fix = "If \(bundle) is an app of yours, register its app id on the Apps tab; if it is not, another "
+                    + "developer's app is sending attestations with your public key, and registering it would let it in."
             }
             if ids.count > 1 { detail += " Also seen: \(Wording.observed(Array(ids.dropFirst().prefix(4))))." }
-            fix = "Register \(top.value) under Apple app ids."
         } else {
             detail += " Phones did not say which app id they attest; registered: \(Wording.registered(registered))."
         }

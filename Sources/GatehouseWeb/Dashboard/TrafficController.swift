@@ -134,8 +134,6 @@ struct TrafficController: Sendable {
                 "appId": .string(offer.appID),
                 "href": .string("/environments/\(environment.id)/traffic/add-app-id?appId=\(URLEncoding.percentEncode(offer.appID))"),
             ]
-        } else if let foreign = AppIDOffer.foreign(item, environment: environment) {
-            values["foreignAppId"] = .string("Phones attest \(foreign), whose bundle id none of your app ids has: another developer's app sending attestations with your public key, or a new app of yours. No one-click fix is offered; register a new app of yours on the Apps tab.")
         } else if DigestOffer.looksResigned(item, rollups: rollups) {
             values["resigned"] = .string("Google did not recognize the binaries that carry these certificates (not PLAY_RECOGNIZED): they look like copies of your app re-signed by someone else, not your own builds. Do not register them; no digest is offered.")
         }
