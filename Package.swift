@@ -15,6 +15,8 @@
 // the server's worker queue, the engines' connection pool, SQLite's fair writer lock), and BlockingRegion (a group commit's waiter
 // tells the server's worker pool that it sleeps, so that another worker takes the CPU). HTTPServer, SQLite and the
 // store know nothing of each other, so what they share lives below them all; a plain mutex is Synchronization.Mutex.
+// The domain opens itself (Sources/Gatehouse/Domain: Domain.open(DomainConfiguration), start(), stop()); GatehouseWeb
+// builds its routes over an opened Domain, and the executable's one-shot commands open a Domain alone.
 // SeededRandom holds the one deterministic generator (the demo traffic, property tests and benches replay their data).
 // A module imports only what its target declares here.
 import PackageDescription

@@ -16,8 +16,8 @@ extension TestApp {
     /// Creates an admin with `role` (unless the e-mail exists) and signs in.
     public func signIn(role: Admin.Role = .owner, email: String? = nil, password: String = "correct horse battery staple") throws -> BrowserSession {
         let email = email ?? "\(role.rawValue)-\(UUID().uuidString.prefix(8).lowercased())@example.com"
-        if try !application.services.admins.list().contains(where: { $0.email == email }) {
-            try application.services.admins.create(email: email, password: password, role: role, actor: .system)
+        if try !application.domain.admins.list().contains(where: { $0.email == email }) {
+            try application.domain.admins.create(email: email, password: password, role: role, actor: .system)
         }
         let response = postForm("/login", ["email": email, "password": password])
         guard response.status == 303, let setCookie = response.headers.values("Set-Cookie").first(where: { $0.hasPrefix("gatehouse_session=") }),

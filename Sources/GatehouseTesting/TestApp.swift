@@ -73,7 +73,7 @@ public final class TestApp: Sendable {
 
     /// Creates a management token directly in the domain and returns its secret.
     public func token(scope: ManagementToken.Scope = .write, name: String = "test") throws -> String {
-        try application.services.tokens.create(name: name, scope: scope, actor: .system).secret
+        try application.domain.tokens.create(name: name, scope: scope, actor: .system).secret
     }
 }
 

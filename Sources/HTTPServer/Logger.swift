@@ -77,9 +77,15 @@ public struct Logger: Sendable {
         write(CollectionOfOne(line))
     }
 
+    /// Writes one record with fields made at run time (in the order given), if `level` is enabled.
+    public func log(_ level: Level, _ message: String, fields: [(key: String, value: LogValue)]) {
+        guard let line = line(level, message, fields) else { return }
+        write(CollectionOfOne(line))
+    }
+
     /// The UTF-8 JSON line of a record (without its newline), or nil when the level is not enabled or nothing is
     /// logged.
-    func line(_ level: Level, _ message: String, _ fields: KeyValuePairs<String, LogValue>) -> [UInt8]? {
+    func line(_ level: Level, _ message: String, _ fields: some Sequence<(key: String, value: LogValue)>) -> [UInt8]? {
         guard sink != nil, level >= minimumLevel else { return nil }
         var line: [UInt8] = []
         line.reserveCapacity(256)

@@ -46,8 +46,7 @@ enum Command {
             case "migrate":
                 if rest.contains("--help") { return help("gatehouse migrate [options]", "Applies pending migrations from Migrations/ and exits.") }
                 let (configuration, _) = try Configuration.parse(rest, environment: environment)
-                let application = try Application(configuration: configuration, logger: .standardError())
-                let status = try application.migrationStatus()
+                let status = try openDomain(configuration).migrationStatus()
                 let location = configuration.location
                 print("\(location.isPostgres ? "" : "database ")\(location.redacted): \(status.applied.count) migrations applied, \(status.pending.count) pending")
                 return 0
@@ -71,8 +70,7 @@ enum Command {
                 guard configuration.location.isPostgres else {
                     throw ConfigurationError("on SQLite one gatehouse serve holds the file and follows no revisions: restart it to forget what it cached")
                 }
-                let application = try Application(configuration: configuration, logger: .standardError())
-                try application.services.store.announceOutsideChanges()
+                try openDomain(configuration).store.announceOutsideChanges()
                 print("every server of \(configuration.location.redacted) forgets what it cached within a second")
                 return 0
             case "receipts":
@@ -87,8 +85,7 @@ enum Command {
                 }
                 guard let file = positional.first else { throw ConfigurationError("backup needs the file to write: gatehouse backup FILE") }
                 guard !FileManager.default.fileExists(atPath: file) else { throw ConfigurationError("\(file) exists already; name a new file") }
-                let application = try Application(configuration: configuration, logger: .standardError())
-                try application.services.store.backup(to: file)
+                try openDomain(configuration).store.backup(to: file)
                 print("backup written to \(file)")
                 return 0
             default:
@@ -111,6 +108,11 @@ enum Command {
             fail("\(error)")
             return 1
         }
+    }
+
+    /// The domain alone, for a one-shot command: no templates, no routes, no receipt key made, no background work.
+    static func openDomain(_ configuration: Configuration) throws -> Domain {
+        try Domain.open(configuration.domain, log: Logger.standardError().domainLog)
     }
 
     static func help(_ synopsis: String, _ summary: String, extra: String = "") -> Int32 {
@@ -156,8 +158,7 @@ enum Command {
         guard let email = own["--email"] else { throw ConfigurationError("--email is required") }
         guard let role = Admin.Role(rawValue: own["--role"] ?? "owner") else { throw ConfigurationError("--role must be owner, editor or viewer") }
         guard let line = readLine(strippingNewline: true) else { throw ConfigurationError("give the password on standard input") }
-        let application = try Application(configuration: configuration, logger: .standardError())
-        let admin = try application.services.admins.create(email: email, password: line, role: role, actor: .system)
+        let admin = try openDomain(configuration).admins.create(email: email, password: line, role: role, actor: .system)
         print("admin \(admin.email) created (\(admin.role.rawValue))")
         return 0
     }
@@ -172,8 +173,7 @@ enum Command {
         let (configuration, _) = try Configuration.parse(rest, environment: environment)
         guard let name = own["--name"] else { throw ConfigurationError("--name is required") }
         guard let scope = ManagementToken.Scope(rawValue: own["--scope"] ?? "") else { throw ConfigurationError("--scope must be read or write") }
-        let application = try Application(configuration: configuration, logger: .standardError())
-        let (_, secret) = try application.services.tokens.create(name: name, scope: scope, actor: .system)
+        let (_, secret) = try openDomain(configuration).tokens.create(name: name, scope: scope, actor: .system)
         print(secret)
         return 0
     }

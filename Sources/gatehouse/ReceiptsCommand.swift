@@ -20,8 +20,10 @@ enum ReceiptsCommand {
         let options = Array(arguments.dropFirst())
         let revokeNow = options.contains("--revoke-now")
         let (configuration, _) = try Configuration.parse(options.filter { $0 != "--revoke-now" }, environment: environment)
-        let application = try Application(configuration: configuration, logger: .standardError())
-        let rotated = try application.services.receiptKeys.rotate(revokeNow: revokeNow)
+        let domain = try Command.openDomain(configuration)
+        // On a database no server has served yet there is no key to retire: make the first, then rotate it.
+        try domain.prepareReceiptKey()
+        let rotated = try domain.receiptKeys.rotate(revokeNow: revokeNow)
         print("receipt signing key \(rotated.current) is current")
         if let retired = rotated.retired {
             print(revokeNow ? "receipt signing key \(retired) revoked: no longer published, its receipts no longer verify"

@@ -1,5 +1,5 @@
 import Glibc
-import GatehouseWeb
+import Gatehouse
 
 /// One `gatehouse serve` per database: an exclusive `flock` on `<database>.lock`, held until the process ends.
 ///

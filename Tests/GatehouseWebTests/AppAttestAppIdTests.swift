@@ -89,7 +89,7 @@ struct AppIDOfferTests {
         let etag = try #require(TrafficPageTests.hidden("etag", in: confirm.text))
         let posted = app.postForm("/environments/\(id)/traffic/add-app-id", ["appId": "ABCDE12345.com.example.app", "etag": etag], session: session)
         #expect(posted.status == 303)
-        #expect(try app.application.services.environments.get(id).appleAppIDs == ["ABCDF12345.com.example.app", "ABCDE12345.com.example.app"])
+        #expect(try app.application.domain.environments.get(id).appleAppIDs == ["ABCDF12345.com.example.app", "ABCDE12345.com.example.app"])
         // A viewer cannot, and nothing that is not an app id is proposed.
         let viewer = try app.signIn(role: .viewer)
         #expect(app.postForm("/environments/\(id)/traffic/add-app-id", ["appId": "ZZZZZ12345.com.example.app"], session: viewer).status == 403)

@@ -38,7 +38,7 @@ struct AuthAndKeysAPITests {
         #expect(app.send("GET", "\(Self.base)/environments", headers: ["Authorization": "Bearer " + (try app.token(scope: .write))]).json?["environments"]?.array?.isEmpty == true)
 
         // Revoked tokens stop at once.
-        let tokens = app.application.services.tokens
+        let tokens = app.application.domain.tokens
         let listed = try tokens.list()
         let readToken = try #require(listed.first { $0.scope == .read })
         #expect(readToken.lastUsedAt != nil)
@@ -51,13 +51,13 @@ struct AuthAndKeysAPITests {
         let secret = try app.token(scope: .read)
         let auth: Headers = ["Authorization": "Bearer " + secret]
         app.send("GET", "\(Self.base)/environments", headers: auth)
-        let first = try #require(try app.application.services.tokens.list().first?.lastUsedAt)
+        let first = try #require(try app.application.domain.tokens.list().first?.lastUsedAt)
         app.clock.advance(by: 30)
         app.send("GET", "\(Self.base)/environments", headers: auth)
-        #expect(try app.application.services.tokens.list().first?.lastUsedAt == first)
+        #expect(try app.application.domain.tokens.list().first?.lastUsedAt == first)
         app.clock.advance(by: 31)
         app.send("GET", "\(Self.base)/environments", headers: auth)
-        #expect(try app.application.services.tokens.list().first?.lastUsedAt == first + 61)
+        #expect(try app.application.domain.tokens.list().first?.lastUsedAt == first + 61)
     }
 
     @Test func keysCreateRollRevoke() throws {

@@ -36,7 +36,7 @@ struct ConcurrentAppChangesTests {
 
     @Test func everyAcknowledgedChangeIsKept() throws {
         let app = try TestApp()
-        let services = app.application.services
+        let services = app.application.domain
         let (created, _) = try services.environments.create(name: "Production", kind: .production, actor: .system)
         let id = created.id
         // Apps that the run edits or removes, and app ids it removes.

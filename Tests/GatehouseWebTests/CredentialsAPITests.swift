@@ -31,7 +31,7 @@ struct CredentialsAPITests {
         #expect(status["local"]?["verificationKeySha256"]?.string?.count == 64)
 
         // The credentials round-trip through the seal.
-        let stored = try app.application.services.environments.credentials(id)
+        let stored = try app.application.domain.environments.credentials(id)
         #expect(stored.serviceAccount?["private_key"]?.string == privateKey)
         #expect(stored.local?.decryptionKey == Array(Data(base64Encoded: decryptionKey) ?? Data()))
 

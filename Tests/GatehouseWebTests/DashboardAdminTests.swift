@@ -45,11 +45,11 @@ struct DashboardAdminTests {
         #expect(app.send("GET", "/api/management/v1/environments", headers: auth).status == 200)
         #expect(!app.send("GET", "/tokens", headers: editor.headers).text.contains(">never<"))
 
-        let id = try #require(try app.application.services.tokens.list().first?.id)
+        let id = try #require(try app.application.domain.tokens.list().first?.id)
         let confirm = app.send("GET", "/tokens/\(id)/revoke", headers: editor.headers)
         #expect(confirm.status == 200)
         #expect(confirm.text.contains("action=\"/tokens/\(id)/revoke\""))
-        #expect(try app.application.services.tokens.list().first?.revokedAt == nil)
+        #expect(try app.application.domain.tokens.list().first?.revokedAt == nil)
         let revoked = app.postForm("/tokens/\(id)/revoke", [:], session: editor)
         #expect(revoked.status == 303)
         #expect(Self.flash(app, editor, at: "/tokens").contains("revoked"))
@@ -70,7 +70,7 @@ struct DashboardAdminTests {
         #expect(response.text.contains("aria-invalid=\"true\""))
         #expect(response.text.contains("class=\"error\" id=\"\(marker)\""))
         if let name = fields["name"], !name.isEmpty { #expect(response.text.contains("value=\"\(name)\"")) }
-        #expect(try app.application.services.tokens.list().isEmpty)
+        #expect(try app.application.domain.tokens.list().isEmpty)
     }
 
     // MARK: Admins
@@ -78,7 +78,7 @@ struct DashboardAdminTests {
     @Test func ownerAddsChangesAndDisablesAdmins() throws {
         let app = try TestApp()
         let owner = try app.signIn(role: .owner)
-        let admins = app.application.services.admins
+        let admins = app.application.domain.admins
 
         let bad = app.postForm("/admins", ["email": "new@example.com", "password": "short", "role": "editor"], session: owner)
         #expect(bad.status == 422)
@@ -107,14 +107,14 @@ struct DashboardAdminTests {
 
         #expect(app.postForm("/admins/\(added.id)/enable", [:], session: owner).status == 303)
         #expect(app.postForm("/login", ["email": "new@example.com", "password": Self.password]).status == 303)
-        let actions = try app.application.services.audit.list(limit: 100).entries.map(\.action)
+        let actions = try app.application.domain.audit.list(limit: 100).entries.map(\.action)
         for action in ["admin.create", "admin.role", "admin.disable", "admin.enable"] { #expect(actions.contains(action)) }
     }
 
     @Test func theLastActiveOwnerStays() throws {
         let app = try TestApp()
         let owner = try app.signIn(role: .owner, email: "only@example.com")
-        let admins = app.application.services.admins
+        let admins = app.application.domain.admins
         let me = try #require(try admins.list().first)
         let demote = app.postForm("/admins/\(me.id)/role", ["role": "editor"], session: owner)
         #expect(demote.status == 409)
@@ -140,7 +140,7 @@ struct DashboardAdminTests {
     /// Sessions are answered from memory; a change to their admin made anywhere applies to the next page at once.
     @Test func adminChangesReachSessionsServedFromMemory() throws {
         let app = try TestApp()
-        let admins = app.application.services.admins
+        let admins = app.application.domain.admins
         let editor = try app.signIn(role: .editor, email: "ed@example.com", password: Self.password)
         let id = try #require(try admins.list().first { $0.email == "ed@example.com" }?.id)
         for _ in 0..<2 { #expect(app.send("GET", "/tokens", headers: editor.headers).text.contains("action=\"/tokens\"")) }
@@ -185,7 +185,7 @@ struct DashboardAdminTests {
         #expect(Self.isSignedOut(app.send("GET", "/account", headers: elsewhere.headers)))
         #expect(app.postForm("/login", ["email": "vic@example.com", "password": Self.password]).status == 401)
         #expect(app.postForm("/login", ["email": "vic@example.com", "password": "a new long passphrase"]).status == 303)
-        let entry = try #require(try app.application.services.audit.list(limit: 20).entries.first { $0.action == "admin.password" })
+        let entry = try #require(try app.application.domain.audit.list(limit: 20).entries.first { $0.action == "admin.password" })
         #expect(!entry.changes.text.contains("passphrase"))
     }
 
@@ -194,7 +194,7 @@ struct DashboardAdminTests {
     @Test func auditFiltersAndPages() throws {
         let app = try TestApp()
         let viewer = try app.signIn(role: .viewer)
-        let services = app.application.services
+        let services = app.application.domain
         let alice = Actor(kind: .admin, id: "adm_alice", name: "alice@example.com")
         let robot = Actor(kind: .token, id: "tok_robot", name: "Robot")
         let (production, _) = try services.environments.create(name: "Production", kind: .production, actor: alice)

@@ -12,12 +12,12 @@ struct DashboardAppKeysTests {
     @Test func appsPageCountsKeysPerAppIdAndShowsTheLastAssertion() throws {
         let app = try TestApp()
         let owner = try app.signIn(role: .owner)
-        let (environment, _) = try app.application.services.environments.create(name: "Production", kind: .production, actor: .system)
+        let (environment, _) = try app.application.domain.environments.create(name: "Production", kind: .production, actor: .system)
         var patch = EnvironmentPatch()
         patch.appleAppIDs = .set(["ABCDE12345.com.example.app", "ABCDE12345.com.example.other"])
-        _ = try app.application.services.environments.patch(environment.id, with: patch, actor: .system)
+        _ = try app.application.domain.environments.patch(environment.id, with: patch, actor: .system)
         let rows: [(UInt8, String, Int64?)] = [(1, "production", nil), (2, "production", 1_790_000_000), (3, "development", 1_780_000_000)]
-        try app.application.services.store.database.write { db in
+        try app.application.domain.store.database.write { db in
             for (n, kind, used) in rows {
                 try db.execute(
                     "INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, created_at, last_used_at) VALUES (?, ?, ?, ?, ?, 0, ?)",

@@ -12,7 +12,7 @@ struct DashboardAttackEffectTests {
     @Test func theOverviewCountsRequestsWithoutProofForPlatformsThatCouldProve() throws {
         let app = try TestApp()
         let owner = try app.signIn(role: .owner)
-        let services = app.application.services
+        let services = app.application.domain
         let (environment, issued) = try services.environments.create(name: "Production", kind: .production, actor: .system)
         _ = try services.environments.patch(environment.id, with: try EnvironmentPatch.parse(["appleAppIds": ["ABCDE12345.com.example.app"]]),
                                             actor: .system)

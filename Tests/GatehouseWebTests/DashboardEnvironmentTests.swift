@@ -12,7 +12,7 @@ struct DashboardEnvironmentTests {
     static func fixture(kind: EnvironmentKind = .production) throws -> (app: TestApp, owner: TestApp.BrowserSession, id: String) {
         let app = try TestApp()
         let owner = try app.signIn(role: .owner)
-        let (environment, _) = try app.application.services.environments.create(name: "Production", kind: kind, actor: .system)
+        let (environment, _) = try app.application.domain.environments.create(name: "Production", kind: kind, actor: .system)
         return (app, owner, environment.id)
     }
 
@@ -46,7 +46,7 @@ struct DashboardEnvironmentTests {
             "packageName": "com.example.app", "certificateDigests": "\(base64)\r\n", "outsidePlay": "on",
         ], session: owner)
         #expect(posted.status == 303, "\(posted.text)")
-        let stored = try app.application.services.environments.get(id).androidApps
+        let stored = try app.application.domain.environments.get(id).androidApps
         #expect(stored == [AndroidApp(packageName: "com.example.app", certificateDigests: [bytes], outsidePlay: true)])
 
         let page = Self.get(app, "/environments/\(id)/apps", owner)
@@ -63,7 +63,7 @@ struct DashboardEnvironmentTests {
             "packageName": "com.example.app", "certificateDigests": colonHex,
         ], session: owner)
         #expect(saved.status == 303)
-        #expect(try app.application.services.environments.get(id).androidApps.first?.outsidePlay == false)
+        #expect(try app.application.domain.environments.get(id).androidApps.first?.outsidePlay == false)
     }
 
     @Test func invalidPackageNameIsRejectedBesideTheFieldWithTheInputKept() throws {
@@ -77,7 +77,7 @@ struct DashboardEnvironmentTests {
         #expect(posted.text.contains("value=\"1nvalid\""))
         #expect(posted.text.contains("aria-invalid=\"true\""))
         #expect(posted.text.contains(">\(digest)</textarea>"))
-        #expect(try app.application.services.environments.get(id).androidApps.isEmpty)
+        #expect(try app.application.domain.environments.get(id).androidApps.isEmpty)
     }
 
     @Test(arguments: [
@@ -90,7 +90,7 @@ struct DashboardEnvironmentTests {
         let posted = app.postForm("/environments/\(id)/apps/android", ["packageName": "com.example.app", "certificateDigests": text], session: owner)
         #expect(posted.status == 422)
         #expect(posted.text.contains("<p class=\"error\">Line \(line): must be a SHA-256 certificate digest"))
-        #expect(try app.application.services.environments.get(id).androidApps.isEmpty)
+        #expect(try app.application.domain.environments.get(id).androidApps.isEmpty)
     }
 
     @Test func duplicatePackageIsRejected() throws {
@@ -100,7 +100,7 @@ struct DashboardEnvironmentTests {
         let again = app.postForm("/environments/\(id)/apps/android", ["packageName": "com.example.app", "certificateDigests": ""], session: owner)
         #expect(again.status == 422)
         #expect(again.text.contains("Package name is already registered in this environment"))
-        #expect(try app.application.services.environments.get(id).androidApps.count == 1)
+        #expect(try app.application.domain.environments.get(id).androidApps.count == 1)
     }
 
     @Test func appleAppIDShowsItsRPIDHash() throws {
@@ -119,13 +119,13 @@ struct DashboardEnvironmentTests {
         #expect(invalid.status == 422)
         #expect(invalid.text.contains("App id must be TEAMID.bundleId"))
         #expect(invalid.text.contains("value=\"abc.com.example\""))
-        #expect(try app.application.services.environments.get(id).appleAppIDs == ["ABCDE12345.com.example.app"])
+        #expect(try app.application.domain.environments.get(id).appleAppIDs == ["ABCDE12345.com.example.app"])
 
         let confirm = Self.get(app, "/environments/\(id)/apps/apple/ABCDE12345.com.example.app/remove", owner)
         #expect(confirm.status == 200)
         let removed = app.postForm("/environments/\(id)/apps/apple/ABCDE12345.com.example.app/remove", [:], session: owner)
         #expect(removed.status == 303)
-        #expect(try app.application.services.environments.get(id).appleAppIDs.isEmpty)
+        #expect(try app.application.domain.environments.get(id).appleAppIDs.isEmpty)
     }
 
     @Test func serviceAccountUploadIsSetAndItsKeyNeverShown() throws {
@@ -137,7 +137,7 @@ struct DashboardEnvironmentTests {
         let posted = app.send("POST", "/environments/\(id)/play-integrity/service-account",
                               headers: ["Cookie": owner.cookie, "Content-Type": contentType], body: body)
         #expect(posted.status == 303, "\(posted.text)")
-        #expect(try app.application.services.environments.get(id).playIntegrity.serviceAccountSet)
+        #expect(try app.application.domain.environments.get(id).playIntegrity.serviceAccountSet)
 
         let apps = Self.get(app, "/environments/\(id)/apps", owner)
         #expect(apps.text.contains("Service account set (client e-mail integrity@demo-project.iam.gserviceaccount.com)."))
@@ -161,12 +161,12 @@ struct DashboardEnvironmentTests {
         #expect(bad.text.contains("(not shown again)"))
         #expect(!bad.text.contains(keyLines[1]))
         #expect(bad.text.contains("name=\"serviceAccountJSON\" rows=\"3\" autocomplete=\"off\" spellcheck=\"false\" placeholder=\"{ &quot;type&quot;: &quot;service_account&quot;, … }\" aria-invalid=\"true\" aria-describedby=\"serviceAccount-error\"></textarea>"))
-        #expect(try app.application.services.environments.get(id).playIntegrity.serviceAccountEmail == "integrity@demo-project.iam.gserviceaccount.com")
+        #expect(try app.application.domain.environments.get(id).playIntegrity.serviceAccountEmail == "integrity@demo-project.iam.gserviceaccount.com")
 
         // Removal goes through its confirmation page.
         let removed = app.postForm("/environments/\(id)/play-integrity/service-account/remove", [:], session: owner)
         #expect(removed.status == 303)
-        #expect(try !app.application.services.environments.get(id).playIntegrity.serviceAccountSet)
+        #expect(try !app.application.domain.environments.get(id).playIntegrity.serviceAccountSet)
     }
 
     @Test func localKeysAreSetAndTheDecryptionKeyIsNeverEchoed() throws {
@@ -179,7 +179,7 @@ struct DashboardEnvironmentTests {
         #expect(!bad.text.contains(decryption))
         let good = app.postForm("/environments/\(id)/play-integrity/local", ["decryptionKey": decryption, "verificationKey": try TestKeys.ecPublicKeyBase64()], session: owner)
         #expect(good.status == 303)
-        let status = try app.application.services.environments.get(id).playIntegrity
+        let status = try app.application.domain.environments.get(id).playIntegrity
         #expect(status.localSet)
         let page = Self.get(app, "/environments/\(id)/apps", owner)
         #expect(page.text.contains(try #require(status.localVerificationKeySHA256)))
@@ -197,13 +197,13 @@ struct DashboardEnvironmentTests {
         #expect(!keysPage.text.contains(secret))
         #expect(keysPage.text.contains("Checkout"))
 
-        let key = try #require(try app.application.services.keys.list(environmentID: id).first { $0.name == "Checkout" })
+        let key = try #require(try app.application.domain.keys.list(environmentID: id).first { $0.name == "Checkout" })
         let rolled = app.postForm("/environments/\(id)/keys/\(key.id)/roll", ["graceHours": "24"], session: owner)
         #expect(rolled.status == 200)
         #expect(rolled.headers["Cache-Control"] == "no-store")
         let newSecret = try #require(Self.secret(in: rolled.text))
         #expect(newSecret != secret && newSecret.hasPrefix("sk_live_"))
-        #expect(try app.application.services.keys.authenticateSecret(secret).id == key.id)
+        #expect(try app.application.domain.keys.authenticateSecret(secret).id == key.id)
 
         let afterRoll = Self.get(app, "/environments/\(id)/keys", owner)
         #expect(afterRoll.text.contains("<span class=\"badge warn\">expiring</span>"))
@@ -217,9 +217,9 @@ struct DashboardEnvironmentTests {
         #expect(confirm.text.contains("action=\"/environments/\(id)/keys/\(key.id)/revoke\""))
         let revoked = app.postForm("/environments/\(id)/keys/\(key.id)/revoke", [:], session: owner)
         #expect(revoked.status == 303)
-        #expect(try app.application.services.keys.list(environmentID: id).first { $0.id == key.id }?.revokedAt != nil)
+        #expect(try app.application.domain.keys.list(environmentID: id).first { $0.id == key.id }?.revokedAt != nil)
         #expect(Self.get(app, "/environments/\(id)/keys", owner).text.contains("<span class=\"badge fail\">revoked</span>"))
-        #expect(throws: DomainError.self) { try app.application.services.keys.authenticateSecret(secret) }
+        #expect(throws: DomainError.self) { try app.application.domain.keys.authenticateSecret(secret) }
     }
 
     @Test func publicKeyRedirectsWithAFlash() throws {
@@ -227,7 +227,7 @@ struct DashboardEnvironmentTests {
         let created = app.postForm("/environments/\(id)/keys", ["type": "public", "name": "iOS app"], session: owner)
         #expect(created.status == 303)
         let page = Self.get(app, "/environments/\(id)/keys", owner)
-        let key = try #require(try app.application.services.keys.list(environmentID: id).first { $0.name == "iOS app" })
+        let key = try #require(try app.application.domain.keys.list(environmentID: id).first { $0.name == "iOS app" })
         let value = try #require(key.publicValue)
         #expect(value.hasPrefix("pk_test_"))
         #expect(page.text.contains("Created public key iOS app: \(value)."))
@@ -246,7 +246,7 @@ struct DashboardEnvironmentTests {
         #expect(renamed.status == 303)
         let on = app.postForm("/environments/\(id)", ["attackMode": "on"], session: owner)
         #expect(on.status == 303)
-        let environment = try app.application.services.environments.get(id)
+        let environment = try app.application.domain.environments.get(id)
         #expect(environment.name == "Staging" && environment.kind == .development && environment.attackMode)
         let page = Self.get(app, "/environments/\(id)", owner)
         #expect(page.text.contains("Attack mode is on"))
@@ -262,11 +262,11 @@ struct DashboardEnvironmentTests {
         #expect(wrong.status == 422)
         #expect(wrong.text.contains("id=\"confirmName-error\""))
         #expect(wrong.text.contains("value=\"production\""))
-        #expect((try? app.application.services.environments.get(id)) != nil)
+        #expect((try? app.application.domain.environments.get(id)) != nil)
         let right = app.postForm("/environments/\(id)/delete", ["confirmName": "Production"], session: owner)
         #expect(right.status == 303)
         #expect(right.headers["Location"] == "/environments")
-        #expect(throws: DomainError.self) { try app.application.services.environments.get(id) }
+        #expect(throws: DomainError.self) { try app.application.domain.environments.get(id) }
     }
 
     @Test func viewersSeeNoFormsAndTheirPostsAreRefused() throws {
@@ -280,7 +280,7 @@ struct DashboardEnvironmentTests {
             #expect(forms.count == 1 && forms.allSatisfy { $0.hasPrefix(" action=\"/logout\"") }, "forms on \(path)")
         }
         #expect(Self.get(app, "/environments/\(id)/delete", viewer).status == 403)
-        let before = try app.application.services.environments.get(id)
+        let before = try app.application.domain.environments.get(id)
         let forged = [
             app.postForm("/environments/\(id)", ["attackMode": "on"], session: viewer),
             app.postForm("/environments/\(id)/apps/apple", ["appId": "ABCDE12345.com.example.app"], session: viewer),
@@ -288,16 +288,16 @@ struct DashboardEnvironmentTests {
             app.postForm("/environments/\(id)/delete", ["confirmName": "Production"], session: viewer),
         ]
         #expect(forged.allSatisfy { $0.status == 403 })
-        #expect(try app.application.services.environments.get(id) == before)
-        let keys = try app.application.services.keys.list(environmentID: id)
+        #expect(try app.application.domain.environments.get(id) == before)
+        let keys = try app.application.domain.keys.list(environmentID: id)
         #expect(app.postForm("/environments/\(id)/keys", ["type": "secret", "name": "x"], session: viewer).status == 403)
-        #expect(try app.application.services.keys.list(environmentID: id) == keys)
+        #expect(try app.application.domain.keys.list(environmentID: id) == keys)
     }
 
     @Test func postsWithoutTheCSRFTokenAreRefused() throws {
         let (app, owner, id) = try Self.fixture()
-        let before = try app.application.services.environments.get(id)
-        let keys = try app.application.services.keys.list(environmentID: id)
+        let before = try app.application.domain.environments.get(id)
+        let keys = try app.application.domain.keys.list(environmentID: id)
         let attempts = [
             app.postForm("/environments/\(id)", ["attackMode": "on"], session: owner, csrf: false),
             app.postForm("/environments/\(id)/apps/apple", ["appId": "ABCDE12345.com.example.app"], session: owner, csrf: false),
@@ -306,8 +306,8 @@ struct DashboardEnvironmentTests {
             app.postForm("/environments/\(id)/keys/\(keys[0].id)/revoke", [:], session: owner, csrf: false),
         ]
         #expect(attempts.map(\.status) == [403, 403, 403, 403, 403])
-        #expect(try app.application.services.environments.get(id) == before)
-        #expect(try app.application.services.keys.list(environmentID: id) == keys)
+        #expect(try app.application.domain.environments.get(id) == before)
+        #expect(try app.application.domain.keys.list(environmentID: id) == keys)
     }
 
     /// The secret on a shown-once page.
@@ -328,7 +328,7 @@ struct EnvironmentsListBadgeTests {
 
     @Test func badgesFollowTheSetupTheKeysAndTheClock() throws {
         let (app, owner, id) = try DashboardEnvironmentTests.fixture()
-        let services = app.application.services
+        let services = app.application.domain
         // New: no apps, no app ids, no Play Integrity credentials.
         let fresh = Self.badge(app, owner)
         #expect(fresh.contains("to check") || fresh.contains("to fix"), "\(fresh)")

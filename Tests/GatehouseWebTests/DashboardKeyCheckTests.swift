@@ -11,7 +11,7 @@ struct DashboardKeyCheckTests {
     @Test func savedKeysAreTriedOnRecentFailuresAndWrongOnesAreAWarning() throws {
         let app = try TestApp()
         let owner = try app.signIn(role: .owner)
-        let services = app.application.services
+        let services = app.application.domain
         let (environment, issued) = try services.environments.create(name: "Production", kind: .production, actor: .system)
         let apiKey = try #require(issued.first { $0.key.type == .public }?.key.publicValue)
         let fixture = try PlayIntegrityFixture()

@@ -31,7 +31,7 @@ struct DashboardSecurityTests {
         let app = try TestApp()
         let emails = (0..<12).map { "person\($0)@example.com" }
         for email in emails {
-            try app.application.services.admins.create(email: email, password: "correct horse battery staple", role: .viewer, actor: .system)
+            try app.application.domain.admins.create(email: email, password: "correct horse battery staple", role: .viewer, actor: .system)
         }
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: emails.count) { i in
@@ -46,7 +46,7 @@ struct DashboardSecurityTests {
         _ = try app.signIn(role: .owner, email: "owner@example.com")
         app.postForm("/login", ["email": "hunter2-my-password", "password": "whatever it is"])
         app.postForm("/login", ["email": "owner@example.com", "password": "wrong password here"])
-        let entries = try app.application.services.audit.list(limit: 20).entries
+        let entries = try app.application.domain.audit.list(limit: 20).entries
         let failed = entries.filter { $0.action == "admin.login.failed" }
         #expect(failed.count == 2)
         #expect(failed.contains { $0.actor.name == "(unknown e-mail)" })
@@ -125,7 +125,7 @@ struct DashboardSecurityTests {
 
     @Test func accountThrottleRefusesEvenTheRightPassword() throws {
         let app = try TestApp()
-        try app.application.services.admins.create(email: "alice@example.com", password: Self.password, role: .editor, actor: .system)
+        try app.application.domain.admins.create(email: "alice@example.com", password: Self.password, role: .editor, actor: .system)
         for _ in 0..<5 {
             let wrong = app.postForm("/login", ["email": "alice@example.com", "password": "not the password at all"])
             #expect(wrong.status == 401)
@@ -143,7 +143,7 @@ struct DashboardSecurityTests {
     /// Attempts in parallel cannot all slip past the throttle while argon2id runs: each is counted before its check.
     @Test func parallelGuessesAreThrottledToo() throws {
         let app = try TestApp()
-        try app.application.services.admins.create(email: "frank@example.com", password: Self.password, role: .viewer, actor: .system)
+        try app.application.domain.admins.create(email: "frank@example.com", password: Self.password, role: .viewer, actor: .system)
         let statuses = Mutex<[Int]>([])
         DispatchQueue.concurrentPerform(iterations: 16) { i in
             let status = app.postForm("/login", ["email": "frank@example.com", "password": "parallel guess \(i)"]).status
@@ -157,7 +157,7 @@ struct DashboardSecurityTests {
     @Test func twentyFailuresLockForFifteenMinutes() throws {
         let app = try TestApp()
         let policy = SessionPolicy()
-        try app.application.services.admins.create(email: "bob@example.com", password: Self.password, role: .viewer, actor: .system)
+        try app.application.domain.admins.create(email: "bob@example.com", password: Self.password, role: .viewer, actor: .system)
         var elapsed: Int64 = 0
         for n in 1...20 {
             let wrong = app.postForm("/login", ["email": "bob@example.com", "password": "wrong password number \(n)"])
@@ -181,7 +181,7 @@ struct DashboardSecurityTests {
 
     @Test func addressThrottleSpansAccounts() throws {
         let app = try TestApp { $0.trustProxy = true }
-        try app.application.services.admins.create(email: "carol@example.com", password: Self.password, role: .viewer, actor: .system)
+        try app.application.domain.admins.create(email: "carol@example.com", password: Self.password, role: .viewer, actor: .system)
         func login(_ email: String, _ password: String, from address: String) -> TestResponse {
             app.postForm("/login", ["email": email, "password": password], headers: ["X-Forwarded-For": address])
         }
@@ -193,7 +193,7 @@ struct DashboardSecurityTests {
 
     @Test func unknownAccountsAreRefusedLikeWrongPasswords() throws {
         let app = try TestApp()
-        try app.application.services.admins.create(email: "dave@example.com", password: Self.password, role: .viewer, actor: .system)
+        try app.application.domain.admins.create(email: "dave@example.com", password: Self.password, role: .viewer, actor: .system)
         let wrong = app.postForm("/login", ["email": "dave@example.com", "password": "not dave's password"])
         let unknown = app.postForm("/login", ["email": "nobody@example.com", "password": "not dave's password"])
         #expect(wrong.status == 401)
@@ -207,7 +207,7 @@ struct DashboardSecurityTests {
     @Test func forgedPostsChangeNothing() throws {
         let app = try TestApp()
         let owner = try app.signIn(role: .owner)
-        let services = app.application.services
+        let services = app.application.domain
         let adminsBefore = try services.admins.list().count
         for csrf in [nil, "forged-token", ""] as [String?] {
             var fields = ["name": "Forged", "scope": "write"]
@@ -244,16 +244,16 @@ struct DashboardSecurityTests {
     @Test func viewerPostsAreRefused() throws {
         let app = try TestApp()
         let viewer = try app.signIn(role: .viewer)
-        let tokenID = try app.application.services.tokens.create(name: "Existing", scope: .read, actor: .system).token.id
+        let tokenID = try app.application.domain.tokens.create(name: "Existing", scope: .read, actor: .system).token.id
         #expect(app.postForm("/tokens", ["name": "Mine", "scope": "write"], session: viewer).status == 403)
         #expect(app.postForm("/environments", ["name": "Mine", "kind": "production"], session: viewer).status == 403)
         #expect(app.send("GET", "/tokens/\(tokenID)/revoke", headers: viewer.headers).status == 403)
         #expect(app.postForm("/tokens/\(tokenID)/revoke", [:], session: viewer).status == 403)
         #expect(app.postForm("/admins", ["email": "x@example.com", "password": "long enough password", "role": "owner"], session: viewer).status == 403)
-        let tokens = try app.application.services.tokens.list()
+        let tokens = try app.application.domain.tokens.list()
         #expect(tokens.count == 1)
         #expect(tokens.first?.revokedAt == nil)
-        #expect(try app.application.services.environments.list().isEmpty)
+        #expect(try app.application.domain.environments.list().isEmpty)
     }
 
     @Test(arguments: [(Admin.Role.owner, 200), (.editor, 403), (.viewer, 403)])
@@ -265,7 +265,7 @@ struct DashboardSecurityTests {
         #expect(page.text.contains("href=\"/admins\"") == (role == .owner))
         if role != .owner {
             #expect(app.postForm("/admins", ["email": "x@example.com", "password": "long enough password", "role": "owner"], session: session).status == 403)
-            #expect(try app.application.services.admins.list().count == 1)
+            #expect(try app.application.domain.admins.list().count == 1)
         }
     }
 
@@ -300,7 +300,7 @@ struct DashboardSecurityTests {
             $0.secureCookies = transport == .secureCookies
             $0.trustProxy = transport == .proxiedHTTPS
         }
-        try app.application.services.admins.create(email: "erin@example.com", password: Self.password, role: .viewer, actor: .system)
+        try app.application.domain.admins.create(email: "erin@example.com", password: Self.password, role: .viewer, actor: .system)
         var headers = Headers()
         if transport == .proxiedHTTPS || transport == .proxiedHTTPUntrusted { headers.set("X-Forwarded-Proto", "https") }
         let login = app.postForm("/login", ["email": "erin@example.com", "password": Self.password], headers: headers)
@@ -335,7 +335,7 @@ struct DashboardSecurityTests {
         // An environment: its secret key appears once, on the creation response.
         let created = app.postForm("/environments", ["name": "Production", "kind": "production"], session: owner)
         let secretKey = try #require(created.text.range(of: #"sk_[a-z0-9_]+"#, options: .regularExpression).map { String(created.text[$0]) })
-        let environmentID = try #require(try app.application.services.environments.list().first?.id)
+        let environmentID = try #require(try app.application.domain.environments.list().first?.id)
         // A management token: shown once, then used on the API.
         let token = app.postForm("/tokens", ["name": "CI", "scope": "write"], session: owner)
         let tokenSecret = try #require(token.text.range(of: #"gtm_[a-z0-9]+"#, options: .regularExpression).map { String(token.text[$0]) })

@@ -190,7 +190,7 @@ struct DebugTokensAPITests {
         #expect(try fixture.assess(platform: "ios", debugToken: token.value).assessed == "verified")
         #expect(try fixture.revoke(token.id).status == 204)
         #expect(try fixture.assess(platform: "android", debugToken: token.value).assessed == "forged debugTokenInvalid")
-        _ = fixture.app.application.device.recorder.flush()
+        _ = fixture.app.application.domain.recorder.flush()
 
         let audit = try fixture.client.send("GET", "/api/management/v1/audit?environmentId=\(fixture.environmentID)",
                                             headers: [("Authorization", "Bearer " + fixture.readToken)])
@@ -219,8 +219,8 @@ struct DebugTokensAPITests {
             #expect(try fixture.assess(platform: platform, debugToken: token.value).assessed == "verified")
         }
         #expect(try fixture.assess(platform: "ios", debugToken: "dt_unknown").assessed == "forged debugTokenInvalid")
-        #expect(fixture.app.application.device.recorder.flush() == 4)
-        let verdicts = fixture.app.application.services.verdicts
+        #expect(fixture.app.application.domain.recorder.flush() == 4)
+        let verdicts = fixture.app.application.domain.verdicts
         let daily = try verdicts.dailyCounts(environmentID: fixture.environmentID, now: fixture.app.clock.now)
         let today = try #require(daily.last)
         #expect(today.providers == ["debug": 4])

@@ -11,7 +11,7 @@ import Testing
 @Suite("Durability of acknowledged changes")
 struct DurabilityTests {
     static func writerSynchronous(_ app: TestApp) throws -> SQLValue? {
-        try app.application.services.store.database.write { try $0.queryOne("PRAGMA synchronous")?.value(at: 0) }
+        try app.application.domain.store.database.write { try $0.queryOne("PRAGMA synchronous")?.value(at: 0) }
     }
 
     @Test func theServersWriterSyncsEveryCommitByDefault() throws {

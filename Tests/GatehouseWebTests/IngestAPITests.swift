@@ -41,13 +41,13 @@ struct IngestAPITests {
     }
 
     func rawCount() throws -> Int {
-        try app.application.services.store.database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?.int("n") ?? -1 }
+        try app.application.domain.store.database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM verdicts")?.int("n") ?? -1 }
     }
 
     @Test func authentication() throws {
         #expect(post([verdict()], headers: Headers()).status == 401)
         #expect(post([verdict()], headers: auth).status == 401)  // a management token is not a secret key
-        let publicKey = try #require(try app.application.services.keys.list(environmentID: environmentID).first { $0.type == .public }?.publicValue)
+        let publicKey = try #require(try app.application.domain.keys.list(environmentID: environmentID).first { $0.type == .public }?.publicValue)
         #expect(post([verdict()], headers: ["Authorization": "Bearer " + publicKey]).status == 401)
         let r = post([verdict()])
         #expect(r.status == 202)
@@ -94,7 +94,7 @@ struct IngestAPITests {
             }
         }
         #expect(post(batch).status == 202)
-        let database = app.application.services.store.database
+        let database = app.application.domain.store.database
         try database.read { db in
             let raw = try db.query("SELECT status, COUNT(*) AS n FROM verdicts GROUP BY status")
             let rolled = try db.query("SELECT status, SUM(count) AS n FROM verdict_rollups WHERE reason = '' GROUP BY status")
@@ -124,17 +124,17 @@ struct IngestAPITests {
         let otherSecret = try #require(other?["keys"]?.array?.compactMap { $0["secret"]?.string }.first)
         #expect(post([verdict(at: start - 86_400), verdict(at: start)], headers: ["Authorization": "Bearer " + otherSecret]).status == 202)
         app.clock.advance(by: Verdicts.rawRetention - 7199)
-        #expect(try app.application.services.verdicts.prune() == 3)
+        #expect(try app.application.domain.verdicts.prune() == 3)
         #expect(try rawCount() == 3)
-        let rolled = try app.application.services.store.database.read { db in
+        let rolled = try app.application.domain.store.database.read { db in
             try db.queryOne("SELECT SUM(count) AS n FROM verdict_rollups WHERE reason = ''")?.int("n")
         }
         #expect(rolled == 6)
-        #expect(try app.application.services.verdicts.prune() == 0)
+        #expect(try app.application.domain.verdicts.prune() == 0)
         // Retention's delete, and deleting an environment, search the environment and hour index rather than scan
         // every raw verdict (SQLite's plans; the PostgreSQL pass has its own planner).
         guard !ThrowawayPostgres.endToEnd else { return }
-        let plans = try app.application.services.store.database.write { db in
+        let plans = try app.application.domain.store.database.write { db in
             let statements: [(String, [SQLValue])] = [
                 ("DELETE FROM verdicts WHERE environment_id = ? AND at / 3600 <= ? AND at < ?", ["env", 1, 2]),
                 ("DELETE FROM environments WHERE id = ?", ["env"]),

@@ -141,7 +141,7 @@ struct ReceiptsAPITests {
     @Test func rotationKeepsTheOldKeyPublishedForAnHour() throws {
         let before = try fixture.issue()
         let oldKeys = try fixture.keys()
-        let rotated = try fixture.app.application.services.receiptKeys.rotate()
+        let rotated = try fixture.app.application.domain.receiptKeys.rotate()
         #expect(rotated.retired == oldKeys.keys.first?.kid)
         let during = try fixture.keys()
         #expect(during.keys.compactMap(\.kid) == [rotated.current, rotated.retired].compactMap { $0 })
@@ -172,9 +172,9 @@ struct ReceiptsAPITests {
     /// endpoint nor offline against the served JWKS; the new key signs.
     @Test func revokingNowUnpublishesTheOldKeysAtOnce() throws {
         let leaked = try fixture.issue()
-        _ = try fixture.app.application.services.receiptKeys.rotate()
+        _ = try fixture.app.application.domain.receiptKeys.rotate()
         let older = try fixture.issue()
-        let rotated = try fixture.app.application.services.receiptKeys.rotate(revokeNow: true)
+        let rotated = try fixture.app.application.domain.receiptKeys.rotate(revokeNow: true)
         #expect(try fixture.keys().keys.compactMap(\.kid) == [rotated.current])
         for token in [leaked, older] {
             #expect(try fixture.verify(token, proof: try fixture.proof()).reasons == ["signatureInvalid"])
@@ -186,14 +186,14 @@ struct ReceiptsAPITests {
 
     @Test func keyIsMadeOnceAndSealed() throws {
         let kid = try fixture.keys().keys.first?.kid
-        let rows = try fixture.app.application.services.store.database.read { db in
+        let rows = try fixture.app.application.domain.store.database.read { db in
             try db.query("SELECT kid, sealed_private_key FROM receipt_keys")
         }
         #expect(rows.count == 1)
         let sealed = try #require(try rows.first?.blob("sealed_private_key"))
         #expect(!sealed.isEmpty)
         #expect((try? ECPrivateKey(pkcs8DER: sealed)) == nil)  // not the key in the clear
-        #expect(try fixture.app.application.services.receiptKeys.prepare() == kid)
+        #expect(try fixture.app.application.domain.receiptKeys.prepare() == kid)
     }
 }
 

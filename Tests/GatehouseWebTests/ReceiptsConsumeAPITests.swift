@@ -28,7 +28,7 @@ struct ReceiptsConsumeAPITests {
 
     /// Rows of `consumed_receipts`, read from the database file.
     func keptRows() throws -> Int64 {
-        try fixture.app.application.services.store.database.read { try $0.queryOne("SELECT count(*) FROM consumed_receipts")?.value(at: 0).int64 } ?? -1
+        try fixture.app.application.domain.store.database.read { try $0.queryOne("SELECT count(*) FROM consumed_receipts")?.value(at: 0).int64 } ?? -1
     }
 
     @Test func theFirstConsumingCallSpendsItAndEveryLaterCheckIsConsumed() throws {
@@ -125,7 +125,7 @@ struct ReceiptsConsumeAPITests {
         let token = try fixture.issue(bound: false)
         let spent = try check(token, proof: nil, consume: true)
         #expect(spent["consumed"] == true)
-        let checker = fixture.app.application.device.receiptChecker
+        let checker = fixture.app.application.domain.receiptChecker
         fixture.app.clock.advance(by: 599)                      // the receipt's last valid second
         #expect(try checker.purgeExpired() == 0)
         #expect(try keptRows() == 1)

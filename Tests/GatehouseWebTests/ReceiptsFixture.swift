@@ -43,7 +43,7 @@ final class ReceiptsFixture {
     /// A receipt from the server's issuer, bound to the phone key unless `bound` is false.
     func issue(bound: Bool = true, environment: String? = nil, action: ReceiptAction = .allow,
                attestation: ReceiptAttestation? = ReceiptAttestation(provider: "play-integrity", status: "verified")) throws -> String {
-        try app.application.services.receipts.issue(
+        try app.application.domain.receipts.issue(
             environmentID: environment ?? environmentID, requestID: "req_\(UUID().uuidString.prefix(8))", platform: "android", action: action,
             attestation: attestation,
             receiptKey: bound ? phone.publicKey.derSubjectPublicKeyInfo : nil)

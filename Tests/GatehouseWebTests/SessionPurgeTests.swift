@@ -9,21 +9,21 @@ import Testing
 @Suite("Sessions purged by upkeep")
 struct SessionPurgeTests {
     static func sessionRows(_ app: TestApp) throws -> Int64 {
-        try app.application.services.store.database.read { try $0.queryOne("SELECT count(*) FROM sessions")?.value(at: 0).int64 } ?? -1
+        try app.application.domain.store.database.read { try $0.queryOne("SELECT count(*) FROM sessions")?.value(at: 0).int64 } ?? -1
     }
 
     @Test func idleAndOldSessionsAreDeletedAndLiveOnesKept() throws {
         let app = try TestApp()
-        let policy = app.application.sessions.policy
+        let policy = app.application.domain.sessions.policy
         _ = try app.signIn(role: .viewer)                       // left idle from now on
         app.clock.advance(by: policy.idleTimeout - 1)
         let live = try app.signIn(role: .viewer)
         #expect(try Self.sessionRows(app) == 2)
-        try app.application.runHourlyUpkeep()
+        try app.application.domain.runHourly()
         #expect(try Self.sessionRows(app) == 2, "both are within their idle timeout")
 
         app.clock.advance(by: 1)                                 // the first one is idle 12 hours now
-        try app.application.runHourlyUpkeep()
+        try app.application.domain.runHourly()
         #expect(try Self.sessionRows(app) == 1)
         #expect(app.send("GET", "/environments", headers: live.headers).status == 200)
 
@@ -35,7 +35,7 @@ struct SessionPurgeTests {
             elapsed += step
             if elapsed < policy.absoluteTimeout { #expect(app.send("GET", "/environments", headers: live.headers).status == 200) }
         }
-        try app.application.runHourlyUpkeep()
+        try app.application.domain.runHourly()
         #expect(try Self.sessionRows(app) == 0)
     }
 }

@@ -14,8 +14,8 @@ struct TrafficPageTests {
 
     init() throws {
         app = try TestApp()
-        #expect(try Demo.populateIfFresh(app.application.services.store))
-        environmentID = try #require(try app.application.services.environments.list().first?.id)
+        #expect(try Demo.populateIfFresh(app.application.domain.store))
+        environmentID = try #require(try app.application.domain.environments.list().first?.id)
     }
 
     var trafficPath: String { "/environments/\(environmentID)/traffic" }
@@ -93,9 +93,9 @@ struct TrafficPageTests {
         #expect((after.text.range(of: "id=\"android.certificateNotRegistered\"")?.lowerBound ?? foldAfter.upperBound) < foldAfter.lowerBound)
         #expect(after.text.contains("<span class=\"badge ok\">all good</span>"))
         #expect(after.text.components(separatedBy: "class=\"change\"").count == changesBefore + 1)
-        let environment = try app.application.services.environments.get(environmentID)
+        let environment = try app.application.domain.environments.get(environmentID)
         #expect(environment.androidApps.first?.certificateDigests == [Demo.uploadKeyDigest, Demo.appSigningKeyDigest])
-        let report = try app.application.services.verdicts.checklist(for: environment)
+        let report = try app.application.domain.verdicts.checklist(for: environment)
         #expect(report.item("android.certificateNotRegistered")?.status == .ok)
     }
 
@@ -109,7 +109,7 @@ struct TrafficPageTests {
         #expect(app.postForm("/environments/\(environmentID)/traffic/add-digest", fields, session: viewer).status == 403)
         let editor = try app.signIn(role: .editor)
         #expect(app.postForm("/environments/\(environmentID)/traffic/add-digest", fields, session: editor, csrf: false).status == 403)
-        #expect(try app.application.services.environments.get(environmentID).androidApps.first?.certificateDigests == [Demo.uploadKeyDigest])
+        #expect(try app.application.domain.environments.get(environmentID).androidApps.first?.certificateDigests == [Demo.uploadKeyDigest])
     }
 
     @Test func badConfirmationsAreRefused() throws {
@@ -118,7 +118,7 @@ struct TrafficPageTests {
         #expect(app.send("GET", "\(base)?package=com.example.other&digest=\(digest)", headers: session.headers).status == 404)
         #expect(app.send("GET", "\(base)?package=\(Demo.packageName)&digest=nope", headers: session.headers).status == 404)
         #expect(app.postForm(base, ["package": Demo.packageName, "digest": digest, "etag": "\"stale.1\""], session: session).status == 412)
-        #expect(try app.application.services.environments.get(environmentID).androidApps.first?.certificateDigests == [Demo.uploadKeyDigest])
+        #expect(try app.application.domain.environments.get(environmentID).androidApps.first?.certificateDigests == [Demo.uploadKeyDigest])
     }
 
     @Test func chartHasSevenDaysAndTheTableCarriesTheDailyCounts() throws {
@@ -130,7 +130,7 @@ struct TrafficPageTests {
         #expect(svg.components(separatedBy: "<g class=\"day\">").count - 1 == 7)
         #expect(!svg.contains("style="))
         #expect(!svg.contains("fill=\"#"))
-        let daily = try app.application.services.verdicts.dailyCounts(environmentID: environmentID, now: app.clock.now)
+        let daily = try app.application.domain.verdicts.dailyCounts(environmentID: environmentID, now: app.clock.now)
         #expect(daily.count == 7)
         let tableStart = try #require(html.range(of: "<table class=\"traffic-table\">"))
         let table = String(html[tableStart.upperBound...])
@@ -147,8 +147,8 @@ struct TrafficPageTests {
 
     @Test func anEnvironmentNamedDemoByAnAdminIsNotTheDemo() throws {
         let session = try app.signIn()
-        let admin = try #require(try app.application.services.admins.list().first)
-        let (other, _) = try app.application.services.environments.create(
+        let admin = try #require(try app.application.domain.admins.list().first)
+        let (other, _) = try app.application.domain.environments.create(
             name: Demo.environmentName, kind: .development, actor: Actor(kind: .admin, id: admin.id, name: admin.email))
         let page = app.send("GET", "/environments/\(other.id)/traffic", headers: session.headers)
         #expect(page.status == 200)

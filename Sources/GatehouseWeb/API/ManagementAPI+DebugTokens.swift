@@ -6,13 +6,13 @@ import JSON
 /// (never the value), revoke.
 extension ManagementAPI {
     func listDebugTokens(_ request: Request) throws -> Response {
-        _ = try services.authenticate(request, scope: .read)
-        let tokens = try services.debugTokens.list(environmentID: try request.parameter("environmentId"))
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        let tokens = try domain.debugTokens.list(environmentID: try request.parameter("environmentId"))
         return JSONBody.response(["items": .array(tokens.map(\.json))])
     }
 
     func createDebugToken(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
         let id = try request.parameter("environmentId")
         let body = try JSONBody.read(request)
         guard body.members != nil else { throw ValidationError("", "the body must be an object with name and, optionally, expiresAt") }
@@ -33,7 +33,7 @@ extension ManagementAPI {
             errors.add(Pointer.join("", member.key), "is not accepted here (expected name and expiresAt)")
         }
         try errors.throwIfAny()
-        let (token, value) = try services.debugTokens.create(environmentID: id, name: name, expiresAt: expiresAt, actor: actor)
+        let (token, value) = try domain.debugTokens.create(environmentID: id, name: name, expiresAt: expiresAt, actor: actor)
         guard case .object(var members) = token.json else { throw Problem(status: 500, slug: "internal", title: "Internal error", detail: "") }
         members.insert(.init("token", .string(value)), at: 2)
         return JSONBody.response(.object(members), status: 201, headers: [
@@ -42,8 +42,8 @@ extension ManagementAPI {
     }
 
     func revokeDebugToken(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
-        try services.debugTokens.revoke(environmentID: try request.parameter("environmentId"), tokenID: try request.parameter("tokenId"), actor: actor)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
+        try domain.debugTokens.revoke(environmentID: try request.parameter("environmentId"), tokenID: try request.parameter("tokenId"), actor: actor)
         return Response(status: 204)
     }
 }

@@ -8,8 +8,8 @@ extension ManagementAPI {
     /// recent failures without saving anything → `{"tried", "decrypted", "verified", "packages"}`; keys that cannot
     /// be Play keys → 400 naming each field by pointer.
     func checkPlayIntegrityKeys(_ request: Request) throws -> Response {
-        _ = try services.authenticate(request, scope: .read)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        let environment = try domain.environments.get(try request.parameter("environmentId"))
         let keys: PlayIntegrityKeys
         do {
             keys = try PlayIntegrityFields.candidateKeys(try JSONBody.read(request))
@@ -20,7 +20,7 @@ extension ManagementAPI {
             problem.errors = error.errors
             throw problem
         }
-        let result = try PlayIntegrityKeyCheck(store: services.store).run(environmentID: environment.id, keys: keys)
+        let result = try domain.keyCheck.run(environmentID: environment.id, keys: keys)
         return JSONBody.response(result.json)
     }
 }

@@ -6,7 +6,7 @@ import JSON
 /// The management REST API (`/api/management/v1`): environments, their apps and credentials (seed 003's wire
 /// format), API keys and the audit log. Every handler authenticates a management token first.
 struct ManagementAPI: Sendable {
-    let services: Services
+    let domain: Domain
     /// Where a service account's `token_uri` may point.
     let tokenEndpoints: TokenEndpoints
     /// Environment bodies by entity tag: a revision's JSON never changes, so it is serialized once.
@@ -15,16 +15,16 @@ struct ManagementAPI: Sendable {
     static let base = "/api/management/v1"
 
     func listEnvironments(_ request: Request) throws -> Response {
-        _ = try services.authenticate(request, scope: .read)
-        let environments = try services.environments.list()
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        let environments = try domain.environments.list()
         return JSONBody.response(["environments": .array(environments.map(\.json))])
     }
 
     func createEnvironment(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
         let (name, kind) = try EnvironmentFields.newEnvironment(try JSONBody.read(request))
-        let (environment, keys) = try services.environments.create(name: name, kind: kind, actor: actor)
-        let now = services.store.clock()
+        let (environment, keys) = try domain.environments.create(name: name, kind: kind, actor: actor)
+        let now = domain.clock()
         guard case .object(var members) = environment.json else { throw Problem(status: 500, slug: "internal", title: "Internal error", detail: "") }
         members.append(.init("keys", .array(keys.map { $0.json(now: now) })))
         return JSONBody.response(.object(members), status: 201, headers: [
@@ -33,8 +33,8 @@ struct ManagementAPI: Sendable {
     }
 
     func getEnvironment(_ request: Request) throws -> Response {
-        _ = try services.authenticate(request, scope: .read)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        let environment = try domain.environments.get(try request.parameter("environmentId"))
         if let match = request.headers["If-None-Match"], Self.matches(match, environment.etag) {
             return Response(status: 304, headers: ["ETag": environment.etag])
         }
@@ -43,28 +43,28 @@ struct ManagementAPI: Sendable {
     }
 
     func patchEnvironment(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
         let id = try request.parameter("environmentId")
         let patch = try EnvironmentPatch.parse(try JSONBody.read(request, allowMergePatch: true), tokenEndpoints: tokenEndpoints)
-        let environment = try services.environments.patch(id, with: patch, ifMatch: request.headers["If-Match"], actor: actor)
+        let environment = try domain.environments.patch(id, with: patch, ifMatch: request.headers["If-Match"], actor: actor)
         return JSONBody.response(environment.json, headers: ["ETag": environment.etag])
     }
 
     func deleteEnvironment(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
-        try services.environments.delete(try request.parameter("environmentId"), ifMatch: request.headers["If-Match"], actor: actor)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
+        try domain.environments.delete(try request.parameter("environmentId"), ifMatch: request.headers["If-Match"], actor: actor)
         return Response(status: 204)
     }
 
     func listKeys(_ request: Request) throws -> Response {
-        _ = try services.authenticate(request, scope: .read)
-        let now = services.store.clock()
-        let keys = try services.keys.list(environmentID: try request.parameter("environmentId"))
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        let now = domain.clock()
+        let keys = try domain.keys.list(environmentID: try request.parameter("environmentId"))
         return JSONBody.response(["keys": .array(keys.map { $0.json(now: now) })])
     }
 
     func createKey(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
         let id = try request.parameter("environmentId")
         let body = try JSONBody.read(request)
         var errors = FieldErrors()
@@ -80,14 +80,14 @@ struct ManagementAPI: Sendable {
         }
         try errors.throwIfAny()
         guard let type else { throw ValidationError(errors.errors) }
-        let issued = try services.keys.create(environmentID: id, type: type, name: name, actor: actor)
-        return JSONBody.response(issued.json(now: services.store.clock()), status: 201, headers: [
+        let issued = try domain.keys.create(environmentID: id, type: type, name: name, actor: actor)
+        return JSONBody.response(issued.json(now: domain.clock()), status: 201, headers: [
             "Location": "\(Self.base)/environments/\(id)/keys/\(issued.key.id)",
         ])
     }
 
     func rollKey(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
         let id = try request.parameter("environmentId")
         let keyID = try request.parameter("keyId")
         let body = request.body.isEmpty ? JSON.object([]) : try JSONBody.read(request)
@@ -102,26 +102,26 @@ struct ManagementAPI: Sendable {
         for member in body.members ?? [] where member.key != "expiresInHours" {
             throw ValidationError(Pointer.join("", member.key), "is not accepted here (expected expiresInHours)")
         }
-        let issued = try services.keys.roll(environmentID: id, keyID: keyID, graceHours: hours, actor: actor)
-        return JSONBody.response(issued.json(now: services.store.clock()), status: 201, headers: [
+        let issued = try domain.keys.roll(environmentID: id, keyID: keyID, graceHours: hours, actor: actor)
+        return JSONBody.response(issued.json(now: domain.clock()), status: 201, headers: [
             "Location": "\(Self.base)/environments/\(id)/keys/\(issued.key.id)",
         ])
     }
 
     func revokeKey(_ request: Request) throws -> Response {
-        let actor = try services.authenticate(request, scope: .write)
-        try services.keys.revoke(environmentID: try request.parameter("environmentId"), keyID: try request.parameter("keyId"), actor: actor)
+        let actor = try domain.tokens.actor(of: request, scope: .write)
+        try domain.keys.revoke(environmentID: try request.parameter("environmentId"), keyID: try request.parameter("keyId"), actor: actor)
         return Response(status: 204)
     }
 
     func checklist(_ request: Request) throws -> Response {
-        _ = try services.authenticate(request, scope: .read)
-        let environment = try services.environments.get(try request.parameter("environmentId"))
-        return JSONBody.response(try services.verdicts.checklist(for: environment).json)
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        let environment = try domain.environments.get(try request.parameter("environmentId"))
+        return JSONBody.response(try domain.verdicts.checklist(for: environment).json)
     }
 
     func listAudit(_ request: Request) throws -> Response {
-        _ = try services.authenticate(request, scope: .read)
+        _ = try domain.tokens.actor(of: request, scope: .read)
         var errors = FieldErrors()
         var limit = 50
         if let text = request.queryValue("limit") {
@@ -133,7 +133,7 @@ struct ManagementAPI: Sendable {
         }
         try errors.throwIfAny()
         let environmentID = request.queryValue("environmentId").flatMap { $0.isEmpty ? nil : $0 }
-        let page = try services.audit.list(environmentID: environmentID, limit: limit, before: cursor)
+        let page = try domain.audit.list(environmentID: environmentID, limit: limit, before: cursor)
         return JSONBody.response([
             "entries": .array(page.entries.map(\.json)),
             "nextCursor": page.nextCursor.map { .string(String($0)) } ?? .null,

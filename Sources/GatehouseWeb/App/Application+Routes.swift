@@ -5,7 +5,7 @@ import HTTPServer
 
 extension Application {
     /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
-    static func register(_ router: inout Router, services: Services, configuration: Configuration, metrics: Metrics, dashboard: Dashboard, device: DeviceServices) {
+    static func register(_ router: inout Router, domain: Domain, configuration: Configuration, metrics: Metrics, dashboard: Dashboard) {
         router.use(SecurityHeaders.middleware)
         func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
             router.add(method, pattern, { request in
@@ -31,7 +31,7 @@ extension Application {
         add("GET", "/healthz") { _ in Response(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n") }
         add("GET", "/readyz") { _ in
             do {
-                let status = try services.store.migrationStatus(configuration.migrationsDirectory)
+                let status = try domain.migrationStatus()
                 guard status.pending.isEmpty else {
                     return Response(status: 503, contentType: "text/plain; charset=utf-8", body: "migrations pending\n")
                 }
@@ -53,7 +53,7 @@ extension Application {
         }
 
         // Management API.
-        let api = ManagementAPI(services: services, tokenEndpoints: configuration.tokenEndpoints)
+        let api = ManagementAPI(domain: domain, tokenEndpoints: configuration.tokenEndpoints)
         let v1 = ManagementAPI.base
         let openAPI = OpenAPIDocument.load(from: configuration.publicDirectory)
         add("GET", "\(v1)/openapi.json") { _ in try openAPI.get() }
@@ -81,14 +81,25 @@ extension Application {
         dashboard.register(add)
 
         // Verdict ingest.
-        let ingest = IngestAPI(services: services)
+        let ingest = IngestAPI(keys: domain.keys, verdicts: domain.verdicts, clock: domain.clock)
         add("POST", "/api/ingest/v1/verdicts", ingest.ingest)
 
         // Receipts: the JWKS and the backends' check (DEVICE-API.md "Receipts").
-        ReceiptsAPI(services: services, checker: device.receiptChecker).register(add)
+        ReceiptsAPI(receiptKeys: domain.receiptKeys, keys: domain.keys, checker: domain.receiptChecker).register(add)
 
-        // Device API (DEVICE-API.md).
-        device.register(add)
+        // Device API (DEVICE-API.md), with its rate limits per client address and per public key.
+        let clock = domain.clock
+        let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: clock.monotonic)
+        let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: clock.monotonic)
+        let clientAddress = ClientAddress(trustedProxies: configuration.trustedProxies)
+        let device = DeviceAPI(service: domain.appAttest, addressLimiter: addressLimiter, clientAddress: clientAddress, keyLimiter: keyLimiter)
+        let assess = AssessAPI(service: domain.assess, appAttest: domain.appAttest, addressLimiter: addressLimiter, clientAddress: clientAddress,
+                               keyLimiter: keyLimiter)
+        add("POST", "/api/v4/attestation/challenge", device.challenge)
+        add("POST", "/api/v4/attestation/app-attest", device.register)
+        add("POST", "/api/v4/attestation/app-attest/assertion", device.assertion)
+        add("POST", "/api/v4/attestation/play-integrity", PlayIntegrityAPI(device: device, service: domain.playIntegrity).judge)
+        add("POST", "/api/v4/assess", assess.assess)
 
     }
 }

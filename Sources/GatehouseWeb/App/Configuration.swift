@@ -250,10 +250,26 @@ public struct Configuration: Sendable {
     public var location: DatabaseLocation { DatabaseLocation(database) }
 
     /// Where the master key file lives when no key is given: beside the database.
-    public var keyFilePath: String { database + ".key" }
     public var publicDirectory: String { resources + "/Public" }
     public var templatesDirectory: String { resources + "/Templates" }
     public var migrationsDirectory: String { resources + "/Migrations" }
+
+    /// The domain's half of this configuration, for ``Domain/open(_:clock:log:)``.
+    public var domain: DomainConfiguration {
+        var d = DomainConfiguration()
+        d.database = database
+        d.databasePool = databasePool
+        d.databasePreparedStatements = databasePreparedStatements
+        d.durability = durability
+        d.masterKey = masterKey
+        d.migrationsDirectory = migrationsDirectory
+        d.appAttestRoots = appAttestRoots
+        d.playIntegrityEndpoint = playIntegrityEndpoint
+        d.outboundCAFile = outboundCAFile
+        d.tokenEndpoints = tokenEndpoints
+        d.googleDecodesPerAddress = googleDecodesPerAddress
+        return d
+    }
 
     /// The options' help lines.
     public static var helpText: String {
@@ -261,14 +277,5 @@ public struct Configuration: Sendable {
             let name = o.flag + (o.takesValue ? " VALUE" : "")
             return "  " + name.padding(toLength: 22, withPad: " ", startingAt: 0) + " " + o.help + " [" + o.variable + "]"
         }.joined(separator: "\n")
-    }
-}
-
-/// A configuration mistake, said in words that tell what to set.
-public struct ConfigurationError: Error, CustomStringConvertible, Sendable {
-    public let description: String
-
-    public init(_ description: String) {
-        self.description = description
     }
 }

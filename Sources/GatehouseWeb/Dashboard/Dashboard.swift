@@ -19,22 +19,21 @@ struct Dashboard: Sendable {
     let tokens: TokensController
     let audit: AuditController
 
-    init(services: Services, sessions: Sessions, views: Views, configuration: Configuration, setup: SetupLink) {
-        let pages = Pages(sessions: sessions, views: views, configuration: configuration)
-        let clock = services.store.clock
-        signIn = SignInController(pages: pages, admins: services.admins, sessions: sessions, setup: setup, clock: clock)
-        account = AccountController(pages: pages, admins: services.admins)
-        environments = EnvironmentsController(pages: pages, environments: services.environments, keys: services.keys, verdicts: services.verdicts,
-                                              receiptKeys: services.receiptKeys, assessTally: services.assessTally, debugTokens: services.debugTokens,
+    init(domain: Domain, views: Views, configuration: Configuration, setup: SetupLink) {
+        let pages = Pages(sessions: domain.sessions, views: views, configuration: configuration)
+        let clock = domain.clock
+        signIn = SignInController(pages: pages, admins: domain.admins, sessions: domain.sessions, setup: setup, clock: clock)
+        account = AccountController(pages: pages, admins: domain.admins)
+        environments = EnvironmentsController(pages: pages, environments: domain.environments, keys: domain.keys, verdicts: domain.verdicts,
+                                              receiptKeys: domain.receiptKeys, assessTally: domain.assessTally, debugTokens: domain.debugTokens,
                                               clock: clock)
-        apps = AppsController(pages: pages, environments: services.environments, keyCounts: AttestedKeyCounts(store: services.store),
-                              keyCheck: PlayIntegrityKeyCheck(store: services.store))
-        keys = KeysController(pages: pages, environments: services.environments, keys: services.keys, debugTokens: services.debugTokens, clock: clock)
-        traffic = TrafficController(pages: pages, environments: services.environments, verdicts: services.verdicts, audit: services.audit,
-                                    store: services.store, clock: clock)
-        admins = AdminsController(pages: pages, admins: services.admins)
-        tokens = TokensController(pages: pages, tokens: services.tokens)
-        audit = AuditController(pages: pages, audit: services.audit, environments: services.environments)
+        apps = AppsController(pages: pages, environments: domain.environments, keyCounts: domain.keyCounts, keyCheck: domain.keyCheck)
+        keys = KeysController(pages: pages, environments: domain.environments, keys: domain.keys, debugTokens: domain.debugTokens, clock: clock)
+        traffic = TrafficController(pages: pages, environments: domain.environments, verdicts: domain.verdicts, audit: domain.audit,
+                                    store: domain.store, clock: clock)
+        admins = AdminsController(pages: pages, admins: domain.admins)
+        tokens = TokensController(pages: pages, tokens: domain.tokens)
+        audit = AuditController(pages: pages, audit: domain.audit, environments: domain.environments)
     }
 
     /// Registers every dashboard page. `add` wraps each handler with metrics; `Pages.html` turns errors into pages.

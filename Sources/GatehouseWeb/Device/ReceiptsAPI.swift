@@ -11,7 +11,8 @@ import JSON
 /// key). The check is `GatehouseReceipts.ReceiptVerifier`, the same code a backend embeds, then the spent state that
 /// only the server holds (`ReceiptChecker`: `"consume": true` spends a receipt once).
 struct ReceiptsAPI: Sendable {
-    let services: Services
+    let receiptKeys: ReceiptKeys
+    let keys: APIKeys
     let checker: ReceiptChecker
 
     /// Largest verify body read (as the device endpoints).
@@ -31,7 +32,7 @@ struct ReceiptsAPI: Sendable {
 
     /// The JWKS with `Cache-Control: public, max-age=300` and a strong `ETag`; `If-None-Match` → 304.
     func keys(_ request: Request) throws -> Response {
-        let body = try services.receiptKeys.published().serialized()
+        let body = try receiptKeys.published().serialized()
         let etag = "\"" + Base64.encode(Array(SHA256.hash(body).prefix(16)), alphabet: .urlSafe, padded: false) + "\""
         var headers: Headers = ["Cache-Control": "public, max-age=\(Self.keysMaxAge)", "ETag": etag]
         if let match = request.headers["If-None-Match"], Self.matches(match, etag) {
@@ -47,7 +48,7 @@ struct ReceiptsAPI: Sendable {
         guard let presented = request.bearerCredentials else {
             throw DomainError.unauthenticated("send one of the environment's secret keys as Authorization: Bearer sk_…")
         }
-        let key = try services.keys.authenticateSecret(presented)
+        let key = try keys.authenticateSecret(presented)
         guard request.body.count <= Self.maxBodyBytes else {
             throw Problem(status: 413, slug: "body-too-large", title: "Body too large", detail: "The body is over \(Self.maxBodyBytes) bytes.")
         }

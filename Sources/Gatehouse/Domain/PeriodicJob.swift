@@ -2,21 +2,20 @@ import Foundation
 import Synchronization
 
 /// A job run in the background while serving: on its own named thread, at once and then again after the wait each
-/// run returns, until stopped. The upkeep (retention), the checkpointer and the device side's purge (challenges,
-/// nonces, spent tokens) are three.
-final class PeriodicJob: Sendable {
+/// run returns, until stopped: the domain's background work (``DomainJobs``).
+public final class PeriodicJob: Sendable {
     /// The thread's name (as `ps -T` shows it).
-    let name: String
+    public let name: String
     private let stopped = DispatchSemaphore(value: 0)
     private let running = Mutex(false)
 
-    init(name: String) {
+    public init(name: String) {
         self.name = name
     }
 
     /// Starts the thread that runs `job`, which returns how long to wait before its next run (the first call only;
     /// later ones do nothing).
-    func start(_ job: @escaping @Sendable () -> TimeInterval) {
+    public func start(_ job: @escaping @Sendable () -> TimeInterval) {
         let first = running.withLock { r in
             defer { r = true }
             return !r
@@ -33,7 +32,7 @@ final class PeriodicJob: Sendable {
     }
 
     /// Ends the thread after the run in progress, if it was started.
-    func stop() {
+    public func stop() {
         if running.withLock({ $0 }) { stopped.signal() }
     }
 }

@@ -1,0 +1,42 @@
+import Foundation
+import GatehouseTesting
+import PostgreSQL
+import SQLite
+import Storage
+import Testing
+import ThrowawayPostgres
+
+/// `gatehouse migrate` opens the domain alone: on a new database it applies the migrations and does nothing else (no
+/// receipt signing key is made, no template is read), so it runs from a folder that holds only `Migrations/`.
+@Suite("gatehouse migrate opens only the domain", .serialized)
+struct MigrateCommandTests {
+    /// A resources folder holding a copy of `Migrations/` and nothing else; removed by the caller.
+    static func migrationsOnly() throws -> String {
+        let folder = NSTemporaryDirectory() + "gatehouse-migrations-only-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: TestApp.repositoryRoot + "/Migrations", toPath: folder + "/Migrations")
+        return folder
+    }
+
+    @Test func onANewSQLiteFileItMakesNoReceiptKeyAndReadsNoTemplate() throws {
+        let resources = try Self.migrationsOnly()
+        defer { try? FileManager.default.removeItem(atPath: resources) }
+        let database = try CommandLineTests.temporaryDatabase()
+        let migrated = try CommandLineTests.run(["migrate", "--database", database, "--resources", resources])
+        #expect(migrated.status == 0, "\(migrated.error)")
+        #expect(migrated.output.contains("12 migrations applied, 0 pending"), "\(migrated.output)")
+        let keys = try Database(path: database).read { db in try db.queryOne("SELECT COUNT(*) AS n FROM receipt_keys")?.int("n") }
+        #expect(keys == 0, "gatehouse migrate made a receipt key")
+    }
+
+    @Test func onANewPostgreSQLDatabaseItMakesNoReceiptKeyAndReadsNoTemplate() throws {
+        let resources = try Self.migrationsOnly()
+        defer { try? FileManager.default.removeItem(atPath: resources) }
+        let database = try ThrowawayPostgres.database()
+        let migrated = try CommandLineTests.run(["migrate", "--database", database.url, "--resources", resources],
+                                                environment: ["GATEHOUSE_MASTER_KEY": ThrowawayPostgres.masterKey()])
+        #expect(migrated.status == 0, "\(migrated.error)")
+        let keys = try ThrowawayPostgres.adminConnection(database).queryOne("SELECT COUNT(*) AS n FROM receipt_keys")?.int("n")
+        #expect(keys == 0, "gatehouse migrate made a receipt key")
+    }
+}
