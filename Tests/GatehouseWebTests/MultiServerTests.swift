@@ -153,7 +153,9 @@ struct MultiServerTests {
         let revoked = try first.client.send("DELETE", "/api/management/v1/environments/\(environment)/keys/\(keyID)",
                                             headers: [("Authorization", "Bearer " + first.token)])
         #expect(revoked.status == 204)
-        let seconds = try Self.within(3.5) { [401, 503].contains(try second.challengeStatus(publicKey)) }
+        // The bound is 3 s without a completed look; the test allows 5 on a loaded machine (typically it takes
+        // milliseconds: a lost listener empties every cache at the next look).
+        let seconds = try Self.within(5) { [401, 503].contains(try second.challengeStatus(publicKey)) }
         #expect(seconds != nil, "the second server kept honouring a key revoked on the first while it could not listen")
 
         try admin.script("ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
