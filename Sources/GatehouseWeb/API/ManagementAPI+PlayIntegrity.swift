@@ -15,10 +15,7 @@ extension ManagementAPI {
             keys = try PlayIntegrityFields.candidateKeys(try JSONBody.read(request))
         } catch let error as ValidationError {
             // Not keys at all: the request cannot be tried (400), as DEVICE-API.md's malformed fields.
-            var problem = Problem(status: 400, slug: "malformed-request", title: "Malformed request",
-                                  detail: "\(error.errors.count == 1 ? "1 field is" : "\(error.errors.count) fields are") not a Play key: see errors.")
-            problem.errors = error.errors
-            throw problem
+            throw Problem.malformedRequest(error.errors, "not a Play key")
         }
         let result = try domain.keyCheck.run(environmentID: environment.id, keys: keys)
         return JSONBody.response(result.json)

@@ -24,7 +24,7 @@ struct AssessEnvelope {
     /// - Throws: `Problem` 400.
     init(_ body: JSON) throws {
         var errors = FieldErrors()
-        let apiKey = Self.string(body["apiKey"], "/apiKey", max: 200, what: "the environment's public key (pk_…)", &errors)
+        let apiKey = DeviceBody.string(body["apiKey"], "/apiKey", max: 200, what: "the environment's public key (pk_…)", &errors)
         var platform: AssessRequest.Platform?
         switch body["platform"] {
         case .string(let text)? where AssessRequest.Platform(rawValue: text) != nil: platform = AssessRequest.Platform(rawValue: text)
@@ -100,7 +100,7 @@ struct AssessEnvelope {
         let before = errors.errors.count
         var appID: String?
         if let app = object["app"], app.members != nil {
-            appID = string(app["id"], "/signed/app/id", max: maxIDLength, what: "the package name or bundle id", &errors)
+            appID = DeviceBody.string(app["id"], "/signed/app/id", max: maxIDLength, what: "the package name or bundle id", &errors)
         } else {
             errors.add("/signed/app", "is required: {\"id\": package name or bundle id}")
         }
@@ -144,7 +144,7 @@ struct AssessEnvelope {
         }
         switch value["provider"]?.string {
         case "play-integrity":
-            let token = string(value["token"], "/attestation/token", max: maxTokenLength, what: "the integrity token", &errors)
+            let token = DeviceBody.string(value["token"], "/attestation/token", max: maxTokenLength, what: "the integrity token", &errors)
             return token.map { .playIntegrity(token: $0) }
         case "app-attest":
             var keyID: [UInt8]?
@@ -162,25 +162,12 @@ struct AssessEnvelope {
             }
             return .appAttest(keyID: keyID, assertion: assertion)
         case "debug":
-            let token = string(value["token"], "/attestation/token", max: maxDebugTokenLength, what: "a debug token (dt_…)", &errors)
+            let token = DeviceBody.string(value["token"], "/attestation/token", max: maxDebugTokenLength, what: "a debug token (dt_…)", &errors)
             return token.map { .debug(token: $0) }
         default:
             errors.add("/attestation/provider", "must be \"play-integrity\", \"app-attest\" or \"debug\"")
             return nil
         }
-    }
-
-    /// A non-empty string of at most `max` bytes.
-    static func string(_ value: JSON?, _ pointer: String, max: Int, what: String, _ errors: inout FieldErrors) -> String? {
-        guard let value, !value.isNull else {
-            errors.add(pointer, "is required: \(what)")
-            return nil
-        }
-        guard let text = value.string, !text.isEmpty, text.utf8.count <= max else {
-            errors.add(pointer, "must be \(what) (a non-empty string of at most \(max) bytes)")
-            return nil
-        }
-        return text
     }
 
     /// An optional string of at most `max` bytes (absent or null: nil).
@@ -206,9 +193,6 @@ struct AssessEnvelope {
 
     /// A 400 naming each field by pointer.
     static func problem(_ errors: [FieldError]) -> Problem {
-        var p = Problem(status: 400, slug: "malformed-request", title: "Malformed request",
-                        detail: errors.count == 1 ? "1 field cannot be read: see errors." : "\(errors.count) fields cannot be read: see errors.")
-        p.errors = errors
-        return p
+        Problem.malformedRequest(errors)
     }
 }

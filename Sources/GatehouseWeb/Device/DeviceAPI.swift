@@ -78,10 +78,7 @@ struct DeviceAPI: Sendable {
     }
 
     static func throttled(_ whose: String, retryAfter: Int) -> Problem {
-        var p = Problem(status: 429, slug: "throttled", title: "Too many requests",
-                        detail: "Too many requests from \(whose); retry after \(retryAfter) s.")
-        p.headers.set("Retry-After", String(retryAfter))
-        return p
+        Problem.throttled("too many requests from \(whose); retry after \(retryAfter) s", retryAfter: retryAfter)
     }
 
     /// `{"status", "reasons"}`.

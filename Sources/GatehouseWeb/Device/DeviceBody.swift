@@ -21,20 +21,24 @@ struct DeviceBody {
         }
         json = try JSONBody.read(request)
         guard json.members != nil else {
-            var p = Problem(status: 400, slug: "malformed-request", title: "Malformed request", detail: "The body must be a JSON object.")
-            p.errors = [FieldError("", "must be a JSON object")]
-            throw p
+            throw Problem.malformedRequest([FieldError("", "must be a JSON object")])
         }
     }
 
     /// The string member `name` (1 to `maxLength` UTF-8 bytes); nil and an error when missing or not such a string.
     mutating func string(_ name: String, maxLength: Int, what: String) -> String? {
-        guard let value = json[name], !value.isNull else {
-            errors.add("/" + name, "is required: \(what)")
+        Self.string(json[name], "/" + name, max: maxLength, what: what, &errors)
+    }
+
+    /// The string `value` at `pointer` (1 to `max` UTF-8 bytes); nil and an error when missing or not such a string:
+    /// every device body's string fields are read by this one function.
+    static func string(_ value: JSON?, _ pointer: String, max: Int, what: String, _ errors: inout FieldErrors) -> String? {
+        guard let value, !value.isNull else {
+            errors.add(pointer, "is required: \(what)")
             return nil
         }
-        guard let text = value.string, !text.isEmpty, text.utf8.count <= maxLength else {
-            errors.add("/" + name, "must be \(what) (a non-empty string of at most \(maxLength) bytes)")
+        guard let text = value.string, !text.isEmpty, text.utf8.count <= max else {
+            errors.add(pointer, "must be \(what) (a non-empty string of at most \(max) bytes)")
             return nil
         }
         return text
@@ -69,9 +73,6 @@ struct DeviceBody {
     /// Throws the collected errors as one 400 problem, if any.
     func throwIfAny() throws {
         guard !errors.isEmpty else { return }
-        var p = Problem(status: 400, slug: "malformed-request", title: "Malformed request",
-                        detail: errors.errors.count == 1 ? "1 field cannot be read: see errors." : "\(errors.errors.count) fields cannot be read: see errors.")
-        p.errors = errors.errors
-        throw p
+        throw Problem.malformedRequest(errors.errors)
     }
 }

@@ -73,7 +73,7 @@ struct ReceiptsAPI: Sendable {
     /// The fields of a verify body, each checked; every wrong one named by pointer in one 400.
     static func input(_ body: JSON) throws -> Input {
         guard case .object = body else {
-            throw badRequest([FieldError("", "must be a JSON object {token, method, pathAndQuery, proof}")])
+            throw Problem.badRequest([FieldError("", "must be a JSON object {token, method, pathAndQuery, proof}")])
         }
         var errors: [FieldError] = []
         let token = body["token"]?.string
@@ -99,7 +99,7 @@ struct ReceiptsAPI: Sendable {
         case .bool(let value)?: consume = value
         default: errors.append(FieldError("/consume", "must be true (spend the receipt: valid once, for an operation that must happen once) or false"))
         }
-        guard errors.isEmpty, let token, let method, let path else { throw badRequest(errors) }
+        guard errors.isEmpty, let token, let method, let path else { throw Problem.badRequest(errors) }
         return Input(token: token, method: method, pathAndQuery: path, proof: proof, policy: policy, consume: consume)
     }
 
@@ -149,14 +149,6 @@ struct ReceiptsAPI: Sendable {
     /// A request target in origin form: starts with `/`, visible ASCII only.
     static func isPathAndQuery(_ text: String) -> Bool {
         text.utf8.first == UInt8(ascii: "/") && text.utf8.count <= maxPathLength && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
-    }
-
-    /// A 400 naming each field by pointer.
-    static func badRequest(_ errors: [FieldError]) -> Problem {
-        var problem = Problem(status: 400, slug: "bad-request", title: "Bad request",
-                              detail: errors.count == 1 ? "1 field is invalid: see errors." : "\(errors.count) fields are invalid: see errors.")
-        problem.errors = errors
-        return problem
     }
 
     /// Whether an `If-None-Match` value names `etag` (RFC 9110 §13.1.2: weak comparison, or `*`).

@@ -23,9 +23,7 @@ public enum JSONBody {
             throw Problem.malformedJSON(error)
         }
         if let pointer = nulPointer(json, at: "") {
-            var p = Problem(status: 400, slug: "bad-request", title: "Bad request", detail: "1 field is invalid: see errors.")
-            p.errors = [FieldError(pointer, "must not contain the character U+0000 (NUL), which cannot be stored")]
-            throw p
+            throw Problem.badRequest([FieldError(pointer, "must not contain the character U+0000 (NUL), which cannot be stored")])
         }
         return json
     }

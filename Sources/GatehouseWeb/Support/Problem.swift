@@ -50,6 +50,30 @@ extension Problem {
         return p
     }
 
+    /// A 400 for a request that cannot be read (DEVICE-API.md's malformed fields), naming each field by pointer;
+    /// `what` says what the fields failed to be ("cannot be read", "not a Play key").
+    public static func malformedRequest(_ errors: [FieldError], _ what: String = "cannot be read") -> Problem {
+        var p = Problem(status: 400, slug: "malformed-request", title: "Malformed request",
+                        detail: errors.count == 1 ? "1 field \(what): see errors." : "\(errors.count) fields \(what): see errors.")
+        p.errors = errors
+        return p
+    }
+
+    /// A 400 naming each invalid field by pointer (the management and receipt APIs' wording).
+    public static func badRequest(_ errors: [FieldError]) -> Problem {
+        var p = Problem(status: 400, slug: "bad-request", title: "Bad request",
+                        detail: errors.count == 1 ? "1 field is invalid: see errors." : "\(errors.count) fields are invalid: see errors.")
+        p.errors = errors
+        return p
+    }
+
+    /// A 429 with `Retry-After`.
+    public static func throttled(_ detail: String, retryAfter: Int) -> Problem {
+        var p = Problem(status: 429, slug: "throttled", title: "Too many requests", detail: sentence(detail))
+        p.headers.set("Retry-After", String(retryAfter))
+        return p
+    }
+
     public static func malformedJSON(_ error: JSONSyntaxError) -> Problem {
         var p = Problem(status: 400, slug: "malformed-json", title: "Malformed JSON", detail: "The body is not valid JSON: \(error.message) at byte \(error.offset).")
         p.extra = [.init("offset", .int(error.offset))]
@@ -67,9 +91,7 @@ extension Problem {
             return p
         case .forbidden(let m): return Problem(status: 403, slug: "forbidden", title: "Forbidden", detail: sentence(m))
         case .throttled(let m, let retryAfter):
-            var p = Problem(status: 429, slug: "throttled", title: "Too many requests", detail: sentence(m))
-            p.headers.set("Retry-After", String(retryAfter))
-            return p
+            return throttled(m, retryAfter: retryAfter)
         case .unavailable(let m, let retryAfter):
             var p = Problem(status: 503, slug: "busy", title: "Busy", detail: sentence(m))
             p.headers.set("Retry-After", String(retryAfter))
