@@ -94,4 +94,26 @@ struct DeviceDomainTests {
         let forged = try f.assess.assess(try f.request(signature: [UInt8](repeating: 0, count: 32)), apiKey: f.publicKey, in: f.environment)
         #expect(forged.tampering == [Tampering.signatureInvalid])
     }
+
+    /// Invalidation is declared by the table functions: a change of an environment's own fields (a PATCH, or the row
+    /// lock taken before one) keeps the attested keys cached (of that environment and every other), and deleting an
+    /// environment, whose keys go by cascade, forgets them.
+    @Test func anEnvironmentPatchKeepsAttestedKeysCachedAndADeletionForgetsThem() throws {
+        let fixture = try Fixture()
+        let key = try fixture.registeredKey()
+        let store = fixture.engine.store
+        let clientData = Array("GET /orders".utf8)
+        let assertion = try key.assertion(counter: 1, clientData: clientData)
+        #expect(try fixture.appAttest.assert(in: fixture.environment, keyID: key.keyId, clientData: clientData, assertion: assertion).verdict.isVerified)
+        #expect(store.attestedKeyCache.lookup(key.keyId).entry != nil, "a key that asserted is cached")
+        let environments = Environments(store: store)
+        let (other, _) = try environments.create(name: "Other", kind: .development, actor: .system)
+        var patch = EnvironmentPatch()
+        patch.attackMode = true
+        _ = try environments.patch(other.id, with: patch, actor: .system)
+        _ = try environments.patch(fixture.environment.id, with: patch, actor: .system)
+        #expect(store.attestedKeyCache.lookup(key.keyId).entry != nil, "a PATCH emptied the attested key cache")
+        try environments.delete(other.id, actor: .system)
+        #expect(store.attestedKeyCache.lookup(key.keyId).entry == nil, "deleting an environment leaves attested keys cached")
+    }
 }

@@ -11,6 +11,13 @@ struct CachedTables: OptionSet, Sendable, Hashable {
     static let trafficRollups = CachedTables(rawValue: 1 << 5)
     static let receiptKeys = CachedTables(rawValue: 1 << 6)
     static let debugTokens = CachedTables(rawValue: 1 << 7)
+    /// Registered App Attest keys, as far as caches care: deleted only with their environment (registrations and
+    /// counter commits keep the cache themselves, see `AttestedKeyCache`).
+    static let attestedKeys = CachedTables(rawValue: 1 << 8)
+
+    /// What deleting an environment writes: the row and everything of it that cascades (keys, tokens, attested keys,
+    /// traffic).
+    static let environmentCascade: CachedTables = [.environments, .apiKeys, .debugTokens, .attestedKeys, .trafficRollups]
 
     /// Each table, with its name as the store's SQL writes it.
     static let byName: [String: CachedTables] = [
@@ -26,14 +33,18 @@ struct CachedTables: OptionSet, Sendable, Hashable {
         (.environments, "environments"), (.apiKeys, "api_keys"), (.admins, "admins"), (.sessions, "sessions"),
         (.managementTokens, "management_tokens"), (.trafficRollups, "verdict_rollups"), (.receiptKeys, "receipt_keys"),
         (.debugTokens, "debug_tokens"),
+        // Attested keys go only with their environment, whose API keys go in the same statement: they move with the
+        // API keys' revision (no row of their own).
+        (.attestedKeys, "api_keys"),
     ]
 
     /// The `revisions` rows of these tables.
     var revisionNames: [String] { Self.revisionNames.filter { contains($0.table) }.map(\.name) }
 
     /// The followed table a statement writes: the table after `INSERT INTO`, `UPDATE` or `DELETE FROM` (the store's
-    /// tables write no other shape); empty for a statement that writes none of them, or none at all. Read from the
-    /// bytes, allocating only for a statement that writes (every statement of a write transaction passes here).
+    /// tables write no other shape); empty for a statement that writes none of them, or none at all. Not how the store
+    /// learns what a transaction wrote (table functions declare it, ``SQLConnection/wrote(_:)``): the check, in debug
+    /// builds, that every statement's followed table was declared.
     static func written(by sql: String) -> CachedTables {
         var utf8 = sql.utf8[...]
         func word() -> Substring.UTF8View {

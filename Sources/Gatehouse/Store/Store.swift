@@ -65,13 +65,15 @@ public final class Store: Sendable {
         debugTokensUnrevoked = ReadCache(limit: 1, freshness: freshness)
         follow(.trafficRollups, rollupCache.invalidate)
         follow(.environments, environmentCache.invalidate)
-        follow([.apiKeys, .environments], secretKeyExpiries.invalidate)
-        follow([.apiKeys, .environments], publicKeys.invalidate)
+        // Deleting an environment declares what cascades (``CachedTables/environmentCascade``): a change of an
+        // environment's own fields (a PATCH, or the lock taken before one) leaves keys, tokens and attested keys cached.
+        follow(.apiKeys, secretKeyExpiries.invalidate)
+        follow(.apiKeys, publicKeys.invalidate)
         follow([.sessions, .admins], sessionCache.invalidate)
         follow(.managementTokens, tokenCache.invalidate)
-        follow(.environments, attestedKeyCache.invalidate)
-        follow([.debugTokens, .environments], debugTokenCache.invalidate)
-        follow([.debugTokens, .environments], debugTokensUnrevoked.invalidate)
+        follow(.attestedKeys, attestedKeyCache.invalidate)
+        follow(.debugTokens, debugTokenCache.invalidate)
+        follow(.debugTokens, debugTokensUnrevoked.invalidate)
         try verifyMasterKey()
     }
 

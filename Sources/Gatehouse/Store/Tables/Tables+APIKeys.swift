@@ -40,6 +40,7 @@ extension Tables {
 
         /// Inserts `key`, with the hash of its secret value for a secret key.
         static func insert(_ db: any SQLConnection, _ key: APIKey, secretHash: [UInt8]?) throws {
+            db.wrote(.apiKeys)
             try db.execute(
                 "INSERT INTO api_keys (id, environment_id, type, name, public_value, secret_hash, hint, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [.text(key.id), .text(key.environmentID), .text(key.type.rawValue), .text(key.name), SQLValue(key.publicValue), SQLValue(secretHash),
@@ -49,12 +50,14 @@ extension Tables {
 
         /// Lets key `id` expire at `expiresAt`.
         static func expire(_ db: any SQLConnection, id: String, at expiresAt: Int64) throws -> Bool {
-            try db.execute("UPDATE api_keys SET expires_at = ? WHERE id = ? AND expires_at IS NULL AND revoked_at IS NULL",
+            db.wrote(.apiKeys)
+            return try db.execute("UPDATE api_keys SET expires_at = ? WHERE id = ? AND expires_at IS NULL AND revoked_at IS NULL",
                            [.integer(expiresAt), .text(id)]) == 1
         }
 
         /// Revokes key `id` at `now`.
         static func revoke(_ db: any SQLConnection, id: String, now: Int64) throws {
+            db.wrote(.apiKeys)
             try db.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ?", [.integer(now), .text(id)])
         }
 

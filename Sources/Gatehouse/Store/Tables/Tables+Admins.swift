@@ -41,6 +41,7 @@ extension Tables {
         }
 
         static func insert(_ db: any SQLConnection, _ admin: Admin, passwordHash: String) throws {
+            db.wrote(.admins)
             try db.execute(
                 "INSERT INTO admins (id, email, password_hash, role, disabled, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [.text(admin.id), .text(admin.email), .text(passwordHash), .text(admin.role.rawValue), SQLValue(admin.disabled),
@@ -49,10 +50,12 @@ extension Tables {
         }
 
         static func setRole(_ db: any SQLConnection, id: String, role: Admin.Role, now: Int64) throws {
+            db.wrote(.admins)
             try db.execute("UPDATE admins SET role = ?, updated_at = ? WHERE id = ?", [.text(role.rawValue), .integer(now), .text(id)])
         }
 
         static func setDisabled(_ db: any SQLConnection, id: String, disabled: Bool, now: Int64) throws {
+            db.wrote(.admins)
             try db.execute("UPDATE admins SET disabled = ?, updated_at = ? WHERE id = ?", [SQLValue(disabled), .integer(now), .text(id)])
         }
 
@@ -60,6 +63,7 @@ extension Tables {
         /// (compare-and-swap). True when it was written.
         @discardableResult
         static func setPasswordHash(_ db: any SQLConnection, id: String, to hash: String, expected: String? = nil, now: Int64) throws -> Bool {
+            db.wrote(.admins)
             if let expected {
                 return try db.execute("UPDATE admins SET password_hash = ?, updated_at = ? WHERE id = ? AND password_hash = ?",
                                       [.text(hash), .integer(now), .text(id), .text(expected)]) == 1

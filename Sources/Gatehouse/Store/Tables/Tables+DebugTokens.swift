@@ -8,6 +8,7 @@ extension Tables {
         static let columns = "id, environment_id, name, created_at, expires_at, last_used_at, revoked_at"
 
         static func insert(_ db: any SQLConnection, _ token: DebugToken, tokenHash: [UInt8], createdBy: String?) throws {
+            db.wrote(.debugTokens)
             try db.execute(
                 "INSERT INTO debug_tokens (id, environment_id, name, token_hash, created_by, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.environmentID), .text(token.name), .blob(tokenHash), SQLValue(createdBy),
@@ -45,10 +46,12 @@ extension Tables {
 
         /// Revokes the token unless it already is; returns whether this call revoked it.
         static func revoke(_ db: any SQLConnection, id: String, now: Int64) throws -> Bool {
-            try db.execute("UPDATE debug_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.integer(now), .text(id)]) == 1
+            db.wrote(.debugTokens)
+            return try db.execute("UPDATE debug_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.integer(now), .text(id)]) == 1
         }
 
         static func markUsed(_ db: any SQLConnection, id: String, now: Int64) throws {
+            db.wrote(.debugTokens)
             try db.execute("UPDATE debug_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(id)])
         }
 

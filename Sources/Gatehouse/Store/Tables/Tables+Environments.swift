@@ -68,6 +68,7 @@ extension Tables {
 
         /// Replaces the environment's Apple app ids with `ids`, in order.
         static func replaceAppleAppIDs(_ db: any SQLConnection, id: String, ids: [String]) throws {
+            db.wrote(.environments)
             try db.execute("DELETE FROM apple_app_ids WHERE environment_id = ?", [.text(id)])
             for (i, appID) in ids.enumerated() {
                 try db.execute("INSERT INTO apple_app_ids (environment_id, app_id, position) VALUES (?, ?, ?)", [.text(id), .text(appID), .integer(Int64(i))])
@@ -76,6 +77,7 @@ extension Tables {
 
         /// Inserts a new environment (revision 1, attack mode off).
         static func insert(_ db: any SQLConnection, id: String, name: String, kind: EnvironmentKind, now: Int64) throws {
+            db.wrote(.environments)
             try db.execute(
                 "INSERT INTO environments (id, name, kind, attack_mode, revision, created_at, updated_at) VALUES (?, ?, ?, 0, 1, ?, ?)",
                 [.text(id), .text(name), .text(kind.rawValue), .integer(now), .integer(now)]
@@ -86,11 +88,13 @@ extension Tables {
         /// row until the transaction ends, so concurrent changes through several servers apply one after the other,
         /// each to what the one before stored; SQLite's one writer serializes them anyway). False when there is none.
         static func lock(_ db: any SQLConnection, id: String) throws -> Bool {
-            try db.execute("UPDATE environments SET revision = revision WHERE id = ?", [.text(id)]) == 1
+            db.locks(.environments)
+            return try db.execute("UPDATE environments SET revision = revision WHERE id = ?", [.text(id)]) == 1
         }
 
         /// Writes the environment's own fields and moves its revision on.
         static func update(_ db: any SQLConnection, _ environment: Environment, now: Int64) throws {
+            db.wrote(.environments)
             try db.execute(
                 "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, play_integrity_daily_quota = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
                 [.text(environment.name), .text(environment.kind.rawValue), SQLValue(environment.attackMode),
@@ -100,6 +104,7 @@ extension Tables {
 
         /// Deletes the environment and, by cascade, everything registered in it.
         static func delete(_ db: any SQLConnection, id: String) throws {
+            db.wrote(.environmentCascade)
             try db.execute("DELETE FROM environments WHERE id = ?", [.text(id)])
         }
 
@@ -137,6 +142,7 @@ extension Tables {
         }
 
         static func replaceAndroidApps(_ db: any SQLConnection, id: String, apps: [AndroidApp]) throws {
+            db.wrote(.environments)
             try db.execute("DELETE FROM android_apps WHERE environment_id = ?", [.text(id)])
             for (i, app) in apps.enumerated() {
                 try db.execute(
@@ -154,11 +160,13 @@ extension Tables {
 
         /// Makes sure environment `id` has a credentials row.
         static func ensureCredentials(_ db: any SQLConnection, id: String) throws {
+            db.wrote(.environments)
             try db.execute("INSERT INTO play_integrity_credentials (environment_id) VALUES (?) ON CONFLICT (environment_id) DO NOTHING", [.text(id)])
         }
 
         /// Stores the sealed service account of environment `id` (nil: removes it).
         static func setServiceAccount(_ db: any SQLConnection, id: String, sealed: [UInt8]?, clientEmail: String?, projectID: String?) throws {
+            db.wrote(.environments)
             try db.execute(
                 "UPDATE play_integrity_credentials SET service_account_sealed = ?, service_account_email = ?, service_account_project = ? WHERE environment_id = ?",
                 [SQLValue(sealed), SQLValue(clientEmail), SQLValue(projectID), .text(id)]
@@ -167,12 +175,14 @@ extension Tables {
 
         /// Stores the sealed local keys of environment `id` and the SHA-256 of the verification key (nil: removes them).
         static func setLocalKeys(_ db: any SQLConnection, id: String, sealed: [UInt8]?, verificationKeySHA256: String?) throws {
+            db.wrote(.environments)
             try db.execute("UPDATE play_integrity_credentials SET local_sealed = ?, local_key_sha256 = ? WHERE environment_id = ?",
                            [SQLValue(sealed), SQLValue(verificationKeySHA256), .text(id)])
         }
 
         /// Deletes the credentials row of environment `id` when it holds neither credential.
         static func dropEmptyCredentials(_ db: any SQLConnection, id: String) throws {
+            db.wrote(.environments)
             try db.execute("DELETE FROM play_integrity_credentials WHERE environment_id = ? AND service_account_sealed IS NULL AND local_sealed IS NULL", [.text(id)])
         }
     }

@@ -8,6 +8,7 @@ extension Tables {
         static let columns = "id, name, scope, hint, created_at, last_used_at, revoked_at"
 
         static func insert(_ db: any SQLConnection, _ token: ManagementToken, tokenHash: [UInt8], createdBy: String?) throws {
+            db.wrote(.managementTokens)
             try db.execute(
                 "INSERT INTO management_tokens (id, name, scope, token_hash, hint, created_by, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [.text(token.id), .text(token.name), .text(token.scope.rawValue), .blob(tokenHash), .text(token.hint), SQLValue(createdBy),
@@ -31,10 +32,12 @@ extension Tables {
         }
 
         static func revoke(_ db: any SQLConnection, id: String, now: Int64) throws {
+            db.wrote(.managementTokens)
             try db.execute("UPDATE management_tokens SET revoked_at = ? WHERE id = ?", [.integer(now), .text(id)])
         }
 
         static func markUsed(_ db: any SQLConnection, id: String, now: Int64) throws {
+            db.wrote(.managementTokens)
             try db.execute("UPDATE management_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(id)])
         }
 

@@ -13,16 +13,19 @@ extension Tables {
 
         /// Retires the current key at `now`.
         static func retireCurrent(_ db: any SQLConnection, now: Int64) throws {
+            db.wrote(.receiptKeys)
             try db.execute("UPDATE receipt_keys SET retired_at = ? WHERE retired_at IS NULL", [.integer(now)])
         }
 
         /// Revokes at `now` every key not revoked yet; returns their ids.
         static func revokeAll(_ db: any SQLConnection, now: Int64) throws -> [String] {
-            try db.query("UPDATE receipt_keys SET revoked_at = ? WHERE revoked_at IS NULL RETURNING kid", [.integer(now)]).map { try $0.text("kid") }
+            db.wrote(.receiptKeys)
+            return try db.query("UPDATE receipt_keys SET revoked_at = ? WHERE revoked_at IS NULL RETURNING kid", [.integer(now)]).map { try $0.text("kid") }
         }
 
         /// Inserts key `kid` as current.
         static func insert(_ db: any SQLConnection, kid: String, sealedPrivateKey: [UInt8], publicJWK: String, now: Int64) throws {
+            db.wrote(.receiptKeys)
             try db.execute(
                 "INSERT INTO receipt_keys (kid, sealed_private_key, public_jwk, created_at, retired_at) VALUES (?, ?, ?, ?, NULL)",
                 [.text(kid), .blob(sealedPrivateKey), .text(publicJWK), .integer(now)])

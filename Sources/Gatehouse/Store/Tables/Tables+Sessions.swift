@@ -5,6 +5,7 @@ extension Tables {
     /// CSRF token, the flash message for the next page and their times.
     enum Sessions {
         static func insert(_ db: any SQLConnection, tokenHash: [UInt8], adminID: String, csrfToken: String, now: Int64) throws {
+            db.wrote(.sessions)
             try db.execute(
                 "INSERT INTO sessions (token_hash, admin_id, csrf_token, created_at, last_seen_at) VALUES (?, ?, ?, ?, ?)",
                 [.blob(tokenHash), .text(adminID), .text(csrfToken), .integer(now), .integer(now)]
@@ -24,20 +25,24 @@ extension Tables {
         }
 
         static func delete(_ db: any SQLConnection, tokenHash: [UInt8]) throws {
+            db.wrote(.sessions)
             try db.execute("DELETE FROM sessions WHERE token_hash = ?", [.blob(tokenHash)])
         }
 
         /// Ends every session of admin `adminID` but the one whose token hashes to `keeping` (none when empty).
         static func deleteAll(_ db: any SQLConnection, adminID: String, keeping: [UInt8] = []) throws {
+            db.wrote(.sessions)
             try db.execute("DELETE FROM sessions WHERE admin_id = ? AND token_hash != ?", [.text(adminID), .blob(keeping)])
         }
 
         /// Marks the session seen at `now` and takes its flash message.
         static func touch(_ db: any SQLConnection, tokenHash: [UInt8], now: Int64) throws {
+            db.wrote(.sessions)
             try db.execute("UPDATE sessions SET last_seen_at = ?, flash = NULL, flash_tone = NULL WHERE token_hash = ?", [.integer(now), .blob(tokenHash)])
         }
 
         static func setFlash(_ db: any SQLConnection, tokenHash: [UInt8], _ flash: Flash) throws {
+            db.wrote(.sessions)
             try db.execute("UPDATE sessions SET flash = ?, flash_tone = ? WHERE token_hash = ?",
                            [.text(flash.message), .text(flash.tone.rawValue), .blob(tokenHash)])
         }
@@ -45,7 +50,8 @@ extension Tables {
         /// Deletes at most `limit` sessions last seen at or before `idleBefore` or created at or before `createdBefore`;
         /// returns how many.
         static func purge(_ db: any SQLConnection, idleBefore: Int64, createdBefore: Int64, limit: Int) throws -> Int {
-            try db.query(
+            db.wrote(.sessions)
+            return try db.query(
                 """
                 DELETE FROM sessions WHERE token_hash IN
                   (SELECT token_hash FROM sessions WHERE last_seen_at <= ? OR created_at <= ? LIMIT ?) RETURNING token_hash

@@ -23,6 +23,7 @@ extension Tables {
 
         /// Adds counts to the hourly rollups: 6 values per row (environment, hour, provider, status, reason, count).
         static func addRollups(_ db: any SQLConnection, rows: [SQLValue]) throws {
+            db.wrote(.trafficRollups)
             try insert(db, "INSERT INTO verdict_rollups (environment_id, hour, provider, status, reason, count)", columns: 6, rows,
                        then: " ON CONFLICT (environment_id, hour, provider, status, reason) DO UPDATE SET count = verdict_rollups.count + excluded.count")
         }
@@ -30,6 +31,7 @@ extension Tables {
         /// Adds counts to the observed-value rollups: 8 values per row (environment, hour, provider, status, reason,
         /// field, value, count).
         static func addObservedRollups(_ db: any SQLConnection, rows: [SQLValue]) throws {
+            db.wrote(.trafficRollups)
             try insert(db, "INSERT INTO verdict_observed_rollups (environment_id, hour, provider, status, reason, field, value, count)", columns: 8, rows,
                        then: " ON CONFLICT (environment_id, hour, provider, status, reason, field, value) DO UPDATE SET count = verdict_observed_rollups.count + excluded.count")
         }
@@ -95,6 +97,7 @@ extension Tables {
 
         /// Deletes rollups of hours before `cutoff`.
         static func deleteRollups(_ db: any SQLConnection, before cutoff: Int64) throws {
+            db.wrote(.trafficRollups)
             try db.execute("DELETE FROM verdict_rollups WHERE hour < ?", [.integer(cutoff)])
             try db.execute("DELETE FROM verdict_observed_rollups WHERE hour < ?", [.integer(cutoff)])
         }
