@@ -49,18 +49,19 @@ test: test-deps check-imports
 	$(MAKE) test-browser
 
 # The code that reads memory through pointers under AddressSanitizer (a debug build of its own in .build/asan): the
-# Mustache tests (the spec suite among them) and the committed fuzz corpora of the Mustache and HTTP parsers replayed
-# through their fuzz targets' replay tools (a plain build of a fuzz target replays the files it is given).
+# Mustache tests (the spec suite among them) and every committed fuzz corpus (Tests/Fuzz/*/corpus) replayed through
+# its fuzz target's replay tool (a plain build of a fuzz target replays the files it is given).
 ASAN = --sanitize=address --scratch-path .build/asan
 # Every `import` in Sources/ and Tests/ is declared for its target in Package.swift (no transitive imports).
 check-imports:
 	python3 Tests/check_imports.py $(SWIFT)
 
+# Every fuzz target with a committed corpus (Tests/Fuzz/*), so a new one is replayed without anyone remembering.
+FUZZ_TARGETS = $(notdir $(wildcard Tests/Fuzz/*))
+
 test-asan: deps
-	$(SWIFT) build $(ASAN) --product MustacheFuzz
-	$(SWIFT) build $(ASAN) --product HTTPParserFuzz
-	SWIFT_BACKTRACE=enable=no .build/asan/debug/MustacheFuzz Tests/Fuzz/MustacheFuzz/corpus/* > /dev/null
-	SWIFT_BACKTRACE=enable=no .build/asan/debug/HTTPParserFuzz Tests/Fuzz/HTTPParserFuzz/corpus/* > /dev/null
+	for t in $(FUZZ_TARGETS); do $(SWIFT) build $(ASAN) --product $$t || exit 1; done
+	for t in $(FUZZ_TARGETS); do SWIFT_BACKTRACE=enable=no .build/asan/debug/$$t Tests/Fuzz/$$t/corpus/* > /dev/null || exit 1; done
 	$(SWIFT) test $(ASAN) --disable-xctest --filter MustacheTests
 
 VENV = .venv

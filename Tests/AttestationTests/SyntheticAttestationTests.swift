@@ -157,7 +157,7 @@ import Testing
         let clock = ContinuousClock()
         let start = clock.now
         #expect(verify(key).verdict == Verdict(reasons: [.certificateChainInvalid]))
-        #expect(clock.now - start < .seconds(1))
+        #expect(clock.now - start < .seconds(5), "a long chain is refused by its length, not walked")  // milliseconds in practice
         var two = SyntheticAppAttest.Tweaks()
         two.extraCertificates = [intermediate, intermediate]
         let four = try ca.attest(appId: Self.appId, clientDataHash: Self.clientDataHash, tweaks: two)

@@ -163,10 +163,10 @@ struct ServerTests {
     }
 
     @Test func shutdownFinishesAnInFlightRequestAndRefusesNewOnes() throws {
-        let started = Gate()
+        let started = Gate(), release = Gate()
         let server = try startServer { request in
             started.open()
-            usleep(500_000)
+            release.wait(seconds: 60)  // in flight until the test has seen the shutdown refuse new connections
             return echo(request)
         }
         let port = server.boundPort
@@ -175,6 +175,7 @@ struct ServerTests {
         #expect(started.wait())
         server.shutdown()
         #expect(throws: TestClient.Failure.connect(ECONNREFUSED)) { try TestClient(port: port) }
+        release.open()
         let reply = try client.readResponse()
         #expect(reply.status == 200 && reply.text == "GET /slow\n")
         #expect(reply.headers["Connection"] == "close")

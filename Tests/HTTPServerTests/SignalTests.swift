@@ -8,10 +8,10 @@ import Testing
 struct SignalTests {
     @Test(arguments: [SIGTERM, SIGINT])
     func aSignalShutsTheServerDownGracefully(signal: Int32) throws {
-        let started = Gate()
+        let started = Gate(), release = Gate()
         let server = try startServer { request in
             started.open()
-            usleep(300_000)
+            release.wait(seconds: 60)  // in flight until the signal has stopped the server accepting
             return echo(request)
         }
         let thread = Mutex<pthread_t?>(nil)
@@ -31,6 +31,9 @@ struct SignalTests {
         // Threads from ThreadStarter block SIGINT/SIGTERM from their first instruction, so a signal sent before the
         // signalfd exists stays pending on the thread and is read once it does.
         #expect(pthread_kill(target, signal) == 0)
+        // The signal is taken: new connections are refused while the request is still in flight.
+        #expect(poll(seconds: 30) { (try? TestClient(port: server.boundPort)) == nil })
+        release.open()
         let reply = try client.readResponse()
         #expect(reply.status == 200 && reply.headers["Connection"] == "close")
         #expect(returned.wait(seconds: 10))

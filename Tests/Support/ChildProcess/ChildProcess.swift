@@ -16,6 +16,12 @@ public final class ChildProcess {
 
     /// Starts `executable` with `arguments`. The pipe is close-on-exec here, so children spawned concurrently by other
     /// tests do not inherit it (and keep it open past this child's exit).
+    /// This process's environment without the developer's `GATEHOUSE_*` settings (a child `gatehouse` would read
+    /// them: a database, a master key, rate limits), keeping only the test harness's `GATEHOUSE_TEST_*`.
+    public static var scrubbedEnvironment: [String: String] {
+        ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") || $0.key.hasPrefix("GATEHOUSE_TEST_") }
+    }
+
     public init(_ executable: String, _ arguments: [String], standardErrorPath: String) throws {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
@@ -27,7 +33,7 @@ public final class ChildProcess {
         posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
         posix_spawn_file_actions_addopen(&actions, 2, standardErrorPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let environment = Self.scrubbedEnvironment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + environment).forEach { free($0) } }
         var pid: pid_t = 0
         let rc = posix_spawn(&pid, executable, &actions, nil, argv, environment)

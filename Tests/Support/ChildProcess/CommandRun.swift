@@ -23,7 +23,7 @@ public struct CommandRun: Sendable {
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
-        if let environment { process.environment = environment }
+        process.environment = environment ?? ChildProcess.scrubbedEnvironment
         let out = Pipe(), err = Pipe(), inp = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -50,11 +50,8 @@ public struct CommandRun: Sendable {
             while directory.path.contains(".xctest") { directory.deleteLastPathComponent() }
             candidates.append(directory.appendingPathComponent("gatehouse").path)
         }
-        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(repository.appendingPathComponent(".build/debug/gatehouse").path)
         guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
-            throw CommandRunError(description: "no gatehouse binary in \(candidates): build it with `swift build --build-tests`")
+            throw CommandRunError(description: "no gatehouse binary beside the test runner (\(candidates)): build it with `swift build --build-tests`")
         }
         return found
     }
