@@ -3,9 +3,10 @@ import Gatehouse
 import GatehouseTesting
 import HTTP
 import Testing
+import ThrowawayPostgres
 
 /// Play Integrity credentials: validated, sealed at rest, never returned, logged or audited.
-@Suite("Play Integrity credentials")
+@Suite("Play Integrity credentials", .enabled(if: !ThrowawayPostgres.endToEnd, "reads the SQLite file's bytes"))
 struct CredentialsAPITests {
     static let base = "/api/management/v1"
 

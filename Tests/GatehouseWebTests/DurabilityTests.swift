@@ -4,11 +4,12 @@ import GatehouseWeb
 import SQLite
 import Storage
 import Testing
+import ThrowawayPostgres
 
 /// What an acknowledged change survives: by default every commit of the server's writer is synced (`synchronous =
 /// FULL`), so a power cut loses no counter, nonce or token it answered for; `--durability normal` is the explicit,
 /// cheaper choice. (A killed process loses nothing either way: `AppAttestAPITests` and `CrashTests` kill and reopen.)
-@Suite("Durability of acknowledged changes")
+@Suite("Durability of acknowledged changes", .enabled(if: !ThrowawayPostgres.endToEnd, "reads SQLite's own settings"))
 struct DurabilityTests {
     static func writerSynchronous(_ app: TestApp) throws -> SQLValue? {
         try app.application.domain.store.database.write { try $0.queryOne("PRAGMA synchronous")?.value(at: 0) }

@@ -8,7 +8,7 @@ import ThrowawayPostgres
 
 /// `gatehouse migrate` opens the domain alone: on a new database it applies the migrations and does nothing else (no
 /// receipt signing key is made, no template is read), so it runs from a folder that holds only `Migrations/`.
-@Suite("gatehouse migrate opens only the domain", .serialized)
+@Suite("gatehouse migrate opens only the domain", .serialized, .enabled(if: !ThrowawayPostgres.endToEnd, "on PostgreSQL in every pass already"))
 struct MigrateCommandTests {
     /// A resources folder holding a copy of `Migrations/` and nothing else; removed by the caller.
     static func migrationsOnly() throws -> String {

@@ -3,7 +3,7 @@ import Testing
 import ThrowawayPostgres
 
 /// `gatehouse` given a PostgreSQL it cannot use: a clear message, without the password, and exit status 2.
-@Suite("Command line on PostgreSQL", .serialized)
+@Suite("Command line on PostgreSQL", .serialized, .enabled(if: !ThrowawayPostgres.endToEnd, "on PostgreSQL in every pass already"))
 struct PostgresCommandLineTests {
     @Test func badConfigurationIsAClearMessageAndExitTwo() throws {
         let database = try ThrowawayPostgres.database()
