@@ -95,6 +95,36 @@ struct DeviceDomainTests {
         #expect(forged.tampering == [Tampering.signatureInvalid])
     }
 
+    /// Only a signed request inside the window spends its nonce: a forged signature or a timestamp six minutes ahead
+    /// (the future side of the ±5-minute window) leaves the nonce to the genuine request that comes with it.
+    @Test func onlyASignedFreshRequestSpendsItsNonce() throws {
+        let f = try Fixture()
+        let nonce = Base64.encode(try SecureRandom.bytes(16), alphabet: .urlSafe, padded: false)
+        let forged = try f.assess.assess(try f.request(nonce: nonce, signature: [UInt8](repeating: 0, count: 32)), apiKey: f.publicKey, in: f.environment)
+        #expect(forged.tampering == [Tampering.signatureInvalid])
+        // Made six minutes ahead of the server's clock: judged stale, spends nothing.
+        let ahead = try f.request(nonce: nonce)
+        f.engine.clock.advance(by: -360)
+        let early = try f.assess.assess(ahead, apiKey: f.publicKey, in: f.environment)
+        #expect(early.tampering.isEmpty, "\(early.tampering)")
+        f.engine.clock.advance(by: 360)
+        let genuine = try f.assess.assess(ahead, apiKey: f.publicKey, in: f.environment)
+        #expect(genuine.tampering.isEmpty, "the nonce was spent by a request that was not signed or not fresh: \(genuine.tampering)")
+        #expect(try f.assess.assess(ahead, apiKey: f.publicKey, in: f.environment).tampering == [Tampering.replayed])
+    }
+
+    /// Every registration attempt spends its challenge, a failed one too: a forged attestation sent with a fresh
+    /// challenge leaves nothing for a second try.
+    @Test func aFailedRegistrationSpendsItsChallenge() throws {
+        let f = try Fixture()
+        let challenge = try f.appAttest.issueChallenge(for: f.environment).challenge
+        let key = try DeviceDomainTests.authority.get().attest(appId: DeviceDomainTests.appID, clientDataHash: SHA256.hash(Array(challenge.utf8)))
+        let junk = try f.appAttest.register(in: f.environment, keyID: key.keyId, challenge: challenge, attestation: [0xA0])
+        #expect(junk.verdict.status == .forged, "\(junk.verdict)")
+        let retry = try f.appAttest.register(in: f.environment, keyID: key.keyId, challenge: challenge, attestation: key.attestation)
+        #expect(retry.verdict.reasons == ["challengeInvalid"], "a failed attempt left its challenge usable: \(retry.verdict)")
+    }
+
     /// Invalidation is declared by the table functions: a change of an environment's own fields (a PATCH, or the row
     /// lock taken before one) keeps the attested keys cached (of that environment and every other), and deleting an
     /// environment, whose keys go by cascade, forgets them.

@@ -26,11 +26,15 @@ struct StoreContractTests {
         let store = s.store
         let consumed = concurrently(10) { i in
             // Half through group commit, half through plain write transactions: both paths are single-use.
-            (try? (i % 2 == 0
-                ? store.commit { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
-                : store.write { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) })) ?? false
+            Result {
+                try i % 2 == 0
+                    ? store.commit { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
+                    : store.write { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
+            }
         }
-        #expect(consumed.filter { $0 }.count == 1, "\(consumed)")
+        // Exactly one consumed it, and every other was told it was gone (none failed: a thrown error is not a loss).
+        #expect(consumed.compactMap { try? $0.get() }.count == 10, "\(consumed)")
+        #expect(consumed.filter { (try? $0.get()) == true }.count == 1, "\(consumed)")
 
         try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "late", environmentID: environmentID, expiresAt: now + 300) }
         #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "late", environmentID: environmentID, now: now + 300) } == false,
@@ -50,11 +54,15 @@ struct StoreContractTests {
         #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) } == false, "a key registers once")
         let store = s.store
         let now = s.clock.now
-        let won = concurrently(20) { i in
-            (try? store.commit { db in
-                try Tables.AttestedKeys.advance(db, keyID: keyID, from: .fresh, to: CounterWindow(newest: UInt32(i + 1), seenBelow: 0), now: now)
-            }) ?? false
+        let outcomes = concurrently(20) { i in
+            Result {
+                try store.commit { db in
+                    try Tables.AttestedKeys.advance(db, keyID: keyID, from: .fresh, to: CounterWindow(newest: UInt32(i + 1), seenBelow: 0), now: now)
+                }
+            }
         }
+        let won = outcomes.compactMap { try? $0.get() }
+        #expect(won.count == 20, "a racer failed instead of losing: \(outcomes)")
         #expect(won.filter { $0 }.count == 1, "\(won)")
         let winner = try #require(won.firstIndex(of: true))
         let stored = try s.store.read { db in try Tables.AttestedKeys.window(db, keyID: keyID) }
@@ -75,8 +83,9 @@ struct StoreContractTests {
         #expect(try spend("com.example.app", "n1") == false, "the nonce is the app's, whichever environment presents it")
         #expect(try spend("com.example.other", "n1"), "another app's nonce space")
         let store = s.store
-        let raced = concurrently(10) { _ in (try? store.commit { db in try Tables.SpentNonces.spend(db, appID: "com.example.app", nonce: "n2", expiresAt: later) }) ?? false }
-        #expect(raced.filter { $0 }.count == 1)
+        let raced = concurrently(10) { _ in Result { try store.commit { db in try Tables.SpentNonces.spend(db, appID: "com.example.app", nonce: "n2", expiresAt: later) } } }
+        #expect(raced.compactMap { try? $0.get() }.count == 10, "a racer failed instead of losing: \(raced)")
+        #expect(raced.filter { (try? $0.get()) == true }.count == 1)
         // Kept two minutes past their expiry (a server whose clock runs ahead must not forget what another judges fresh).
         #expect(try s.store.write { db in try Tables.SpentNonces.purge(db, now: later + Tables.clockSkewMargin - 1, limit: 100) } == 0)
         #expect(try spend("com.example.app", "n1") == false)
@@ -91,9 +100,11 @@ struct StoreContractTests {
         let now = s.clock.now
         let hash = SHA256.hash(Array("token".utf8))
         let store = s.store
-        let replays = concurrently(10) { _ in
-            (try? store.commit { db in try Tables.SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: now + 600) }) ?? true
+        let outcomes = concurrently(10) { _ in
+            Result { try store.commit { db in try Tables.SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: now + 600) } }
         }
+        let replays = outcomes.compactMap { try? $0.get() }
+        #expect(replays.count == 10, "a presentation failed instead of being judged: \(outcomes)")
         #expect(replays.filter { !$0 }.count == 1, "one first presentation: \(replays)")
 
         let kept = Tables.FailedIntegrityTokens.kept
@@ -236,12 +247,13 @@ struct StoreContractTests {
         let environmentID = try s.environment().environment.id
         // A duplicate primary key through either write path is a conflict, never the engine's own error.
         try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
-        #expect(throws: DomainError.self) {
+        // A conflict (409), not merely some domain error: a 503 would tell the client to retry what can never pass.
+        #expect {
             try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
-        }
-        #expect(throws: DomainError.self) {
+        } throws: { if case DomainError.conflict = $0 { true } else { false } }
+        #expect {
             try s.store.write { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
-        }
+        } throws: { if case DomainError.conflict = $0 { true } else { false } }
         for kind in [StorageError.Kind.busy, .unavailable] {
             let error = s.store.domainError(StorageError(kind, "test"))
             guard case DomainError.unavailable(_, let retryAfter)? = error as? DomainError else {
