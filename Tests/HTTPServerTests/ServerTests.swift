@@ -146,7 +146,8 @@ struct ServerTests {
         let client = try TestClient(port: server.boundPort)
         try client.send("GET /fresh HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try client.readResponse().text == "GET /fresh\n")
-        #expect(idle.count == 1000)
+        #expect(server.openConnections >= 1000, "the idle connections were dropped to serve the new one")
+        _ = idle
     }
 
     @Test func maxConnectionsClosesTheExtraOnes() throws {
@@ -187,10 +188,13 @@ struct ServerTests {
         let idle = Server(configuration: ServerConfiguration(port: 0), responder: echo, logger: .discard)
         idle.wait()
         let server = try startServer(responder: echo)
+        let port = server.boundPort
         server.shutdown()
         server.shutdown()
         server.wait()
         server.wait()
+        #expect(server.openConnections == 0)
+        #expect(throws: TestClient.Failure.connect(ECONNREFUSED)) { try TestClient(port: port) }
     }
 
     @Test func blockingHandlersRunInParallelOnAllWorkers() throws {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import PostgreSQL
 import Storage
+import Synchronization
 import Testing
 import TestThreads
 import ThrowawayPostgres
@@ -267,5 +268,47 @@ struct PostgreSQLTests {
         } throws: { ($0 as? StorageError)?.kind == .unavailable }
         #expect(ContinuousClock.now - started < .seconds(5))
         release.signal()
+    }
+
+    /// Every SQLSTATE the store relies on maps to its kind of failure (a conflict is 409, a busy or lost database 503,
+    /// anything else a 500 without its text).
+    @Test(arguments: [
+        ("23505", StorageError.Kind.unique), ("23503", .foreignKey), ("23514", .check), ("23502", .check),
+        ("40001", .busy), ("40P01", .busy), ("55P03", .busy),
+        ("57014", .unavailable), ("57P01", .unavailable), ("57P02", .unavailable), ("57P03", .unavailable), ("53300", .unavailable),
+        ("08006", .unavailable), ("08001", .unavailable), ("42601", .other), ("42P05", .other),
+    ])
+    func sqlStatesMapToTheStoresFailures(_ state: String, _ kind: StorageError.Kind) {
+        #expect(PostgresError(sqlState: state, "m").storageError.kind == kind)
+        #expect(PostgresError(sqlState: nil, "lost").storageError.kind == .unavailable)
+        #expect(PostgresError(sqlState: state, "m").isRetryable == (state == "40001" || state == "40P01"))
+    }
+
+    /// A transaction that met a serialization failure or a deadlock runs again, up to `retries` times; then the
+    /// failure is the caller's. Anything else is not retried.
+    @Test func aSerializationFailureRunsTheTransactionAgainABoundedNumberOfTimes() throws {
+        let fixture = try Fixture(), database = fixture.database
+        let attempts = Mutex(0)
+        try database.write { _ in
+            let n = attempts.withLock { $0 += 1; return $0 }
+            if n < 3 { throw PostgresError(sqlState: n == 1 ? "40001" : "40P01", "lost a race") }
+        }
+        #expect(attempts.withLock { $0 } == 3)
+        attempts.withLock { $0 = 0 }
+        #expect(throws: PostgresError.self) {
+            try database.write { _ in
+                attempts.withLock { $0 += 1 }
+                throw PostgresError(sqlState: "40001", "always")
+            }
+        }
+        #expect(attempts.withLock { $0 } == database.configuration.retries + 1)
+        attempts.withLock { $0 = 0 }
+        #expect(throws: PostgresError.self) {
+            try database.write { _ in
+                attempts.withLock { $0 += 1 }
+                throw PostgresError(sqlState: "23505", "a duplicate")
+            }
+        }
+        #expect(attempts.withLock { $0 } == 1, "a duplicate is not run again")
     }
 }
