@@ -42,6 +42,33 @@ struct StoreContractTests {
         #expect(try s.store.write { db in try Tables.Challenges.purge(db, now: now + 300, limit: 10) } == 1)
     }
 
+    /// The counter commit after a lost race: the window moved between the judgement and the commit (another server
+    /// committed counter 3 after this one judged counter 5 against a fresh window), so the commit re-reads the stored
+    /// window and judges again; what it stores keeps the other's seen counter, so replaying 3 is refused afterwards.
+    @Test(arguments: StoreEngine.allCases)
+    func aCounterCommitThatLostARaceKeepsTheWinnersSeenCounters(_ engine: StoreEngine) throws {
+        let s = try engine.open()
+        let environmentID = try s.environment().environment.id
+        let keyID = [UInt8](repeating: 9, count: 32)
+        let key = AttestedKey(keyID: keyID, environmentID: environmentID, publicKey: [0x04] + [UInt8](repeating: 1, count: 64),
+                              appID: "ABCDE12345.com.example.app", attestationEnvironment: .production, counter: .fresh,
+                              createdAt: s.clock.now, lastUsedAt: nil)
+        #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) })
+        let now = s.clock.now
+        // Judged against the fresh window: 5 moves it to {newest 5}.
+        guard case .accept(let accepted5) = CounterWindow.fresh.judge(5) else { Issue.record("5 is not accepted"); return }
+        // Meanwhile another writer commits 3 from the fresh window.
+        guard case .accept(let accepted3) = CounterWindow.fresh.judge(3) else { Issue.record("3 is not accepted"); return }
+        #expect(try s.store.commit { db in try Tables.AttestedKeys.advance(db, keyID: keyID, from: .fresh, to: accepted3, now: now) })
+        let pending = AppAttestService.PendingCounter(keyID: keyID, counter: 5, judgedAgainst: .fresh, accepted: accepted5, now: now)
+        let (verdict, stored) = try s.store.commit { db in try AppAttestService.commit(pending, in: db) }
+        #expect(verdict.isVerified, "\(verdict)")
+        let window = try #require(stored)
+        #expect(window.newest == 5)
+        #expect(window.judge(3) == .reused, "the winner's counter 3 was lost: it could be replayed (\(window))")
+        #expect(try s.store.read { db in try Tables.AttestedKeys.window(db, keyID: keyID) } == window)
+    }
+
     @Test(arguments: StoreEngine.allCases)
     func aCounterAdvancesConditionallyOneOfTwentyWriters(_ engine: StoreEngine) throws {
         let s = try engine.open()
