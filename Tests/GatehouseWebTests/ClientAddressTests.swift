@@ -18,9 +18,8 @@ struct ClientAddressTests {
     }
 
     @Test func theDeviceRateLimitKeysOnTheClientTheProxyNamed() throws {
-        // 1 request per second, bursts of 2, per address.
-        let server = try DeviceServer(["--trust-proxy", "--device-rate-per-address", "1"])
-        #expect(try Self.challenge(server, forwardedFor: "198.51.100.1") != 429)
+        // 1 request per 100 s, bursts of one, per address: no stall of a loaded machine refills a bucket meanwhile.
+        let server = try DeviceServer(["--trust-proxy", "--device-rate-per-address", "0.01"])
         #expect(try Self.challenge(server, forwardedFor: "198.51.100.1") != 429)
         #expect(try Self.challenge(server, forwardedFor: "198.51.100.1") == 429)
         // Another phone behind the same proxy has its own bucket.
@@ -31,10 +30,10 @@ struct ClientAddressTests {
     }
 
     @Test func twoTrustedProxiesTakeTheSecondHopFromTheRight() throws {
-        let server = try DeviceServer(["--trusted-proxies", "2", "--device-rate-per-address", "1"])
-        // client → proxy A (appends the client) → proxy B (appends A) → us.
+        let server = try DeviceServer(["--trusted-proxies", "2", "--device-rate-per-address", "0.01"])
+        // client → proxy A (appends the client) → proxy B (appends A) → us: the client's bucket, whichever A.
         #expect(try Self.challenge(server, forwardedFor: "198.51.100.1, 10.0.0.1") != 429)
-        #expect(try Self.challenge(server, forwardedFor: "198.51.100.1, 10.0.0.2") != 429)
+        #expect(try Self.challenge(server, forwardedFor: "198.51.100.1, 10.0.0.2") == 429)
         #expect(try Self.challenge(server, forwardedFor: "6.6.6.6, 198.51.100.1, 10.0.0.1") == 429)
         #expect(try Self.challenge(server, forwardedFor: "198.51.100.9, 10.0.0.1") != 429)
     }
