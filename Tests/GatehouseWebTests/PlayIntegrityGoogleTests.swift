@@ -70,7 +70,8 @@ struct PlayIntegrityGoogleTests {
             }.start()
         }
         // Wait until decodes are held by the fake (a state, not a time), then ask /healthz while they wait.
-        while try fake.received().filter({ $0.path.hasSuffix(":decodeIntegrityToken") }).count < 8 {}
+        let held = waitUntil(seconds: 9) { ((try? fake.received()) ?? []).filter { $0.path.hasSuffix(":decodeIntegrityToken") }.count >= 8 }
+        #expect(held, "the fake never held eight decodes")
         for _ in 0..<200 { #expect(try client.send("GET", "/healthz").status == 200) }
         // Every answer came while decodes were still held: a starved worker pool would have answered /healthz only
         // once they gave up on Google, 10 seconds on. (A state, not a timing: how fast /healthz is, is a bench's.)
