@@ -65,11 +65,11 @@ let package = Package(
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SeededRandom"]),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks"]),
-        .testTarget(name: "MustacheTests", dependencies: ["Mustache"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
-        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "ThrowawayPostgres", "TestThreads"]),
-        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Storage", "SQLiteCrashWriter", "ChildProcess"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "ThrowawayPostgres", "TestThreads", "TestSupport"]),
+        .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Storage", "SQLiteCrashWriter", "ChildProcess", "TestSupport"]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
@@ -79,11 +79,13 @@ let package = Package(
                                                           "PostgreSQL", "Attestation", "AttestationTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
-                                                              "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL"]),
+                                                              "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL", "TestSupport"]),
 
         // Test support: threads released together (one winner among concurrent callers), spawning child processes
         // from tests, and a child process the SQLite crash test kills.
         .target(name: "TestThreads", path: "Tests/Support/TestThreads"),
+        // The one temporary folder of the test targets.
+        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
         .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL", "ChildProcess"], path: "Tests/Support/ThrowawayPostgres"),
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.

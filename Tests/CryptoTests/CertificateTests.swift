@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import TestSupport
 
 /// A root → intermediate → leaf chain made with the openssl tool in a temporary directory.
 struct TestPKI {

@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+import TestSupport
 
 @Suite struct ECPublicKeyTests {
     /// RFC 6979 §A.2.5: the P-256 key and its deterministic ECDSA signature with SHA-256 over "sample".

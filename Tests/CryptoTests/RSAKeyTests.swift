@@ -1,5 +1,6 @@
 import Crypto
 import Testing
+import TestSupport
 
 @Suite struct RSAKeyTests {
     @Test func signsRS256ThatItsPublicKeyAndOpenSSLVerify() throws {

@@ -14,22 +14,6 @@ func hex(_ text: String) throws -> [UInt8] {
     return bytes
 }
 
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = NSTemporaryDirectory() + "gatehouse-crypto-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func file(_ name: String) -> String { path + "/" + name }
-
-    func remove() {
-        try? FileManager.default.removeItem(atPath: path)
-    }
-}
-
 /// Runs the `openssl` command-line tool in `directory`, returning standard output; throws with standard error
 /// when it exits non-zero.
 ///

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 
 /// The openssl helper must report failures, or certificate tests could pass on files that were never made.
 @Suite struct SupportTests {

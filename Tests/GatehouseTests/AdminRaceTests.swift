@@ -15,10 +15,8 @@ struct AdminRaceTests {
     static func twoServers(_ engine: StoreEngine) throws -> (EngineStore, Store) {
         let first = try engine.open()
         guard let database = first.postgres else { return (first, first.store) }
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
         let clock = first.clock
-        let second = try Store.open(postgresURL: database.url, migrationsDirectory: root.path + "/Migrations",
+        let second = try Store.open(postgresURL: database.url, migrationsDirectory: StoreEngine.migrations,
                                     masterKey: first.masterKey, poolSize: 12, clock: Clock(wall: { clock.now })).store
         return (first, second)
     }

@@ -12,12 +12,10 @@ struct ClockSkewTests {
     @Test func aReceiptSpentOnOneServerStaysSpentWhenAServerAheadPurges() throws {
         let database = try ThrowawayPostgres.database()
         let key = try SecureRandom.bytes(32)
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
         let behind = ManualClock(1_800_000_000)
         let ahead = ManualClock(1_800_000_000 + 90)   // 90 s ahead: within what NTP-less servers drift to
         let open = { (clock: ManualClock) in
-            try Store.open(postgresURL: database.url, migrationsDirectory: root.path + "/Migrations", masterKey: key, poolSize: 4,
+            try Store.open(postgresURL: database.url, migrationsDirectory: StoreEngine.migrations, masterKey: key, poolSize: 4,
                            clock: Clock(wall: { clock.now })).store
         }
         let one = try open(behind), two = try open(ahead)

@@ -18,11 +18,9 @@ struct OtherServersTests {
         init() throws {
             database = try ThrowawayPostgres.database()
             let key = try SecureRandom.bytes(32)
-            var root = URL(fileURLWithPath: #filePath)
-            for _ in 0..<3 { root.deleteLastPathComponent() }
             let clock = self.clock, url = database.url
             let open = {
-                try Store.open(postgresURL: url, migrationsDirectory: root.path + "/Migrations", masterKey: key, poolSize: 4,
+                try Store.open(postgresURL: url, migrationsDirectory: StoreEngine.migrations, masterKey: key, poolSize: 4,
                                clock: Clock(wall: { clock.now })).store
             }
             one = try open()

@@ -23,10 +23,8 @@ final class PlayIntegrityStateTests: Sendable {
 
     init() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
         let clock = self.clock
-        (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
+        (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: StoreEngine.migrations,
                                     masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { clock.now }))
         service = PlayIntegrityService(store: store, google: nil, recorder: VerdictRecorder(verdicts: Verdicts(store: store)))
         minter = try PlayIntegrityMinter.random()

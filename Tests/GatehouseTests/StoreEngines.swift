@@ -14,6 +14,13 @@ enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
+    /// The repository's migrations folder, found from this file's path (every store of the domain tests opens it).
+    static let migrations: String = {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return root.path + "/Migrations"
+    }()
+
     /// A fresh store on this engine, its clock at `now` (unix seconds).
     func open(now: Int64 = 1_800_000_000) throws -> EngineStore {
         try EngineStore(engine: self, now: now)
@@ -34,20 +41,18 @@ final class EngineStore: Sendable {
         clock = ManualClock(now)
         directory = NSTemporaryDirectory() + "gatehouse-contract-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
         let clock = self.clock
         let masterKey = try SecureRandom.bytes(32)
         self.masterKey = masterKey
         switch engine {
         case .sqlite:
             postgres = nil
-            store = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
+            store = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: StoreEngine.migrations,
                                    masterKey: masterKey, clock: Clock(wall: { clock.now })).store
         case .postgresql:
             let database = try ThrowawayPostgres.database()
             postgres = database
-            store = try Store.open(postgresURL: database.url, migrationsDirectory: root.path + "/Migrations",
+            store = try Store.open(postgresURL: database.url, migrationsDirectory: StoreEngine.migrations,
                                    masterKey: masterKey, poolSize: 12, clock: Clock(wall: { clock.now })).store
         }
     }

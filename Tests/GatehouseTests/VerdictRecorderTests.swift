@@ -13,10 +13,8 @@ final class VerdictRecorderTests: Sendable {
 
     init() throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
         let now = self.now
-        (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: root.path + "/Migrations",
+        (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: StoreEngine.migrations,
                                     masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { now }))
     }
 

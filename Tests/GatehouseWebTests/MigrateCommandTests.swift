@@ -5,22 +5,22 @@ import SQLite
 import Storage
 import Testing
 import ThrowawayPostgres
+import TestSupport
 
 /// `gatehouse migrate` opens the domain alone: on a new database it applies the migrations and does nothing else (no
 /// receipt signing key is made, no template is read), so it runs from a folder that holds only `Migrations/`.
 @Suite("gatehouse migrate opens only the domain", .serialized, .enabled(if: !ThrowawayPostgres.endToEnd, "on PostgreSQL in every pass already"))
 struct MigrateCommandTests {
-    /// A resources folder holding a copy of `Migrations/` and nothing else; removed by the caller.
-    static func migrationsOnly() throws -> String {
-        let folder = NSTemporaryDirectory() + "gatehouse-migrations-only-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: TestApp.repositoryRoot + "/Migrations", toPath: folder + "/Migrations")
+    /// A resources folder holding a copy of `Migrations/` and nothing else.
+    static func migrationsOnly() throws -> TemporaryDirectory {
+        let folder = try TemporaryDirectory("gatehouse-migrations-only")
+        try FileManager.default.copyItem(atPath: TestApp.repositoryRoot + "/Migrations", toPath: folder.file("Migrations"))
         return folder
     }
 
     @Test func onANewSQLiteFileItMakesNoReceiptKeyAndReadsNoTemplate() throws {
-        let resources = try Self.migrationsOnly()
-        defer { try? FileManager.default.removeItem(atPath: resources) }
+        let folder = try Self.migrationsOnly()
+        let resources = folder.path
         let database = try CommandLineTests.temporaryDatabase()
         let migrated = try CommandLineTests.run(["migrate", "--database", database, "--resources", resources])
         #expect(migrated.status == 0, "\(migrated.error)")
@@ -30,8 +30,8 @@ struct MigrateCommandTests {
     }
 
     @Test func onANewPostgreSQLDatabaseItMakesNoReceiptKeyAndReadsNoTemplate() throws {
-        let resources = try Self.migrationsOnly()
-        defer { try? FileManager.default.removeItem(atPath: resources) }
+        let folder = try Self.migrationsOnly()
+        let resources = folder.path
         let database = try ThrowawayPostgres.database()
         let migrated = try CommandLineTests.run(["migrate", "--database", database.url, "--resources", resources],
                                                 environment: ["GATEHOUSE_MASTER_KEY": ThrowawayPostgres.masterKey()])

@@ -8,6 +8,7 @@ import Simulator
 import Testing
 import TestThreads
 import ThrowawayPostgres
+import TestSupport
 
 /// Three `gatehouse serve` on one PostgreSQL database, as behind a load balancer, over real sockets: nothing
 /// single-use is used twice whichever server receives it, a change through one is what the others judge by within a
@@ -39,9 +40,8 @@ struct MultiServerTests {
     @Test func serversStartedTogetherOnAnEmptyDatabaseMigrateOnceAndShareOneReceiptKey() throws {
         let throwaway = try ThrowawayPostgres.database()
         let key = ThrowawayPostgres.masterKey()
-        let directory = NSTemporaryDirectory() + "gatehouse-together-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("gatehouse-together")
+        let directory = temporary.path
         let executable = try CommandRun.gatehouse()
         let processes = try (0..<3).map { i in
             try ChildProcess(executable, ["serve", "--host", "127.0.0.1", "--port", "0", "--database", throwaway.url, "--master-key", key],

@@ -3,14 +3,15 @@ import Foundation
 import GatehouseTesting
 import GatehouseWeb
 import Testing
+import TestSupport
 
 /// `gatehouse` finds `Public/`, `Templates/` and `Migrations/` without `--resources`: in the working directory, else
 /// beside the executable or in the nearest folder above it (an installed binary, a build tree's binary).
 @Suite("Finding the resources")
 struct ResourcesTests {
     @Test func theWorkingDirectoryThenTheExecutablesFolderAndItsParents() throws {
-        let root = NSTemporaryDirectory() + "gatehouse-resources-" + UUID().uuidString
-        defer { try? FileManager.default.removeItem(atPath: root) }
+        let temporary = try TemporaryDirectory("gatehouse-resources")
+        let root = temporary.path
         let installed = root + "/app", elsewhere = root + "/elsewhere"
         for folder in ["Public", "Templates", "Migrations"] {
             try FileManager.default.createDirectory(atPath: installed + "/" + folder, withIntermediateDirectories: true)
@@ -24,9 +25,8 @@ struct ResourcesTests {
     }
 
     @Test func theBuiltBinaryServesFromAnotherFolderWithoutResourcesGiven() throws {
-        let folder = NSTemporaryDirectory() + "gatehouse-elsewhere-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let temporary = try TemporaryDirectory("gatehouse-elsewhere")
+        let folder = temporary.path
         let env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
         let run = try CommandRun(try CommandRun.gatehouse(), ["migrate", "--database", folder + "/db.sqlite"], input: [], environment: env,
                                  directory: folder, timeout: 30)

@@ -4,6 +4,7 @@ import Gatehouse
 import GatehouseTesting
 import Simulator
 import Testing
+import TestSupport
 
 /// The real `gatehouse` binary over a real socket and a real SQLite file: a token made with the CLI, seed 003's
 /// setup PATCH over HTTP, a graceful SIGTERM, and the same state read back after a restart.
@@ -39,9 +40,8 @@ struct ServeEndToEndTests {
 
     @Test func seed003SetupSurvivesARestart() throws {
         let executable = try CommandRun.gatehouse()
-        let directory = NSTemporaryDirectory() + "gatehouse-e2e-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let temporary = try TemporaryDirectory("gatehouse-e2e")
+        let directory = temporary.path
         let database = directory + "/gatehouse.sqlite"
 
         // A write token from the CLI, printed once on stdout.

@@ -4,14 +4,15 @@ import GatehouseTesting
 import SQLite
 import Storage
 import Testing
+import TestSupport
 
 /// Migrations/0002 replaces raw verdicts' indexes on a database that already holds verdicts under 0001's.
 @Suite("Raw verdict index migration")
 struct VerdictIndexMigrationTests {
     @Test func keepsVerdictsAndLeavesOneIndex() throws {
-        let directory = NSTemporaryDirectory() + "gatehouse-migration-" + UUID().uuidString
+        let temporary = try TemporaryDirectory("gatehouse-migration")
+        let directory = temporary.path
         try FileManager.default.createDirectory(atPath: directory + "/Migrations", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         let source = TestApp.repositoryRoot + "/Migrations/"
         // 0001, and the revisions today's store moves on in every write (0012).
         for file in ["0001_initial.sql", "0012_revisions.sql"] {

@@ -1,24 +1,7 @@
 import Foundation
 import Mustache
 import Testing
-
-/// A fresh directory under the system temporary directory, removed by `remove()`.
-struct TemporaryDirectory {
-    let path: String
-
-    init() throws {
-        path = FileManager.default.temporaryDirectory.appendingPathComponent("mustache-tests-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-    }
-
-    func write(_ relativePath: String, _ contents: String) throws {
-        let url = URL(fileURLWithPath: path).appendingPathComponent(relativePath)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(contents.utf8).write(to: url)
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: path) }
-}
+import TestSupport
 
 @Suite struct TemplateLibraryTests {
     @Test func loadsNestedFoldersAndRendersParentsAndPartialsAcrossFiles() throws {

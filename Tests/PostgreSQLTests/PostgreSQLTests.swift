@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 import TestThreads
 import ThrowawayPostgres
+import TestSupport
 
 /// The PostgreSQL driver against a real server (the throwaway one `make test` starts): placeholders, values both
 /// ways, SQLSTATEs as the store's failures, transactions and savepoints, the pool, and migrations under the lock.
@@ -164,9 +165,9 @@ struct PostgreSQLTests {
 
     @Test func migrationsApplyOnceUnderTheLockAndAnEditStopsThem() throws {
         let fixture = try Fixture(), database = fixture.database
-        let directory = NSTemporaryDirectory() + "gatehouse-pg-migrations-" + UUID().uuidString
+        let temporary = try TemporaryDirectory("gatehouse-pg-migrations")
+        let directory = temporary.path
         try FileManager.default.createDirectory(atPath: directory + "/postgresql", withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
         func write(_ name: String, _ sql: String) throws { try sql.write(toFile: directory + "/postgresql/" + name, atomically: true, encoding: .utf8) }
         try write("0001_a.sql", "CREATE TABLE a (id BIGINT PRIMARY KEY);\nINSERT INTO a VALUES (1);")
         try write("0002_b.sql", "CREATE TABLE b (id BIGINT PRIMARY KEY);")

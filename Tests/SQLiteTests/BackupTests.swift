@@ -3,6 +3,7 @@ import SQLite
 import Storage
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct BackupTests {
     @Test func backupIsAConsistentSnapshotWhileWritesContinue() throws {

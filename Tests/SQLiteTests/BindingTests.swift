@@ -1,6 +1,7 @@
 import SQLite
 import Storage
 import Testing
+import TestSupport
 
 @Suite struct BindingTests {
     static let values: [SQLValue] = [

@@ -2,6 +2,7 @@ import Foundation
 import SQLite
 import Storage
 import Testing
+import TestSupport
 
 @Suite struct CheckpointTests {
     /// The writer leaves its commits in the WAL (below the backstop it checkpoints nothing itself); `checkpoint`

@@ -3,6 +3,7 @@ import SQLite
 import Storage
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct ConcurrencyTests {
     /// Runs `body` on a new thread (not the test's cooperative pool, since the threads block on each other).

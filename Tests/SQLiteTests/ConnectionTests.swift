@@ -2,6 +2,7 @@ import Testing
 
 @testable import SQLite
 import Storage
+import TestSupport
 
 @Suite struct ConnectionTests {
     @Test func theStatementCacheReusesAPreparedStatementPerSQL() throws {

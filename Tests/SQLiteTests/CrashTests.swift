@@ -3,6 +3,7 @@ import Foundation
 import SQLite
 import Storage
 import Testing
+import TestSupport
 
 /// A child process commits rows and is killed with SIGKILL; every commit it reported must survive.
 @Suite(.serialized) struct CrashTests {

@@ -2,6 +2,7 @@ import Foundation
 import SQLite
 import Storage
 import Testing
+import TestSupport
 
 @Suite struct MigratorTests {
     /// A database file and a migrations directory, both in a fresh temporary directory.
