@@ -9,18 +9,16 @@ public final class Pool<Resource: AnyObject>: @unchecked Sendable {
     private let capacity: Int
     private let open: @Sendable () throws -> Resource
     private let isBroken: @Sendable (Resource) -> Bool
-    private let checkoutTimeout: UInt64?
-    private let timedOut: @Sendable () -> any Error
+    private let checkoutTimeout: (nanoseconds: UInt64, error: @Sendable () -> any Error)?
 
     /// A pool of at most `capacity` resources made by `open`; `isBroken` says which to drop when handed back. With
-    /// `checkoutTimeoutNanoseconds`, a caller that waits that long for a resource gets `timedOut()` thrown instead.
+    /// `checkoutTimeout`, a caller that waits that many nanoseconds for a resource gets its `error()` thrown instead.
     public init(capacity: Int, open: @escaping @Sendable () throws -> Resource, isBroken: @escaping @Sendable (Resource) -> Bool = { _ in false },
-                checkoutTimeoutNanoseconds: UInt64? = nil, timedOut: @escaping @Sendable () -> any Error = { PoolTimeout() }) {
+                checkoutTimeout: (nanoseconds: UInt64, error: @Sendable () -> any Error)? = nil) {
         self.capacity = max(1, capacity)
         self.open = open
         self.isBroken = isBroken
-        self.checkoutTimeout = checkoutTimeoutNanoseconds
-        self.timedOut = timedOut
+        self.checkoutTimeout = checkoutTimeout
     }
 
     /// Runs `body` with a resource that no other thread uses meanwhile.
@@ -42,7 +40,7 @@ public final class Pool<Resource: AnyObject>: @unchecked Sendable {
     }
 
     private func checkOut() throws -> Resource {
-        let deadline = checkoutTimeout.map { monotonicNanoseconds() + $0 }
+        let deadline = checkoutTimeout.map { monotonicNanoseconds() + $0.nanoseconds }
         let reused: Resource?? = lock.withLock {
             while idle.isEmpty && opened >= capacity {
                 guard let deadline else {
@@ -57,7 +55,7 @@ public final class Pool<Resource: AnyObject>: @unchecked Sendable {
             opened += 1
             return .some(nil)
         }
-        guard let reused else { throw timedOut() }
+        guard let reused else { throw checkoutTimeout?.error() ?? CancellationError() }
         if let reused { return reused }
         do {
             return try open()
@@ -77,10 +75,4 @@ public final class Pool<Resource: AnyObject>: @unchecked Sendable {
             lock.signal()
         }
     }
-}
-
-/// A pool's caller waited longer than the pool's check-out timeout.
-public struct PoolTimeout: Error, Sendable, CustomStringConvertible {
-    public init() {}
-    public var description: String { "no resource of the pool came free in time" }
 }

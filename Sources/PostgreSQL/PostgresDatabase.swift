@@ -68,8 +68,9 @@ public final class PostgresDatabase: SQLDatabase {
         self.configuration = configuration
         let url = configuration.url, defaults = configuration.defaults, prepares = configuration.preparedStatements
         pool = Pool(capacity: configuration.poolSize, open: { try PostgresConnection(url: url, defaults: defaults, preparedStatements: prepares) },
-                    isBroken: { !$0.isIdle }, checkoutTimeoutNanoseconds: UInt64(configuration.checkoutTimeoutMilliseconds) * 1_000_000,
-                    timedOut: { StorageError(.unavailable, "no PostgreSQL connection came free within \(configuration.checkoutTimeoutMilliseconds) ms") })
+                    isBroken: { !$0.isIdle },
+                    checkoutTimeout: (UInt64(configuration.checkoutTimeoutMilliseconds) * 1_000_000,
+                                      { StorageError(.unavailable, "no PostgreSQL connection came free within \(configuration.checkoutTimeoutMilliseconds) ms") }))
         try pool.withResource { _ in }
     }
 

@@ -42,6 +42,12 @@ struct StoreContractTests {
         #expect(try s.store.write { db in try Tables.Challenges.purge(db, now: now + 300, limit: 10) } == 1)
     }
 
+    /// A registered App Attest key with a fresh counter window (its public key is never checked here).
+    static func freshKey(_ keyID: [UInt8], environmentID: String, at now: Int64) -> AttestedKey {
+        AttestedKey(keyID: keyID, environmentID: environmentID, publicKey: [0x04] + [UInt8](repeating: 1, count: 64),
+                    appID: "ABCDE12345.com.example.app", attestationEnvironment: .production, counter: .fresh, createdAt: now, lastUsedAt: nil)
+    }
+
     /// The counter commit after a lost race: the window moved between the judgement and the commit (another server
     /// committed counter 3 after this one judged counter 5 against a fresh window), so the commit re-reads the stored
     /// window and judges again; what it stores keeps the other's seen counter, so replaying 3 is refused afterwards.
@@ -50,9 +56,7 @@ struct StoreContractTests {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let keyID = [UInt8](repeating: 9, count: 32)
-        let key = AttestedKey(keyID: keyID, environmentID: environmentID, publicKey: [0x04] + [UInt8](repeating: 1, count: 64),
-                              appID: "ABCDE12345.com.example.app", attestationEnvironment: .production, counter: .fresh,
-                              createdAt: s.clock.now, lastUsedAt: nil)
+        let key = Self.freshKey(keyID, environmentID: environmentID, at: s.clock.now)
         #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) })
         let now = s.clock.now
         // Judged against the fresh window: 5 moves it to {newest 5}.
@@ -74,9 +78,7 @@ struct StoreContractTests {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let keyID = [UInt8](repeating: 7, count: 32)
-        let key = AttestedKey(keyID: keyID, environmentID: environmentID, publicKey: [0x04] + [UInt8](repeating: 1, count: 64),
-                              appID: "ABCDE12345.com.example.app", attestationEnvironment: .production, counter: .fresh,
-                              createdAt: s.clock.now, lastUsedAt: nil)
+        let key = Self.freshKey(keyID, environmentID: environmentID, at: s.clock.now)
         #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) })
         #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) } == false, "a key registers once")
         let store = s.store

@@ -19,7 +19,7 @@ extension Domain {
             : try Store.open(path: configuration.database, migrationsDirectory: configuration.migrationsDirectory,
                              masterKey: key, durability: configuration.durability, clock: clock)
         for name in applied { log.info("migration applied", ["file": name]) }
-        return try Domain(configuration: configuration, store: store, applied: applied, roots: try roots(configuration, log: log),
+        return try Domain(configuration: configuration, store: store, roots: try roots(configuration, log: log),
                           google: try googleDecoder(configuration, clock: clock), log: log)
     }
 

@@ -10,8 +10,6 @@ public final class Domain: Sendable {
     public let configuration: DomainConfiguration
     /// The store (database, group commit, revisions, secret box, clock).
     public let store: Store
-    /// The migrations applied when it was opened.
-    public let applied: [String]
     public let environments: Environments
     public let keys: APIKeys
     /// Management tokens (automation's bearer credentials).
@@ -45,11 +43,9 @@ public final class Domain: Sendable {
     public let keyCheck: PlayIntegrityKeyCheck
     let jobs: DomainJobs
 
-    init(configuration: DomainConfiguration, store: Store, applied: [String], roots: AppAttestRoots, google: GoogleDecoder?,
-         log: DomainLog) throws {
+    init(configuration: DomainConfiguration, store: Store, roots: AppAttestRoots, google: GoogleDecoder?, log: DomainLog) throws {
         self.configuration = configuration
         self.store = store
-        self.applied = applied
         environments = Environments(store: store)
         keys = APIKeys(store: store)
         tokens = ManagementTokens(store: store)

@@ -34,18 +34,19 @@ public struct Sessions: Sendable {
         // revision row is held for the transaction: on READ COMMITTED, attempts through several connections or
         // servers would otherwise each read the failures before any of them is written.
         var throttle: (seconds: Int64, locked: Bool)?
-        let accountSubject = try store.write { db in
+        let (accountSubject, found) = try store.write { db in
             try Tables.Revisions.lock(db, .admins)
-            let account = Self.accountSubject(adminID: try Tables.Admins.id(db, email: email), email: email)
+            let found = try Tables.Admins.withPassword(db, email: email)
+            let account = Self.accountSubject(adminID: found?.admin.id, email: email)
             if let wait = try waitTime(db, subjects: [account, addressSubject], now: now) {
                 throttle = wait
-                return account
+                return (account, found)
             }
             // The attempt counts against the account before its password is checked, so parallel guesses at one
             // account cannot outrun the throttle. Against the address only once it has failed: many people behind
             // one proxy may sign in at the same moment.
             try Tables.LoginFailures.record(db, subject: account, at: now)
-            return account
+            return (account, found)
         }
         if let wait = throttle {
             try audit(now: now, action: "admin.login.throttled", email: email, address: address, adminID: nil)
@@ -53,7 +54,6 @@ public struct Sessions: Sendable {
                 ? "too many failed sign-ins: sign-in is locked for \(Self.minutes(wait.seconds)); try again later or ask an owner to reset your password"
                 : "too many failed sign-ins: wait \(wait.seconds == 1 ? "1 second" : "\(wait.seconds) seconds") before trying again", retryAfter: Int(wait.seconds))
         }
-        let found = try store.read { db in try Tables.Admins.withPassword(db, email: email) }
         let stored = found?.passwordHash ?? decoyHash
         let valid = hasher.verify(password, encoded: stored) && found != nil
         try afterPasswordCheck()
