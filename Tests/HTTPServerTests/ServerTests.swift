@@ -138,7 +138,12 @@ struct ServerTests {
             limit.rlim_cur = min(limit.rlim_max, 4096)
             setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
         }
-        let server = try startServer(workerThreads: 2, responder: echo)
+        // Timeouts far past the test's own: on a loaded machine accepting a thousand connections took longer than the
+        // 10 s head timeout, which closed the first ones before the last were counted.
+        var limits = HTTPLimits()
+        limits.headerTimeout = .seconds(600)
+        limits.keepAliveIdleTimeout = .seconds(600)
+        let server = try startServer(workerThreads: 2, limits: limits, responder: echo)
         defer { server.stop() }
         let idle = try (0..<1000).map { _ in try TestClient(port: server.boundPort) }
         // Normally a tenth of a second; the whole suite running in parallel on two cores once starved it past 10 s.
