@@ -15,8 +15,10 @@
 // the server's worker queue, the engines' connection pool, SQLite's fair writer lock), and BlockingRegion (a group commit's waiter
 // tells the server's worker pool that it sleeps, so that another worker takes the CPU). HTTPServer, SQLite and the
 // store know nothing of each other, so what they share lives below them all; a plain mutex is Synchronization.Mutex.
-// The domain opens itself (Sources/Gatehouse/Domain: Domain.open(DomainConfiguration), start(), stop()); GatehouseWeb
-// builds its routes over an opened Domain, and the executable's one-shot commands open a Domain alone.
+// The domain opens itself (Sources/Gatehouse/Domain: Domain.open(DomainConfiguration), start(), stop()): the store (which
+// keeps no cache) and one instance of each service, each owning what it caches. GatehouseWeb builds its routes over an
+// opened Domain and names no Store, service constructor or cache; of the executable only Serve.swift imports
+// GatehouseWeb, the one-shot commands open a Domain alone (check_imports.py holds all three).
 // SeededRandom holds the one deterministic generator (the demo traffic, property tests and benches replay their data).
 // A module imports only what its target declares here.
 import PackageDescription
@@ -58,7 +60,7 @@ let package = Package(
         // The product.
         .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "PostgreSQL", "Storage", "Locks", "Crypto", "JSON", "SeededRandom"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
-        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "HTTP", "HTTPServer", "JSON", "ThrowawayPostgres"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "DomainTesting", "HTTP", "HTTPServer", "JSON", "ThrowawayPostgres"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
                                                            "GatehouseReceipts", "Crypto", "JSON"]),
 
@@ -76,16 +78,18 @@ let package = Package(
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseReceipts", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads", "ThrowawayPostgres",
-                                                          "PostgreSQL", "Attestation", "AttestationTesting"]),
+                                                          "PostgreSQL", "Attestation", "AttestationTesting", "DomainTesting"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
-                                                              "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL", "TestSupport"]),
+                                                              "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL", "TestSupport", "DomainTesting"]),
 
         // Test support: threads released together (one winner among concurrent callers), spawning child processes
         // from tests, and a child process the SQLite crash test kills.
         .target(name: "TestThreads", path: "Tests/Support/TestThreads"),
         // The one temporary folder of the test targets.
         .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        // The domain opened on either engine with the one test clock (the domain tests; the web's TestApp builds on it).
+        .target(name: "DomainTesting", dependencies: ["Gatehouse", "TestSupport", "ThrowawayPostgres"], path: "Tests/Support/DomainTesting"),
         .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL", "ChildProcess"], path: "Tests/Support/ThrowawayPostgres"),
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.

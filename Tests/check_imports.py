@@ -4,7 +4,10 @@
 Swift lets a module see what its dependencies import (a transitive import); DESIGN.md's arrows allow only what
 Package.swift declares. And the storage seam (DESIGN.md "Storage: one seam, two engines"): in the domain, only the
 files under Sources/Gatehouse/Store/Engines/ import a database engine; every other file sees the seam (`Storage`).
-Run by `make test` (target check-imports). Usage: check_imports.py [swift]
+And the domain's composition (DESIGN.md "The domain's composition"): GatehouseWeb never names the `Store` (nor reaches
+`.store`), constructs no domain service (the types `Domain` holds) and no cache; `Store` declares no cache (each
+service owns its own); of the executable, only `serve` (Serve.swift) imports GatehouseWeb, so every other command opens
+the domain alone. Run by `make test` (target check-imports). Usage: check_imports.py [swift]
 """
 import json
 import os
@@ -18,6 +21,13 @@ PLATFORM = {"Foundation", "FoundationEssentials", "Glibc", "Musl", "Darwin", "Di
 # The database engines, and where in the domain they may be imported.
 ENGINES = {"SQLite", "PostgreSQL"}
 ENGINE_FOLDER = "Sources/Gatehouse/Store/Engines"
+# Where the domain is composed, and the files of the executable that may build the web.
+DOMAIN_FILE = "Sources/Gatehouse/Domain/Domain.swift"
+WEB_COMMANDS = {"Sources/gatehouse/Serve.swift"}
+SERVICE_FIELD = re.compile(r"^\s*(?:public\s+)?let\s+\w+\s*:\s*(\w+)\s*$")
+CACHE_FIELD = re.compile(r"\b(?:let|var)\s+\w+\s*(?::[^=]*\w*Cache\b|=\s*\w*Cache\b)")
+CACHE_MADE = re.compile(r"\b\w*Cache\s*(?:<[^>]*>)?\s*\(")
+STORE_NAMED = re.compile(r"\bStore\b|\.store\b")
 IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)")
 
 
@@ -48,7 +58,57 @@ def main() -> int:
     for line in undeclared:
         print(line)
     print(f"imports: {len(undeclared)} undeclared")
-    return 1 if undeclared else 0
+    crossings = layering()
+    for line in crossings:
+        print(line)
+    print(f"layering: {len(crossings)} crossings")
+    return 1 if undeclared or crossings else 0
+
+
+def code_lines(path):
+    """The file's lines without `//` comments and string literals (what the code names, not what it says)."""
+    with open(path, encoding="utf-8") as source:
+        for number, line in enumerate(source, 1):
+            line = re.sub(r'"(?:[^"\\]|\\.)*"', '""', line)
+            yield number, line.split("//", 1)[0]
+
+
+def swift_files(folder):
+    for root, _, files in os.walk(folder):
+        for file in sorted(files):
+            if file.endswith(".swift"):
+                yield os.path.join(root, file)
+
+
+def layering():
+    crossings = []
+    services = set()
+    for _, line in code_lines(DOMAIN_FILE):
+        match = SERVICE_FIELD.match(line)
+        if match:
+            services.add(match.group(1))
+    services -= {"DomainConfiguration", "Store"}
+    made = re.compile(r"\b(" + "|".join(sorted(services)) + r")\s*\(") if services else None
+    for path in swift_files("Sources/GatehouseWeb"):
+        for number, line in code_lines(path):
+            if STORE_NAMED.search(line):
+                crossings.append(f"{path}:{number}: the web names the store; it works through the domain's services")
+            if made and made.search(line):
+                crossings.append(f"{path}:{number}: the web constructs a domain service ({made.search(line).group(1)}); "
+                                 "it takes the domain's instance")
+            if CACHE_MADE.search(line):
+                crossings.append(f"{path}:{number}: the web makes a cache; caches belong to the domain's services")
+    for path in swift_files("Sources/Gatehouse/Store"):
+        for number, line in code_lines(path):
+            if CACHE_FIELD.search(line):
+                crossings.append(f"{path}:{number}: the store declares a cache; the service that reads the table owns it")
+    for path in swift_files("Sources/gatehouse"):
+        if path in WEB_COMMANDS:
+            continue
+        for number, line in code_lines(path):
+            if IMPORT.match(line) and IMPORT.match(line).group(1) == "GatehouseWeb":
+                crossings.append(f"{path}:{number}: a one-shot command reaches GatehouseWeb; only serve builds the web")
+    return crossings
 
 
 if __name__ == "__main__":

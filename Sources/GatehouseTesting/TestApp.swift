@@ -1,5 +1,6 @@
 import JSON
 import Synchronization
+import DomainTesting
 import Foundation
 import Gatehouse
 import GatehouseWeb
@@ -8,50 +9,40 @@ import HTTPServer
 import ThrowawayPostgres
 
 /// A fresh Gatehouse on a new SQLite file in a temporary folder (or, in `make test`'s PostgreSQL pass, a new database
-/// of the throwaway PostgreSQL), driven in-process (no socket) through `send`. Resources (migrations, templates,
-/// public files) come from this repository.
+/// of the throwaway PostgreSQL), driven in-process (no socket) through `send`: the web's application over a
+/// ``DomainFixture``. Resources (migrations, templates, public files) come from this repository.
 public final class TestApp: Sendable {
     public let application: Application
-    public let clock: TestClock
-    public let directory: String
+    /// The domain under the application, with its database, folder and clock.
+    public let fixture: DomainFixture
     /// Every log line the application wrote, to assert that no secret reaches the log.
     public let logLines: LogCapture
+
+    /// The clock the domain reads.
+    public var clock: TestClock { fixture.clock }
+    /// The folder of this app's files (the SQLite database is `gatehouse.sqlite` in it).
+    public var directory: String { fixture.directory.path }
     /// The PostgreSQL database of this app in the PostgreSQL pass (dropped with it); nil on SQLite.
-    public let postgres: ThrowawayPostgres.Database?
+    public var postgres: ThrowawayPostgres.Database? { fixture.postgres }
 
-    /// The repository root, found from this file's path.
-    public static let repositoryRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
+    /// The repository root (resources).
+    public static var repositoryRoot: String { DomainFixture.repositoryRoot }
 
+    /// An app on this pass's engine, its clock at 1 795 000 000 (late 2026), with `configure` applied to the
+    /// configuration (the domain's half included) before anything opens.
     public init(configure: (inout Configuration) -> Void = { _ in }) throws {
-        directory = NSTemporaryDirectory() + "gatehouse-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var configuration = Configuration()
-        if ThrowawayPostgres.endToEnd {
-            let database = try ThrowawayPostgres.database()
-            postgres = database
-            configuration.database = database.url
-            configuration.masterKey = ThrowawayPostgres.masterKey()
-            configuration.databasePreparedStatements = !ThrowawayPostgres.pooled
-        } else {
-            postgres = nil
-            configuration.database = directory + "/gatehouse.sqlite"
-        }
-        configuration.resources = Self.repositoryRoot
-        configure(&configuration)
-        clock = TestClock()
         logLines = LogCapture()
         let capture = logLines
         var logger = Logger(minimumLevel: .debug, accessLog: true) { line in capture.append(line) }
         logger.secretPathPrefixes = Application.secretPathPrefixes
-        application = try Application(configuration: configuration, logger: logger, clock: clock.injected)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
+        var configuration = Configuration()
+        fixture = try DomainFixture(.ofThisPass, now: 1_795_000_000, systemMonotonic: true, log: logger.domainLog) { domain in
+            configuration.domain = domain
+            configure(&configuration)
+            domain = configuration.domain
+        }
+        try fixture.domain.prepareReceiptKey()
+        application = try Application(domain: fixture.domain, configuration: configuration, logger: logger)
     }
 
     /// Sends a request through the whole router (middleware included) and returns the response.

@@ -1,7 +1,5 @@
 import Foundation
 import Gatehouse
-import GatehouseWeb
-import HTTPServer
 
 /// The subcommands: serve, migrate, admin create, token create, backup, app-attest, play-integrity; `--help` on each.
 enum Command {
@@ -40,12 +38,14 @@ enum Command {
                 print(usage)
                 return 0
             case "serve":
-                if rest.contains("--help") { return help("gatehouse serve [options]", "Serves the dashboard, the management and ingest APIs, /healthz, /readyz and /metrics.") }
-                let (configuration, _) = try Configuration.parse(rest, environment: environment)
-                return try Serve.run(configuration)
+                if rest.contains("--help") {
+                    return help("gatehouse serve [options]", "Serves the dashboard, the management and ingest APIs, /healthz, /readyz and /metrics.",
+                                options: Serve.helpText)
+                }
+                return try Serve.run(rest, environment: environment)
             case "migrate":
                 if rest.contains("--help") { return help("gatehouse migrate [options]", "Applies pending migrations from Migrations/ and exits.") }
-                let (configuration, _) = try Configuration.parse(rest, environment: environment)
+                let (configuration, _) = try DomainConfiguration.parse(rest, environment: environment)
                 let status = try openDomain(configuration).migrationStatus()
                 let location = configuration.location
                 print("\(location.isPostgres ? "" : "database ")\(location.redacted): \(status.applied.count) migrations applied, \(status.pending.count) pending")
@@ -66,7 +66,7 @@ enum Command {
                 if rest.contains("--help") {
                     return help("gatehouse caches reset [options]", "Moves every revision on, so that every server of a PostgreSQL database forgets what it cached within a second: run it after changing Gatehouse's tables with SQL by hand (such changes move no revision). On SQLite, restart gatehouse serve instead: it holds the file alone and reads no revisions.")
                 }
-                let (configuration, _) = try Configuration.parse(Array(rest.dropFirst()), environment: environment)
+                let (configuration, _) = try DomainConfiguration.parse(Array(rest.dropFirst()), environment: environment)
                 guard configuration.location.isPostgres else {
                     throw ConfigurationError("on SQLite one gatehouse serve holds the file and follows no revisions: restart it to forget what it cached")
                 }
@@ -79,7 +79,7 @@ enum Command {
                 return SimulateCommand.run(rest)
             case "backup":
                 if rest.contains("--help") { return help("gatehouse backup FILE [options]", "Copies a consistent snapshot of the database to FILE through SQLite's online backup, while the server keeps serving.") }
-                let (configuration, positional) = try Configuration.parse(rest, environment: environment, positional: 1)
+                let (configuration, positional) = try DomainConfiguration.parse(rest, environment: environment, positional: 1)
                 guard !configuration.location.isPostgres else {
                     throw ConfigurationError("gatehouse backup copies a SQLite database; back up PostgreSQL with pg_dump (or your provider's snapshots)")
                 }
@@ -111,12 +111,25 @@ enum Command {
     }
 
     /// The domain alone, for a one-shot command: no templates, no routes, no receipt key made, no background work.
-    static func openDomain(_ configuration: Configuration) throws -> Domain {
-        try Domain.open(configuration.domain, log: Logger.standardError().domainLog)
+    static func openDomain(_ configuration: DomainConfiguration) throws -> Domain {
+        try Domain.open(configuration, log: commandLog)
     }
 
-    static func help(_ synopsis: String, _ summary: String, extra: String = "") -> Int32 {
-        print("Usage: \(synopsis)\n\n\(summary)\n\n\(extra)Options:\n\(Configuration.helpText)")
+    /// The domain's lines for a person at a terminal: one line each on standard error, fields as `name=value`.
+    static let commandLog = DomainLog { level, message, fields in
+        let prefix = switch level {
+        case .info: ""
+        case .warning: "warning: "
+        case .error: "error: "
+        }
+        fail(prefix + message + fields.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined())
+    }
+
+    /// Prints a command's help: its synopsis, what it does, its own options (`extra`), then `options` (the domain's
+    /// unless the command takes more).
+    static func help(_ synopsis: String, _ summary: String, extra: String = "",
+                     options: String = ConfigurationOption.helpText(DomainConfiguration.options)) -> Int32 {
+        print("Usage: \(synopsis)\n\n\(summary)\n\n\(extra)Options:\n\(options)")
         return 0
     }
 
@@ -154,7 +167,7 @@ enum Command {
                         extra: "  --email E              the admin's e-mail\n  --role ROLE            owner (default), editor or viewer\n")
         }
         let (own, rest) = try take(["--email", "--role"], from: Array(arguments.dropFirst()))
-        let (configuration, _) = try Configuration.parse(rest, environment: environment)
+        let (configuration, _) = try DomainConfiguration.parse(rest, environment: environment)
         guard let email = own["--email"] else { throw ConfigurationError("--email is required") }
         guard let role = Admin.Role(rawValue: own["--role"] ?? "owner") else { throw ConfigurationError("--role must be owner, editor or viewer") }
         guard let line = readLine(strippingNewline: true) else { throw ConfigurationError("give the password on standard input") }
@@ -170,7 +183,7 @@ enum Command {
                         extra: "  --name N               what the token is for\n  --scope S              read or write\n")
         }
         let (own, rest) = try take(["--name", "--scope"], from: Array(arguments.dropFirst()))
-        let (configuration, _) = try Configuration.parse(rest, environment: environment)
+        let (configuration, _) = try DomainConfiguration.parse(rest, environment: environment)
         guard let name = own["--name"] else { throw ConfigurationError("--name is required") }
         guard let scope = ManagementToken.Scope(rawValue: own["--scope"] ?? "") else { throw ConfigurationError("--scope must be read or write") }
         let (_, secret) = try openDomain(configuration).tokens.create(name: name, scope: scope, actor: .system)

@@ -1,5 +1,4 @@
 import Gatehouse
-import GatehouseWeb
 
 /// `gatehouse receipts rotate-key`: retires the current receipt signing key (still published for an hour, so
 /// receipts it signed keep verifying) and makes a new one that signs from now on.
@@ -19,7 +18,7 @@ enum ReceiptsCommand {
         }
         let options = Array(arguments.dropFirst())
         let revokeNow = options.contains("--revoke-now")
-        let (configuration, _) = try Configuration.parse(options.filter { $0 != "--revoke-now" }, environment: environment)
+        let (configuration, _) = try DomainConfiguration.parse(options.filter { $0 != "--revoke-now" }, environment: environment)
         let domain = try Command.openDomain(configuration)
         // On a database no server has served yet there is no key to retire: make the first, then rotate it.
         try domain.prepareReceiptKey()

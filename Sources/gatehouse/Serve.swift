@@ -1,10 +1,16 @@
 import Foundation
+import Gatehouse
 import GatehouseWeb
 import HTTPServer
 
 /// `gatehouse serve`: open and migrate, listen, run until SIGTERM/SIGINT, then shut down gracefully.
 enum Serve {
-    static func run(_ configuration: Configuration) throws -> Int32 {
+    /// The options `serve` takes: the domain's and the web's.
+    static var helpText: String { Configuration.helpText }
+
+    /// Parses the options and serves until a stop signal.
+    static func run(_ arguments: [String], environment: [String: String]) throws -> Int32 {
+        let (configuration, _) = try Configuration.parse(arguments, environment: environment)
         // Block the stop signals before any thread starts (the server's and the upkeep thread inherit the mask),
         // so only `runUntilSignalled` below takes them.
         var signals = sigset_t()
@@ -14,7 +20,7 @@ enum Serve {
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
         // One server per SQLite file; any number share a PostgreSQL database.
-        if !configuration.location.isPostgres { try ServerLock.acquire(database: configuration.database) }
+        if !configuration.location.isPostgres { try ServerLock.acquire(database: configuration.domain.database) }
         var logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
         logger.secretPathPrefixes = Application.secretPathPrefixes
         let application = try Application(configuration: configuration, logger: logger)

@@ -1,6 +1,6 @@
-// The gatehouse command line: parses arguments and hands over to GatehouseWeb. Thin by design.
+// The gatehouse command line: parses arguments and runs a command; only `serve` builds the web (Serve.swift), every
+// other command opens the domain alone. Thin by design.
 import Foundation
-import GatehouseWeb
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 let environment = ProcessInfo.processInfo.environment

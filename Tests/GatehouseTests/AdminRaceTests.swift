@@ -14,11 +14,8 @@ struct AdminRaceTests {
     /// Two stores on one database as two servers (on SQLite, one store twice: one process holds the file).
     static func twoServers(_ engine: StoreEngine) throws -> (EngineStore, Store) {
         let first = try engine.open()
-        guard let database = first.postgres else { return (first, first.store) }
-        let clock = first.clock
-        let second = try Store.open(postgresURL: database.url, migrationsDirectory: StoreEngine.migrations,
-                                    masterKey: first.masterKey, poolSize: 12, clock: Clock(wall: { clock.now })).store
-        return (first, second)
+        guard first.postgres != nil else { return (first, first.store) }
+        return (first, try first.fixture.anotherServer().store)
     }
 
     /// Sixteen wrong guesses at one account from sixteen addresses, sent at once through two servers: exactly the

@@ -1,3 +1,4 @@
+import DomainTesting
 import Crypto
 import Foundation
 @testable import Gatehouse
@@ -10,15 +11,10 @@ import ThrowawayPostgres
 @Suite("Single use across servers with skewed clocks")
 struct ClockSkewTests {
     @Test func aReceiptSpentOnOneServerStaysSpentWhenAServerAheadPurges() throws {
-        let database = try ThrowawayPostgres.database()
-        let key = try SecureRandom.bytes(32)
-        let behind = ManualClock(1_800_000_000)
-        let ahead = ManualClock(1_800_000_000 + 90)   // 90 s ahead: within what NTP-less servers drift to
-        let open = { (clock: ManualClock) in
-            try Store.open(postgresURL: database.url, migrationsDirectory: StoreEngine.migrations, masterKey: key, poolSize: 4,
-                           clock: Clock(wall: { clock.now })).store
-        }
-        let one = try open(behind), two = try open(ahead)
+        let fixture = try DomainFixture(.postgresql, now: 1_800_000_000)
+        let behind = fixture.clock
+        let ahead = TestClock(1_800_000_000 + 90)   // 90 s ahead: within what NTP-less servers drift to
+        let one = fixture.domain.store, two = try fixture.anotherServer(clock: ahead).store
         let (environment, _) = try Environments(store: one).create(name: "Skew", kind: .production, actor: .system)
         let keys = ReceiptKeys(store: one)
         _ = try keys.prepare()

@@ -32,11 +32,14 @@ struct DeviceDomainTests {
             environment = try Environments(store: engine.store).patch(created.id, with: patch, actor: .system)
             publicKey = try #require(keys.compactMap(\.key.publicValue).first)
             let recorder = VerdictRecorder(verdicts: Verdicts(store: engine.store))
-            appAttest = AppAttestService(store: engine.store, roots: try DeviceDomainTests.authority.get().roots, recorder: recorder)
+            let environments = Environments(store: engine.store)
+            appAttest = AppAttestService(store: engine.store, environments: environments, keys: APIKeys(store: engine.store),
+                                         roots: try DeviceDomainTests.authority.get().roots, recorder: recorder)
             let receiptKeys = ReceiptKeys(store: engine.store)
             try receiptKeys.prepare()
             assess = AssessService(store: engine.store, appAttest: appAttest,
-                                   playIntegrity: PlayIntegrityService(store: engine.store, google: nil, recorder: recorder),
+                                   playIntegrity: PlayIntegrityService(store: engine.store, environments: environments, google: nil, recorder: recorder),
+                                   debugTokens: DebugTokens(store: engine.store),
                                    recorder: recorder, receipts: ReceiptIssuer(keys: receiptKeys))
         }
 
@@ -135,15 +138,31 @@ struct DeviceDomainTests {
         let clientData = Array("GET /orders".utf8)
         let assertion = try key.assertion(counter: 1, clientData: clientData)
         #expect(try fixture.appAttest.assert(in: fixture.environment, keyID: key.keyId, clientData: clientData, assertion: assertion).verdict.isVerified)
-        #expect(store.attestedKeyCache.lookup(key.keyId).entry != nil, "a key that asserted is cached")
-        let environments = Environments(store: store)
-        let (other, _) = try environments.create(name: "Other", kind: .development, actor: .system)
+        let cached = fixture.appAttest.attestedKeys
+        #expect(cached.lookup(key.keyId).entry != nil, "a key that asserted is cached")
+        // The public key and a debug token of this environment, read once into their services' caches.
+        let keys = fixture.appAttest.keys
+        _ = try keys.authenticatePublic(fixture.publicKey)
+        let debugTokens = fixture.assess.debugTokens
+        let (token, value) = try debugTokens.create(environmentID: fixture.environment.id, name: "CI", expiresAt: nil, actor: .system)
+        #expect(try debugTokens.live(value, environmentID: fixture.environment.id, now: store.clock())?.id == token.id)
+        /// Whether each cache still answers without reading the database (a miss calls the read, which finds nothing).
+        func stillCached() -> (publicKey: Bool, debugToken: Bool, attestedKey: Bool) {
+            (keys.publicKeys.value(fixture.publicKey) { nil } != nil,
+             debugTokens.byHash.value(RandomToken.hash(value)) { nil } != nil,
+             cached.lookup(key.keyId).entry != nil)
+        }
+        let environments = fixture.appAttest.environments
+        let (other, _) = try environments.create(name: "Other", kind: .development, actor: .system)  // writes its keys
+        _ = try keys.authenticatePublic(fixture.publicKey)
+        #expect(stillCached() == (true, true, true))
         var patch = EnvironmentPatch()
         patch.attackMode = true
         _ = try environments.patch(other.id, with: patch, actor: .system)
+        #expect(stillCached() == (true, true, true), "another environment's PATCH emptied a cache of this one")
         _ = try environments.patch(fixture.environment.id, with: patch, actor: .system)
-        #expect(store.attestedKeyCache.lookup(key.keyId).entry != nil, "a PATCH emptied the attested key cache")
+        #expect(cached.lookup(key.keyId).entry != nil, "a PATCH emptied the attested key cache")
         try environments.delete(other.id, actor: .system)
-        #expect(store.attestedKeyCache.lookup(key.keyId).entry == nil, "deleting an environment leaves attested keys cached")
+        #expect(cached.lookup(key.keyId).entry == nil, "deleting an environment leaves attested keys cached")
     }
 }

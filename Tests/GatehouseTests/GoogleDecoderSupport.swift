@@ -1,24 +1,10 @@
+import DomainTesting
 import Crypto
 import FakeGoogle
 import Foundation
 import Gatehouse
 import JSON
 import Synchronization
-
-/// A clock the test moves by hand (Unix seconds).
-final class ManualClock: Sendable {
-    private let seconds: Atomic<Int64>
-
-    init(_ start: Int64 = 1_700_000_000) {
-        seconds = Atomic(start)
-    }
-
-    var now: Int64 { seconds.load(ordering: .relaxed) }
-
-    func advance(by delta: Int64) {
-        seconds.add(delta, ordering: .relaxed)
-    }
-}
 
 /// A fake service account whose token_uri is the fake Google's, with a random RSA key made once per test process.
 struct FakeServiceAccount {
@@ -48,7 +34,7 @@ struct FakeServiceAccount {
 
 extension FakeGoogle {
     /// A decoder that calls this fake, with `configure` applied to its settings.
-    func decoder(clock: ManualClock = ManualClock(),
+    func decoder(clock: TestClock = TestClock(),
                  _ configure: (inout GoogleDecoderConfiguration) -> Void = { _ in }) throws -> GoogleDecoder {
         var configuration = GoogleDecoderConfiguration(endpoint: baseURL, caFile: caFile, tokenEndpoints: TokenEndpoints(extraHosts: [authority]))
         configure(&configuration)

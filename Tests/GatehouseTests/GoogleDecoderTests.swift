@@ -1,3 +1,4 @@
+import DomainTesting
 import Crypto
 import FakeGoogle
 import Foundation
@@ -30,7 +31,7 @@ struct GoogleDecoderTests {
     }
 
     @Test func signsTheJWTBearerGrantWithTheServiceAccountKey() throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let account = try FakeServiceAccount(fake: fake)
         _ = try fake.decoder(clock: clock).decode(integrityToken: "t", packageName: "com.example.app",
                                                   serviceAccount: account.key)
@@ -77,7 +78,7 @@ struct GoogleDecoderTests {
     }
 
     @Test func asksForANewTokenShortlyBeforeTheOldOneExpires() throws {
-        let clock = ManualClock()
+        let clock = TestClock()
         let account = try FakeServiceAccount(fake: fake, tokenQuery: "expires_in=3600")
         let decoder = try fake.decoder(clock: clock)
         _ = try decoder.decode(integrityToken: "a", packageName: "com.example.app", serviceAccount: account.key)

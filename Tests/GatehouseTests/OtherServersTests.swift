@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 @testable import Gatehouse
+import DomainTesting
 import Testing
 import ThrowawayPostgres
 
@@ -9,108 +10,106 @@ import ThrowawayPostgres
 /// empties every cache.
 @Suite("Caches follow other servers")
 struct OtherServersTests {
+    /// Two servers' domains on one new PostgreSQL database, on one clock.
     final class TwoServers {
+        let fixture: DomainFixture
+        let one: Domain
+        let two: Domain
+        var clock: TestClock { fixture.clock }
         let database: ThrowawayPostgres.Database
-        let one: Store
-        let two: Store
-        let clock = ManualClock(1_800_000_000)
 
         init() throws {
-            database = try ThrowawayPostgres.database()
-            let key = try SecureRandom.bytes(32)
-            let clock = self.clock, url = database.url
-            let open = {
-                try Store.open(postgresURL: url, migrationsDirectory: StoreEngine.migrations, masterKey: key, poolSize: 4,
-                               clock: Clock(wall: { clock.now })).store
-            }
-            one = try open()
-            two = try open()
+            fixture = try DomainFixture(.postgresql, now: 1_800_000_000)
+            guard let database = fixture.postgres else { throw DomainError.notFound("no PostgreSQL database") }
+            self.database = database
+            one = fixture.domain
+            two = try fixture.anotherServer()
         }
     }
 
     @Test func aRevokedPublicKeyAndAnEnvironmentChangeReachTheOtherServer() throws {
         let servers = try TwoServers()
-        #expect(servers.one.isShared && servers.two.isShared)
-        try servers.two.followOtherServers(waitMilliseconds: 0)  // the first look: nothing cached yet
-        let (environment, keys) = try Environments(store: servers.one).create(name: "Shared", kind: .production, actor: .system)
+        #expect(servers.one.store.isShared && servers.two.store.isShared)
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)  // the first look: nothing cached yet
+        let (environment, keys) = try servers.one.environments.create(name: "Shared", kind: .production, actor: .system)
         let publicKey = try #require(keys.first { $0.key.type == .public }?.key)
         let value = try #require(publicKey.publicValue)
-        let two = APIKeys(store: servers.two)
+        let two = servers.two.keys
         #expect(try two.authenticatePublic(value).id == publicKey.id)  // cached on the second server now
-        try APIKeys(store: servers.one).revoke(environmentID: environment.id, keyID: publicKey.id, actor: .system)
+        try servers.one.keys.revoke(environmentID: environment.id, keyID: publicKey.id, actor: .system)
         #expect(try two.authenticatePublic(value).id == publicKey.id, "the second server's cache still holds it")
         let started = ContinuousClock.now
-        try servers.two.followOtherServers(waitMilliseconds: 30_000)  // woken by the commit's NOTIFY, not the timeout
+        try servers.two.store.followOtherServers(waitMilliseconds: 30_000)  // woken by the commit's NOTIFY, not the timeout
         #expect(ContinuousClock.now - started < .seconds(20))
         #expect(throws: DomainError.self) { try two.authenticatePublic(value) }
 
         // Attack mode switched on through one server: the other judges by it after a look, without a wake-up too.
-        #expect(try Environments(store: servers.two).get(environment.id).attackMode == false)
+        #expect(try servers.two.environments.get(environment.id).attackMode == false)
         var patch = EnvironmentPatch()
         patch.attackMode = true
-        _ = try Environments(store: servers.one).patch(environment.id, with: patch, actor: .system)
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        #expect(try Environments(store: servers.two).get(environment.id).attackMode == true)
+        _ = try servers.one.environments.patch(environment.id, with: patch, actor: .system)
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        #expect(try servers.two.environments.get(environment.id).attackMode == true)
     }
 
     @Test func aLookAfterALostConnectionEmptiesEveryCache() throws {
         let servers = try TwoServers()
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        let (environment, _) = try Environments(store: servers.two).create(name: "Before", kind: .production, actor: .system)
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        #expect(try Environments(store: servers.two).get(environment.id).name == "Before")  // cached
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        let (environment, _) = try servers.two.environments.create(name: "Before", kind: .production, actor: .system)
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        #expect(try servers.two.environments.get(environment.id).name == "Before")  // cached
         // A change the second server cannot see by its revision (written around the store, as a lost wake-up would
         // leave it), then its listening connection is lost.
         let admin = try ThrowawayPostgres.adminConnection(servers.database)
         try admin.script("UPDATE environments SET name = 'After'")
-        #expect(try Environments(store: servers.two).get(environment.id).name == "Before")
+        #expect(try servers.two.environments.get(environment.id).name == "Before")
         try admin.script("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%' AND datname = current_database()")
         // The wake-up of the second server's own create may still be on its way and end a look early; a lost
         // connection is reported by the first look that waits on it.
         var reported = false
         for _ in 0..<3 where !reported {
-            do { try servers.two.followOtherServers(waitMilliseconds: 1_000) } catch is DomainError { reported = true }
+            do { try servers.two.store.followOtherServers(waitMilliseconds: 1_000) } catch is DomainError { reported = true }
         }
         #expect(reported)
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        #expect(try Environments(store: servers.two).get(environment.id).name == "After")
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        #expect(try servers.two.environments.get(environment.id).name == "After")
     }
 
     /// A server that has completed no look for 3 seconds answers nothing from a cache that decides access: it reads
     /// through (here a key deleted around the store, which no revision announces, is refused at once).
     @Test func aServerThatHasNotLookedForThreeSecondsReadsThrough() throws {
         let servers = try TwoServers()
-        let (environment, keys) = try Environments(store: servers.one).create(name: "Stale", kind: .production, actor: .system)
+        let (environment, keys) = try servers.one.environments.create(name: "Stale", kind: .production, actor: .system)
         let value = try #require(keys.first { $0.key.type == .public }?.key.publicValue)
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        let two = APIKeys(store: servers.two)
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        let two = servers.two.keys
         _ = try two.authenticatePublic(value)  // cached
         let admin = try ThrowawayPostgres.adminConnection(servers.database)
         try admin.script("DELETE FROM api_keys WHERE environment_id = '\(environment.id)'")
         servers.clock.advance(by: 3)
         #expect(try two.authenticatePublic(value).environmentID == environment.id, "3 s after the last look the cache still answers")
         servers.clock.advance(by: 1)
-        #expect(servers.two.freshness.isStale)
+        #expect(servers.two.store.freshness.isStale)
         #expect(throws: DomainError.self) { try two.authenticatePublic(value) }
         // A look makes the cache answer again.
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        #expect(!servers.two.freshness.isStale)
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        #expect(!servers.two.store.freshness.isStale)
     }
 
     /// A change typed into PostgreSQL by hand moves no revision; `gatehouse caches reset` (``Store/announceOutsideChanges()``)
     /// makes every server forget what it cached at its next look.
     @Test func anAnnouncedOutsideChangeReachesTheOtherServer() throws {
         let servers = try TwoServers()
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        let (environment, _) = try Environments(store: servers.one).create(name: "Before", kind: .production, actor: .system)
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        #expect(try Environments(store: servers.two).get(environment.id).name == "Before")  // cached
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        let (environment, _) = try servers.one.environments.create(name: "Before", kind: .production, actor: .system)
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        #expect(try servers.two.environments.get(environment.id).name == "Before")  // cached
         let admin = try ThrowawayPostgres.adminConnection(servers.database)
         try admin.script("UPDATE environments SET name = 'Typed by hand'")
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        #expect(try Environments(store: servers.two).get(environment.id).name == "Before", "nothing announced the change")
-        try servers.one.announceOutsideChanges()
-        try servers.two.followOtherServers(waitMilliseconds: 0)
-        #expect(try Environments(store: servers.two).get(environment.id).name == "Typed by hand")
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        #expect(try servers.two.environments.get(environment.id).name == "Before", "nothing announced the change")
+        try servers.one.store.announceOutsideChanges()
+        try servers.two.store.followOtherServers(waitMilliseconds: 0)
+        #expect(try servers.two.environments.get(environment.id).name == "Typed by hand")
     }
 }

@@ -1,3 +1,4 @@
+import DomainTesting
 import Attestation
 import AttestationTesting
 import Crypto
@@ -13,31 +14,24 @@ import Testing
 /// 24 hours) for the key check.
 @Suite("Play Integrity state")
 final class PlayIntegrityStateTests: Sendable {
-    let directory = NSTemporaryDirectory() + "gatehouse-pi-state-" + UUID().uuidString
-    let clock = ManualClock()
-    let store: Store
+    let fixture: DomainFixture
+    var clock: TestClock { fixture.clock }
+    var store: Store { fixture.domain.store }
     let service: PlayIntegrityService
     let minter: PlayIntegrityMinter
     let digest = [UInt8](repeating: 0x5A, count: 32)
     let environment: Environment
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let clock = self.clock
-        (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: StoreEngine.migrations,
-                                    masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { clock.now }))
-        service = PlayIntegrityService(store: store, google: nil, recorder: VerdictRecorder(verdicts: Verdicts(store: store)))
+        fixture = try DomainFixture(.sqlite, now: 1_795_000_000)
+        service = fixture.domain.playIntegrity
         minter = try PlayIntegrityMinter.random()
-        let environments = Environments(store: store)
+        let environments = fixture.domain.environments
         let created = try environments.create(name: "P", kind: .production, actor: .system).environment
         environment = try environments.patch(created.id, with: try EnvironmentPatch.parse([
             "androidApps": [["packageName": "com.example.app", "certificateDigests": [.string(Hex.encode(digest, uppercase: true, separator: ":"))]]],
             "playIntegrity": ["local": ["decryptionKey": .string(minter.decryptionKeyBase64), "verificationKey": .string(minter.verificationKeyBase64)]],
         ]), actor: .system)
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     func token(offsetSeconds: Int64 = 0, minter: PlayIntegrityMinter? = nil) throws -> String {

@@ -1,11 +1,11 @@
-import Crypto
+import DomainTesting
 import Foundation
 @testable import Gatehouse
 import Testing
 import ThrowawayPostgres
 
 /// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"): each opens a migrated,
-/// empty store on a clock the test moves: SQLite, and PostgreSQL (a database of its own in the server `make test`
+/// empty domain on a clock the test moves: SQLite, and PostgreSQL (a database of its own in the server `make test`
 /// starts; without it the PostgreSQL cases fail, saying so).
 enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
@@ -14,55 +14,31 @@ enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
 
     var testDescription: String { rawValue }
 
-    /// The repository's migrations folder, found from this file's path (every store of the domain tests opens it).
-    static let migrations: String = {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        return root.path + "/Migrations"
-    }()
+    /// The repository's migrations folder.
+    static var migrations: String { DomainFixture.repositoryRoot + "/Migrations" }
 
-    /// A fresh store on this engine, its clock at `now` (unix seconds).
+    /// A fresh domain on this engine, its clock at `now` (unix seconds).
     func open(now: Int64 = 1_800_000_000) throws -> EngineStore {
-        try EngineStore(engine: self, now: now)
+        try EngineStore(DomainFixture(self == .sqlite ? .sqlite : .postgresql, now: now))
     }
 }
 
-/// A store on an engine, with its clock and a folder removed when the test is done.
+/// A domain on an engine (``DomainFixture``), seen from the store's side: the store, the clock, and the services.
 final class EngineStore: Sendable {
-    let store: Store
-    let clock: ManualClock
-    let directory: String
-    /// The PostgreSQL database made for this store, dropped with it.
-    let postgres: ThrowawayPostgres.Database?
-    /// The master key the store was opened with (a second store on the same database needs it).
-    let masterKey: [UInt8]
+    let fixture: DomainFixture
 
-    init(engine: StoreEngine, now: Int64) throws {
-        clock = ManualClock(now)
-        directory = NSTemporaryDirectory() + "gatehouse-contract-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let clock = self.clock
-        let masterKey = try SecureRandom.bytes(32)
-        self.masterKey = masterKey
-        switch engine {
-        case .sqlite:
-            postgres = nil
-            store = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: StoreEngine.migrations,
-                                   masterKey: masterKey, clock: Clock(wall: { clock.now })).store
-        case .postgresql:
-            let database = try ThrowawayPostgres.database()
-            postgres = database
-            store = try Store.open(postgresURL: database.url, migrationsDirectory: StoreEngine.migrations,
-                                   masterKey: masterKey, poolSize: 12, clock: Clock(wall: { clock.now })).store
-        }
+    init(_ fixture: DomainFixture) {
+        self.fixture = fixture
     }
 
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
+    var domain: Domain { fixture.domain }
+    var store: Store { fixture.domain.store }
+    var clock: TestClock { fixture.clock }
+    /// The PostgreSQL database of this domain, dropped with it; nil on SQLite.
+    var postgres: ThrowawayPostgres.Database? { fixture.postgres }
 
     /// A new environment of `kind`, with its default keys.
     func environment(_ name: String = "Contract", kind: EnvironmentKind = .production) throws -> (environment: Environment, keys: [IssuedKey]) {
-        try Environments(store: store).create(name: name, kind: kind, actor: .system)
+        try domain.environments.create(name: name, kind: kind, actor: .system)
     }
 }

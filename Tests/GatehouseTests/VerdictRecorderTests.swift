@@ -1,3 +1,4 @@
+import DomainTesting
 import Crypto
 import Foundation
 import Gatehouse
@@ -7,19 +8,12 @@ import Testing
 /// lost and none twice.
 @Suite("TrafficVerdict recorder")
 final class VerdictRecorderTests: Sendable {
-    let directory = NSTemporaryDirectory() + "gatehouse-recorder-" + UUID().uuidString
-    let store: Store
+    let fixture: DomainFixture
     let now: Int64 = 1_790_000_000
+    var store: Store { fixture.domain.store }
 
     init() throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let now = self.now
-        (store, _) = try Store.open(path: directory + "/db.sqlite", migrationsDirectory: StoreEngine.migrations,
-                                    masterKey: try SecureRandom.bytes(32), clock: Clock(wall: { now }))
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
+        fixture = try DomainFixture(.sqlite, now: now)
     }
 
     @Test func concurrentRecordsAreWrittenOnceEachToTheirEnvironment() throws {

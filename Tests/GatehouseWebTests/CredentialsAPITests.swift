@@ -51,8 +51,8 @@ struct CredentialsAPITests {
         }
         let audit = app.send("GET", "\(Self.base)/audit?environmentId=\(id)", headers: auth)
         #expect(audit.text.contains("[sealed]"))
-        let database = try Data(contentsOf: URL(fileURLWithPath: app.application.configuration.database))
-        let wal = (try? Data(contentsOf: URL(fileURLWithPath: app.application.configuration.database + "-wal"))) ?? Data()
+        let database = try Data(contentsOf: URL(fileURLWithPath: app.application.configuration.domain.database))
+        let wal = (try? Data(contentsOf: URL(fileURLWithPath: app.application.configuration.domain.database + "-wal"))) ?? Data()
         for secret in secrets {
             #expect(database.range(of: Data(secret.utf8)) == nil)
             #expect(wal.range(of: Data(secret.utf8)) == nil)

@@ -17,15 +17,15 @@ struct DurabilityTests {
 
     @Test func theServersWriterSyncsEveryCommitByDefault() throws {
         #expect(try Self.writerSynchronous(try TestApp()) == .integer(2))  // FULL
-        #expect(Configuration().durability == .full)
+        #expect(Configuration().domain.durability == .full)
     }
 
     @Test func normalIsAnExplicitChoice() throws {
-        #expect(try Self.writerSynchronous(try TestApp { $0.durability = .normal }) == .integer(1))  // NORMAL
+        #expect(try Self.writerSynchronous(try TestApp { $0.domain.durability = .normal }) == .integer(1))  // NORMAL
         let (parsed, _) = try Configuration.parse(["--durability", "normal"], environment: [:])
-        #expect(parsed.durability == .normal)
+        #expect(parsed.domain.durability == .normal)
         let (fromVariable, _) = try Configuration.parse([], environment: ["GATEHOUSE_DURABILITY": "FULL"])
-        #expect(fromVariable.durability == .full)
+        #expect(fromVariable.domain.durability == .full)
         #expect(throws: ConfigurationError.self) { try Configuration.parse(["--durability", "off"], environment: [:]) }
     }
 }

@@ -1,3 +1,4 @@
+import Gatehouse
 import ChildProcess
 import Foundation
 import GatehouseTesting
@@ -18,10 +19,10 @@ struct ResourcesTests {
         }
         try FileManager.default.createDirectory(atPath: elsewhere + "/Migrations", withIntermediateDirectories: true)  // not all three
         try FileManager.default.createDirectory(atPath: installed + "/.build/debug", withIntermediateDirectories: true)
-        #expect(Configuration.findResources(workingDirectory: installed, executable: "/usr/bin/gatehouse") == installed)
-        #expect(Configuration.findResources(workingDirectory: elsewhere, executable: installed + "/gatehouse") == installed)
-        #expect(Configuration.findResources(workingDirectory: elsewhere, executable: installed + "/.build/debug/gatehouse") == installed)
-        #expect(Configuration.findResources(workingDirectory: elsewhere, executable: root + "/nowhere/gatehouse") == elsewhere)
+        #expect(DomainConfiguration.findResources(workingDirectory: installed, executable: "/usr/bin/gatehouse") == installed)
+        #expect(DomainConfiguration.findResources(workingDirectory: elsewhere, executable: installed + "/gatehouse") == installed)
+        #expect(DomainConfiguration.findResources(workingDirectory: elsewhere, executable: installed + "/.build/debug/gatehouse") == installed)
+        #expect(DomainConfiguration.findResources(workingDirectory: elsewhere, executable: root + "/nowhere/gatehouse") == elsewhere)
     }
 
     @Test func theBuiltBinaryServesFromAnotherFolderWithoutResourcesGiven() throws {

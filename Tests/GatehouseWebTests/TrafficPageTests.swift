@@ -14,7 +14,7 @@ struct TrafficPageTests {
 
     init() throws {
         app = try TestApp()
-        #expect(try Demo.populateIfFresh(app.application.domain.store))
+        #expect(try Demo.populateIfFresh(app.application.domain))
         environmentID = try #require(try app.application.domain.environments.list().first?.id)
     }
 
@@ -95,7 +95,7 @@ struct TrafficPageTests {
         #expect(after.text.components(separatedBy: "class=\"change\"").count == changesBefore + 1)
         let environment = try app.application.domain.environments.get(environmentID)
         #expect(environment.androidApps.first?.certificateDigests == [Demo.uploadKeyDigest, Demo.appSigningKeyDigest])
-        let report = try app.application.domain.verdicts.checklist(for: environment)
+        let report = try app.application.domain.checklists.report(for: environment)
         #expect(report.item("android.certificateNotRegistered")?.status == .ok)
     }
 

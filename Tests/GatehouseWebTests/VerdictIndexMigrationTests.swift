@@ -1,3 +1,4 @@
+import DomainTesting
 import Foundation
 import Gatehouse
 import GatehouseTesting

@@ -11,6 +11,7 @@ public final class AssessService: Sendable {
     let store: Store
     let appAttest: AppAttestService
     let playIntegrity: PlayIntegrityService
+    let debugTokens: DebugTokens
     let recorder: VerdictRecorder
     let receipts: ReceiptIssuer
     /// The last hour's requests with and without proof, for the Overview.
@@ -21,9 +22,10 @@ public final class AssessService: Sendable {
 
     /// A service judging App Attest through `appAttest` and Play Integrity through `playIntegrity`,
     /// recording into `recorder` and signing receipts with `receipts`.
-    public init(store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService,
+    public init(store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, debugTokens: DebugTokens,
                 recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally = AssessTally()) {
         self.store = store
+        self.debugTokens = debugTokens
         self.appAttest = appAttest
         self.playIntegrity = playIntegrity
         self.recorder = recorder
@@ -137,7 +139,6 @@ public final class AssessService: Sendable {
     /// minute). Recorded into traffic under provider `debug`.
     /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing committed or recorded); `StorageError`.
     private func judgeDebug(token: String, nonce: inout NonceSpend, request: AssessRequest, environment: Environment, now: Int64) throws -> Verdict {
-        let debugTokens = DebugTokens(store: store)
         let live = try debugTokens.live(token, environmentID: environment.id, now: now)
         if let live, debugTokens.claimUse(live, presented: token, now: now) {
             let id = live.id

@@ -56,7 +56,7 @@ extension AppAttestService {
         guard let keyID, !keyID.isEmpty else {
             return JudgedAssertion(outcome: AssertionOutcome(verdict: .of(.missingKeyId), counter: nil))
         }
-        let (cached, generation) = store.attestedKeyCache.lookup(keyID)
+        let (cached, generation) = attestedKeys.lookup(keyID)
         guard var entry = try cached ?? load(keyID, environmentID: environment.id, generation: generation),
               entry.key.environmentID == environment.id else {
             return JudgedAssertion(outcome: AssertionOutcome(verdict: .of(.unknownKeyId), counter: nil))
@@ -80,7 +80,7 @@ extension AppAttestService {
 
     /// The outcome of `judged` once its counter's commit gave `committed`; the cache learns the stored window.
     func committed(_ judged: JudgedAssertion, _ committed: (verdict: Verdict, window: CounterWindow?)) -> AssertionOutcome {
-        if let pending = judged.pending, let stored = committed.window { store.attestedKeyCache.committed(stored, keyID: pending.keyID) }
+        if let pending = judged.pending, let stored = committed.window { attestedKeys.committed(stored, keyID: pending.keyID) }
         return AssertionOutcome(verdict: committed.verdict, counter: judged.outcome.counter)
     }
 
@@ -93,7 +93,7 @@ extension AppAttestService {
         let stored = try store.read { db in try Tables.AttestedKeys.load(db, keyID: keyID, environmentID: environmentID) }
         guard let stored, let publicKey = try? ECPublicKey(x962: stored.publicKey) else { return nil }
         let entry = AttestedKeyCache.Entry(key: stored, publicKey: publicKey)
-        store.attestedKeyCache.keep(entry, seen: generation)
+        attestedKeys.keep(entry, seen: generation)
         return entry
     }
 

@@ -12,14 +12,20 @@ public final class AppAttestService: Sendable {
     let recorder: VerdictRecorder
     let environments: Environments
     let keys: APIKeys
+    /// Attested keys with their parsed public keys and counter windows, for assertions; follows the attested keys
+    /// (written only when an environment is deleted: registrations and counter commits keep the cache themselves).
+    let attestedKeys = AttestedKeyCache()
 
-    /// A service judging against `roots` and recording into `recorder`.
-    public init(store: Store, roots: AppAttestRoots, recorder: VerdictRecorder) {
+    /// A service judging against `roots`, reading environments and keys from the domain's shared services and
+    /// recording into `recorder`: one per domain (``Domain``), as its cache follows the store's writes for as long as
+    /// the store lives.
+    public init(store: Store, environments: Environments, keys: APIKeys, roots: AppAttestRoots, recorder: VerdictRecorder) {
         self.store = store
         self.verifier = AppAttestVerifier(roots: roots)
         self.recorder = recorder
-        self.environments = Environments(store: store)
-        self.keys = APIKeys(store: store)
+        self.environments = environments
+        self.keys = keys
+        store.follow(.attestedKeys, attestedKeys.invalidate)
     }
 
     /// The environment a device's `apiKey` (a public key) names, and the key itself.

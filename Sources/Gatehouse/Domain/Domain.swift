@@ -21,6 +21,8 @@ public final class Domain: Sendable {
     /// Dashboard sign-in and its sessions.
     public let sessions: Sessions
     public let verdicts: Verdicts
+    /// The setup checklists of the environments.
+    public let checklists: ChecklistService
     /// The receipt signing keys (JWKS, rotation).
     public let receiptKeys: ReceiptKeys
     /// Issues receipts under the current receipt key.
@@ -54,17 +56,18 @@ public final class Domain: Sendable {
         admins = Admins(store: store)
         sessions = try Sessions(store: store)
         verdicts = Verdicts(store: store)
+        checklists = ChecklistService(verdicts: verdicts, keys: keys, debugTokens: debugTokens)
         receiptKeys = ReceiptKeys(store: store)
         receipts = ReceiptIssuer(keys: receiptKeys)
         assessTally = AssessTally()
         recorder = VerdictRecorder(verdicts: verdicts) { error in
             log.error("device verdicts could not be written to traffic", ["error": "\(error)"])
         }
-        appAttest = AppAttestService(store: store, roots: roots, recorder: recorder)
-        playIntegrity = PlayIntegrityService(store: store, google: google, recorder: recorder,
+        appAttest = AppAttestService(store: store, environments: environments, keys: keys, roots: roots, recorder: recorder)
+        playIntegrity = PlayIntegrityService(store: store, environments: environments, google: google, recorder: recorder,
                                              googleDecodesPerAddress: configuration.googleDecodesPerAddress)
-        assess = AssessService(store: store, appAttest: appAttest, playIntegrity: playIntegrity, recorder: recorder, receipts: receipts,
-                               tally: assessTally)
+        assess = AssessService(store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
+                               recorder: recorder, receipts: receipts, tally: assessTally)
         receiptChecker = ReceiptChecker(store: store, keys: receiptKeys)
         keyCounts = AttestedKeyCounts(store: store)
         keyCheck = PlayIntegrityKeyCheck(store: store)
@@ -73,6 +76,9 @@ public final class Domain: Sendable {
 
     /// Now, on the domain's clock.
     public var clock: Clock { store.clock }
+
+    /// Database writes waiting or running (`/metrics`).
+    public var pendingWrites: Int { store.pendingWrites }
 
     /// Runs the background work (once): the verdict recorder, the minute purges, the hourly retention, the engine's
     /// maintenance and, on a shared database, following the other servers.

@@ -1,6 +1,9 @@
+import Foundation
+
 /// What the domain needs to open (DESIGN.md "The domain's composition"): where the database is and how to use it, the
-/// master key, the trust anchors, and the outbound endpoints. The web's configuration holds the rest (host, port,
-/// workers, cookies, proxies, rate limits) and gives this half to ``Domain/open(_:clock:log:)``.
+/// master key, the resources folder (its migrations), the trust anchors, and the outbound endpoints. The one-shot
+/// commands parse this alone (``parse(_:environment:positional:)``); the web's configuration embeds it and adds the
+/// rest (host, port, workers, cookies, proxies, rate limits).
 public struct DomainConfiguration: Sendable {
     /// A SQLite file path, or a `postgres://` URL handed to libpq whole.
     public var database = "gatehouse.sqlite"
@@ -12,8 +15,8 @@ public struct DomainConfiguration: Sendable {
     public var durability: CommitDurability = .full
     /// Base64 of 32 bytes; nil: the key file ``keyFilePath`` (SQLite only).
     public var masterKey: String?
-    /// The folder of migrations (`NNNN_name.sql`, PostgreSQL's in `postgresql/`).
-    public var migrationsDirectory = "Migrations"
+    /// The folder holding `Migrations/` (and, for the web, `Public/` and `Templates/`; see ``findResources()``).
+    public var resources = DomainConfiguration.findResources()
     /// A PEM file of App Attest root certificates replacing Apple's built-in root (tests, private deployments).
     public var appAttestRoots: String?
     /// Google's Play Integrity API base URL (https).
@@ -32,4 +35,95 @@ public struct DomainConfiguration: Sendable {
 
     /// The master key file beside a SQLite database.
     public var keyFilePath: String { database + ".key" }
+
+    /// The folder of migrations (`NNNN_name.sql`, PostgreSQL's in `postgresql/`).
+    public var migrationsDirectory: String { resources + "/Migrations" }
+
+    /// The domain's options, as flags and `GATEHOUSE_*` variables.
+    public static let options: [ConfigurationOption] = [
+        ConfigurationOption(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite), or a postgres:// URL handed to libpq whole for several servers on one PostgreSQL; GATEHOUSE_DATABASE_FILE names a file holding it", takesValue: true),
+        ConfigurationOption(flag: "--database-prepared-statements", variable: "GATEHOUSE_DATABASE_PREPARED_STATEMENTS", help: "on (default) or off: off behind a pooler in transaction mode (pgBouncer before 1.21), which cannot keep prepared statements", takesValue: true),
+        ConfigurationOption(flag: "--database-pool", variable: "GATEHOUSE_DATABASE_POOL", help: "PostgreSQL connections this server opens at most, 1 to 256 (default 8)", takesValue: true),
+        ConfigurationOption(flag: "--durability", variable: "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous; PostgreSQL synchronous_commit off)", takesValue: true),
+        ConfigurationOption(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory when it holds them, else the executable's folder or the nearest one above it that does; one-shot commands read only Migrations/)", takesValue: true),
+        ConfigurationOption(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest; GATEHOUSE_MASTER_KEY_FILE names a file holding it (SQLite default: a key file <database>.key, created with mode 0600; PostgreSQL: required, the same on every server)", takesValue: true),
+        ConfigurationOption(flag: "--app-attest-roots", variable: "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)", takesValue: true),
+        ConfigurationOption(flag: "--google-decodes-per-address", variable: "GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS", help: "calls to Google's decodeIntegrityToken one client address may cause per hour, per server; 0 = no limit (default 100)", takesValue: true),
+        ConfigurationOption(flag: "--play-integrity-endpoint", variable: "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)", takesValue: true),
+        ConfigurationOption(flag: "--outbound-ca-file", variable: "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)", takesValue: true),
+        ConfigurationOption(flag: "--token-uri-hosts", variable: "GATEHOUSE_TOKEN_URI_HOSTS", help: "comma-separated host or host:port a service account's https token_uri may name besides Google's token endpoint (tests, private deployments)", takesValue: true),
+    ]
+
+    /// The domain's half of a command line (the one-shot commands take nothing else); returns the positional
+    /// arguments, at most `positional` of them.
+    /// - Throws: `ConfigurationError` saying what to set.
+    public static func parse(_ arguments: [String], environment: [String: String], positional: Int = 0) throws(ConfigurationError) -> (DomainConfiguration, [String]) {
+        let (values, rest) = try ConfigurationValues.parse(arguments, environment: environment, options: options, positional: positional)
+        return (try DomainConfiguration(values), rest)
+    }
+
+    /// The domain's options read from `values`, over the defaults.
+    /// - Throws: `ConfigurationError` saying what to set.
+    public init(_ values: ConfigurationValues) throws(ConfigurationError) {
+        if let v = try values.value("--database", orFileNamedBy: "GATEHOUSE_DATABASE_FILE") {
+            guard !v.isEmpty else { throw ConfigurationError("--database / GATEHOUSE_DATABASE must name a SQLite file or a postgres:// URL") }
+            database = v
+        }
+        databasePool = try values.integer("--database-pool", in: 1...256, "--database-pool / GATEHOUSE_DATABASE_POOL") ?? databasePool
+        if values["--database-prepared-statements"] != nil { databasePreparedStatements = try values.flag("--database-prepared-statements") }
+        if let v = values["--durability"] {
+            guard let durability = CommitDurability(rawValue: v.lowercased()) else {
+                throw ConfigurationError("--durability / GATEHOUSE_DURABILITY must be full (every acknowledged change survives a power cut) or normal, got \(v)")
+            }
+            self.durability = durability
+        }
+        if let v = values["--resources"] { resources = v }
+        if let v = try values.value("--master-key", orFileNamedBy: "GATEHOUSE_MASTER_KEY_FILE"), !v.isEmpty { masterKey = v }
+        if let ambiguity = location.ambiguity { throw ConfigurationError("--database: \(ambiguity)") }
+        if location.isPostgres && masterKey == nil {
+            throw ConfigurationError("on PostgreSQL every server needs the same master key, which cannot live beside the data: set --master-key / GATEHOUSE_MASTER_KEY (base64 of 32 bytes) or GATEHOUSE_MASTER_KEY_FILE")
+        }
+        if let v = values["--app-attest-roots"], !v.isEmpty { appAttestRoots = v }
+        if let v = values["--play-integrity-endpoint"], !v.isEmpty {
+            guard v.lowercased().hasPrefix("https://"), v.count > "https://".count else {
+                throw ConfigurationError("--play-integrity-endpoint / GATEHOUSE_PLAY_INTEGRITY_ENDPOINT must be an https:// URL, got \(v)")
+            }
+            playIntegrityEndpoint = v
+        }
+        if let v = values["--outbound-ca-file"], !v.isEmpty { outboundCAFile = v }
+        if let v = values["--token-uri-hosts"] {
+            let hosts = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard hosts.allSatisfy({ host in !host.contains("/") && !host.contains("@") }) else {
+                throw ConfigurationError("--token-uri-hosts / GATEHOUSE_TOKEN_URI_HOSTS takes host or host:port names separated by commas, got \(v)")
+            }
+            tokenEndpoints = TokenEndpoints(extraHosts: hosts)
+        }
+        if let v = values["--google-decodes-per-address"] {
+            guard let n = Int(v), (0...1_000_000).contains(n) else {
+                throw ConfigurationError("--google-decodes-per-address / GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS must be a number from 0 (no limit) to 1000000, got \(v)")
+            }
+            googleDecodesPerAddress = n
+        }
+    }
+
+    /// Where `Public/`, `Templates/` and `Migrations/` are when `--resources` does not say: the working directory when
+    /// it holds all three (a checkout), else the folder of the executable or the nearest folder above it that does (an
+    /// installed binary with them beside it, as the Docker image has, or a build tree's binary run from anywhere);
+    /// the working directory when none does (start-up then names what it cannot read).
+    public static func findResources(workingDirectory: String = FileManager.default.currentDirectoryPath,
+                                     executable: String = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path) -> String {
+        func holdsResources(_ folder: String) -> Bool {
+            ["Public", "Templates", "Migrations"].allSatisfy { name in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: folder + "/" + name, isDirectory: &isFolder) && isFolder.boolValue
+            }
+        }
+        if holdsResources(workingDirectory) { return workingDirectory }
+        var folder = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        for _ in 0..<6 where folder.path != "/" {
+            if holdsResources(folder.path) { return folder.path }
+            folder.deleteLastPathComponent()
+        }
+        return workingDirectory
+    }
 }

@@ -22,10 +22,10 @@ public final class PlayIntegrityService: Sendable {
 
     /// A service decoding through `google` and recording into `recorder`; one client address may cause at most
     /// `googleDecodesPerAddress` calls to Google an hour (0: no limit per address).
-    public init(store: Store, google: GoogleDecoder?, recorder: VerdictRecorder,
+    public init(store: Store, environments: Environments, google: GoogleDecoder?, recorder: VerdictRecorder,
                 evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator(), googleDecodesPerAddress: Int = GoogleBudget.defaultPerAddress) {
         self.store = store
-        self.environments = Environments(store: store)
+        self.environments = environments
         self.google = google
         self.recorder = recorder
         self.evaluator = evaluator

@@ -9,7 +9,7 @@ extension APIKeys {
             throw DomainError.unauthenticated("apiKey is not one of this server's public keys (pk_live_… or pk_test_…)")
         }
         let now = store.clock()
-        let found = try store.publicKeys.value(presented) {
+        let found = try publicKeys.value(presented) {
             try store.read { db in try Tables.APIKeys.publicKey(db, value: presented) }
         }
         guard let key = found else { throw DomainError.unauthenticated("apiKey is not one of this server's public keys") }

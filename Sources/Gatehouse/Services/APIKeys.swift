@@ -6,8 +6,27 @@ import Storage
 public struct APIKeys: Sendable {
     let store: Store
 
+    /// Public keys by their value, for the device API (every request names one); follows the keys (deleting an
+    /// environment declares its keys written). Whether a key is active is judged per request from its fields.
+    let publicKeys: ReadCache<String, APIKey>
+    /// When each environment's unrevoked secret keys expire (`Int64.max`: never), for the checklists' key count;
+    /// follows the keys.
+    let secretKeyExpiries: ReadCache<Int, [String: [Int64]]>
+
+    /// The service over `store`: one per domain (``Domain``), as its caches follow the store's writes for as long as
+    /// the store lives.
     public init(store: Store) {
         self.store = store
+        publicKeys = ReadCache(limit: 10_000, freshness: store.freshness)
+        secretKeyExpiries = ReadCache(limit: 1, freshness: store.freshness)
+        store.follow(.apiKeys, publicKeys.invalidate)
+        store.follow(.apiKeys, secretKeyExpiries.invalidate)
+    }
+
+    /// When each environment's unrevoked secret keys expire (`Int64.max`: never), by environment id.
+    /// - Throws: `StorageError`.
+    func secretKeyExpiriesByEnvironment() throws -> [String: [Int64]] {
+        try secretKeyExpiries.value(0) { try store.read { db in try Tables.APIKeys.secretKeyExpiries(db) } } ?? [:]
     }
 
     /// Longest grace period of a rolled key.

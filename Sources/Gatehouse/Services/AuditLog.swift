@@ -9,6 +9,12 @@ public struct AuditLog: Sendable {
         self.store = store
     }
 
+    /// Whether Gatehouse itself (a system actor) created environment `id`, as `--demo` does.
+    /// - Throws: `StorageError`.
+    public func createdBySystem(_ id: String) throws -> Bool {
+        try store.read { db in try Tables.AuditLog.createdBySystem(db, environmentID: id) }
+    }
+
     /// Entries newest first, optionally for one environment and/or actor, `limit` at most, before the cursor (an entry id).
     public func list(environmentID: String? = nil, actorID: String? = nil, limit: Int = 50, before cursor: Int64? = nil) throws -> (entries: [AuditEntry], nextCursor: Int64?) {
         let filter = Tables.AuditLog.Filter(environmentID: environmentID, actorID: actorID)

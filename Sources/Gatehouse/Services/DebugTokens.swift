@@ -17,8 +17,20 @@ public struct DebugTokens: Sendable {
     /// How stale a token's last-used time may get before a use writes it.
     public static let lastUsedResolution: Int64 = 60
 
+    /// Tokens (with their stored hash) by the hash of their value, for debug assessments; follows the tokens (deleting
+    /// an environment declares its tokens written).
+    let byHash: ReadCache<[UInt8], (token: DebugToken, hash: [UInt8])>
+    /// Every unrevoked token, for the checklists (which judge expiry at their now); follows the tokens.
+    let unrevoked: ReadCache<Int, [DebugToken]>
+
+    /// The service over `store`: one per domain (``Domain``), as its caches follow the store's writes for as long as
+    /// the store lives.
     public init(store: Store) {
         self.store = store
+        byHash = ReadCache(limit: 10_000, freshness: store.freshness)
+        unrevoked = ReadCache(limit: 1, freshness: store.freshness)
+        store.follow(.debugTokens, byHash.invalidate)
+        store.follow(.debugTokens, unrevoked.invalidate)
     }
 
     /// A new token of `environmentID` named `name`, live until `expiresAt` (unix seconds; nil: 30 days from now).
@@ -89,7 +101,7 @@ public struct DebugTokens: Sendable {
     func live(_ presented: String, environmentID: String, now: Int64) throws -> DebugToken? {
         guard presented.hasPrefix(Self.prefix) else { return nil }
         let hash = RandomToken.hash(presented)
-        let found = try store.debugTokenCache.value(hash) {
+        let found = try byHash.value(hash) {
             try store.read { db in try Tables.DebugTokens.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash), found.token.environmentID == environmentID,
@@ -103,7 +115,7 @@ public struct DebugTokens: Sendable {
     func claimUse(_ token: DebugToken, presented: String, now: Int64) -> Bool {
         func due(_ token: DebugToken) -> Bool { token.lastUsedAt.map { now - $0 >= Self.lastUsedResolution } ?? true }
         guard due(token) else { return false }
-        return store.debugTokenCache.modify(RandomToken.hash(presented)) { cached in
+        return byHash.modify(RandomToken.hash(presented)) { cached in
             guard due(cached.token) else { return false }
             cached.token.lastUsedAt = now
             return true
@@ -113,11 +125,11 @@ public struct DebugTokens: Sendable {
     /// The names of each environment's tokens active at `now`, oldest first (for the checklist and the Overview).
     /// - Throws: `DomainError.unavailable`.
     public func activeNames(now: Int64) throws -> [String: [String]] {
-        let unrevoked = try store.debugTokensUnrevoked.value(0) {
+        let tokens = try unrevoked.value(0) {
             try store.read { db in try Tables.DebugTokens.unrevoked(db) }
         } ?? []
         var names: [String: [String]] = [:]
-        for token in unrevoked where token.isActive(at: now) { names[token.environmentID, default: []].append(token.name) }
+        for token in tokens where token.isActive(at: now) { names[token.environmentID, default: []].append(token.name) }
         return names
     }
 }

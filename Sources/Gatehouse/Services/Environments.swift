@@ -6,9 +6,18 @@ import Storage
 /// Each change is one transaction with its audit entry.
 public struct Environments: Sendable {
     let store: Store
+    /// Environments as last read (`.all` for the whole list); follows the environments.
+    let cache: ReadCache<EnvironmentQuery, [Environment]>
+    /// Environment bodies by entity tag: a revision's JSON never changes, so it is serialized once (and needs no
+    /// following).
+    let bodies = ReadCache<String, [UInt8]>(limit: 1_000)
 
+    /// The service over `store`: one per domain (``Domain``), as its cache follows the store's writes for as long as
+    /// the store lives.
     public init(store: Store) {
         self.store = store
+        cache = ReadCache(limit: 10_000, freshness: store.freshness)
+        store.follow(.environments, cache.invalidate)
     }
 
     /// A new environment with its first public and secret key. The secret's plaintext is returned only here.
@@ -32,12 +41,17 @@ public struct Environments: Sendable {
 
     /// Every environment, oldest first.
     public func list() throws -> [Environment] {
-        try store.environmentCache.value(.all) { try store.read { db in try Tables.Environments.loadAll(db) } } ?? []
+        try cache.value(.all) { try store.read { db in try Tables.Environments.loadAll(db) } } ?? []
+    }
+
+    /// `environment`'s JSON, serialized once per revision.
+    public func serialized(_ environment: Environment) -> [UInt8] {
+        bodies.value(environment.etag) { environment.json.serialized() } ?? []
     }
 
     /// One environment; throws `DomainError.notFound`.
     public func get(_ id: String) throws -> Environment {
-        let found = try store.environmentCache.value(.one(id)) {
+        let found = try cache.value(.one(id)) {
             try store.read { db in try Tables.Environments.load(db, id: id) }.map { [$0] }
         }
         guard let environment = found?.first else { throw DomainError.notFound("no environment \(id)") }
@@ -133,4 +147,10 @@ public struct Environments: Sendable {
         if tags.contains("*") || tags.contains(environment.etag) { return }
         throw DomainError.preconditionFailed("the environment changed since \(ifMatch); it is now at \(environment.etag): GET it again and reapply your change")
     }
+}
+
+/// What an entry of the environments' cache holds: every environment, or one.
+enum EnvironmentQuery: Hashable, Sendable {
+    case all
+    case one(String)
 }

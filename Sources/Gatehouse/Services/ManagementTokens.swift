@@ -9,8 +9,15 @@ public struct ManagementTokens: Sendable {
     /// How stale a token's last-used time may get before a use writes it.
     public static let lastUsedResolution: Int64 = 60
 
+    /// Tokens (with their stored hash) by the hash of their secret; follows the tokens.
+    let byHash: ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>
+
+    /// The service over `store`: one per domain (``Domain``), as its cache follows the store's writes for as long as
+    /// the store lives.
     public init(store: Store) {
         self.store = store
+        byHash = ReadCache(limit: 10_000, freshness: store.freshness)
+        store.follow(.managementTokens, byHash.invalidate)
     }
 
     public func create(name: String, scope: ManagementToken.Scope, actor: Actor) throws -> (token: ManagementToken, secret: String) {
@@ -55,7 +62,7 @@ public struct ManagementTokens: Sendable {
     public func authenticate(_ presented: String) throws -> ManagementToken {
         guard presented.hasPrefix(Self.prefix) else { throw DomainError.unauthenticated("not a Gatehouse management token") }
         let hash = RandomToken.hash(presented)
-        let found = try store.tokenCache.value(hash) {
+        let found = try byHash.value(hash) {
             try store.read { db in try Tables.ManagementTokens.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { throw DomainError.unauthenticated("unknown token") }
@@ -63,7 +70,7 @@ public struct ManagementTokens: Sendable {
         guard token.revokedAt == nil else { throw DomainError.unauthenticated("this token was revoked") }
         let now = store.clock()
         // A stale last-used time is claimed under the cache's lock, so concurrent uses of the token write it once.
-        if now - (token.lastUsedAt ?? 0) >= Self.lastUsedResolution, store.tokenCache.modify(hash, { cached in
+        if now - (token.lastUsedAt ?? 0) >= Self.lastUsedResolution, byHash.modify(hash, { cached in
             guard now - (cached.token.lastUsedAt ?? 0) >= Self.lastUsedResolution else { return false }
             cached.token.lastUsedAt = now
             return true

@@ -14,8 +14,16 @@ public struct Sessions: Sendable {
     /// Runs between the password check and the session's opening: tests interleave a concurrent change there.
     var afterPasswordCheck: @Sendable () throws -> Void = {}
 
+    /// Sessions (with their stored hash and whether their admin is disabled) by the hash of their cookie token;
+    /// follows the sessions and the admins.
+    let byHash: ReadCache<[UInt8], (session: Session, disabled: Bool, hash: [UInt8])>
+
+    /// The service over `store`: one per domain (``Domain``), as its cache follows the store's writes for as long as
+    /// the store lives.
     public init(store: Store, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) throws {
         self.store = store
+        byHash = ReadCache(limit: 10_000, freshness: store.freshness)
+        store.follow([.sessions, .admins], byHash.invalidate)
         self.hasher = hasher
         self.policy = policy
         decoyHash = try hasher.decoy()
@@ -89,7 +97,7 @@ public struct Sessions: Sendable {
         guard !token.isEmpty else { return nil }
         let now = store.clock()
         let hash = RandomToken.hash(token)
-        let found = try store.sessionCache.value(hash) {
+        let found = try byHash.value(hash) {
             try store.read { db in try Tables.Sessions.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { return nil }

@@ -3,44 +3,21 @@ import Foundation
 import Storage
 
 /// The domain's shared state: the database (behind the storage seam, any engine), the group committer of its device
-/// state changes, the box that seals secrets under the master key, and the clock. Every domain service
-/// (environments, keys, tokens, admins, verdicts) works through one `Store`; none holds a connection.
+/// state changes, the revisions its caches follow, the box that seals secrets under the master key, and the clock.
+/// Every domain service (environments, keys, tokens, admins, verdicts) works through one `Store`; none holds a
+/// connection. The store keeps no cache: each service owns its own and follows the tables it reads (``follow(_:_:)``).
 public final class Store: Sendable {
     /// The engine. Internal: the layers above never see the database.
     let database: any SQLDatabase
     /// Batches concurrent device state changes into one transaction (``commit(_:)``).
     let committer: GroupCommit
     let box: SecretBox
-    /// Who follows which table: after every write transaction, the caches below that follow a table it wrote forget
-    /// what they hold (``follow(_:_:)``).
+    /// Who follows which table: after every write transaction, the services' caches that follow a table it wrote
+    /// forget what they hold (``follow(_:_:)``).
     let revisions = Revisions()
-    /// The week's rollups per environment, for checklists (see `RollupCache`); follows the rollups.
-    let rollupCache = RollupCache()
-    /// Environments as last read (`.all` for the whole list); follows the environments.
-    let environmentCache: ReadCache<EnvironmentQuery, [Environment]>
-    /// When each environment's unrevoked secret keys expire (`Int64.max`: never), for the checklists' key count;
-    /// follows the keys and the environments (deleting one deletes its keys).
-    let secretKeyExpiries: ReadCache<Int, [String: [Int64]]>
-    /// Public API keys by their value, for the device API (every request names one); follows as
-    /// `secretKeyExpiries`. Whether a key is active is judged per request from its fields.
-    let publicKeys: ReadCache<String, APIKey>
-    /// Sessions (with their stored hash and whether their admin is disabled) by the hash of their cookie token;
-    /// follows the sessions and the admins.
-    let sessionCache: ReadCache<[UInt8], (session: Session, disabled: Bool, hash: [UInt8])>
-    /// Management tokens (with their stored hash) by the hash of their secret; follows the tokens.
-    let tokenCache: ReadCache<[UInt8], (token: ManagementToken, hash: [UInt8])>
-    /// App Attest keys with their parsed public keys and counter windows, for assertions; follows the environments
-    /// (deleting one deletes its keys). Counter windows need no following: a stale one is caught by the conditional
-    /// update that commits a counter (`AttestedKeyCache`).
-    let attestedKeyCache = AttestedKeyCache()
-    /// Debug tokens (with their stored hash) by the hash of their value, for debug assessments; follows the tokens
-    /// and the environments (deleting one deletes its tokens).
-    let debugTokenCache: ReadCache<[UInt8], (token: DebugToken, hash: [UInt8])>
-    /// Every unrevoked debug token, for the checklists (which judge expiry at their now); follows as `debugTokenCache`.
-    let debugTokensUnrevoked: ReadCache<Int, [DebugToken]>
     /// Now: the wall clock (`clock()`, unix seconds) and the monotonic one. Injected so tests can move time.
     public let clock: Clock
-    /// How recently this server followed the others' changes: the caches above that decide access (keys, tokens,
+    /// How recently this server followed the others' changes: the services' caches that decide access (keys, tokens,
     /// sessions, environments) read through while it is stale.
     let freshness: Freshness
 
@@ -56,24 +33,6 @@ public final class Store: Sendable {
         self.clock = clock
         let freshness = Freshness(shared: database.isShared, monotonic: clock.monotonic)
         self.freshness = freshness
-        environmentCache = ReadCache(limit: 10_000, freshness: freshness)
-        secretKeyExpiries = ReadCache(limit: 1, freshness: freshness)
-        publicKeys = ReadCache(limit: 10_000, freshness: freshness)
-        sessionCache = ReadCache(limit: 10_000, freshness: freshness)
-        tokenCache = ReadCache(limit: 10_000, freshness: freshness)
-        debugTokenCache = ReadCache(limit: 10_000, freshness: freshness)
-        debugTokensUnrevoked = ReadCache(limit: 1, freshness: freshness)
-        follow(.trafficRollups, rollupCache.invalidate)
-        follow(.environments, environmentCache.invalidate)
-        // Deleting an environment declares what cascades (``CachedTables/environmentCascade``): a change of an
-        // environment's own fields (a PATCH, or the lock taken before one) leaves keys, tokens and attested keys cached.
-        follow(.apiKeys, secretKeyExpiries.invalidate)
-        follow(.apiKeys, publicKeys.invalidate)
-        follow([.sessions, .admins], sessionCache.invalidate)
-        follow(.managementTokens, tokenCache.invalidate)
-        follow(.attestedKeys, attestedKeyCache.invalidate)
-        follow(.debugTokens, debugTokenCache.invalidate)
-        follow(.debugTokens, debugTokensUnrevoked.invalidate)
         try verifyMasterKey()
     }
 
@@ -110,12 +69,6 @@ public final class Store: Sendable {
     func open(_ sealed: [UInt8], environmentID: String) throws -> [UInt8] {
         try box.open(sealed, associatedData: Array(environmentID.utf8))
     }
-}
-
-/// What an `environmentCache` entry holds: every environment, or one.
-enum EnvironmentQuery: Hashable, Sendable {
-    case all
-    case one(String)
 }
 
 /// Why the store cannot open.

@@ -20,8 +20,8 @@ public enum Demo {
     /// Creates the demo environment and its week of verdicts when the database has no environment yet.
     /// Returns whether it did.
     @discardableResult
-    public static func populateIfFresh(_ store: Store) throws -> Bool {
-        let environments = Environments(store: store)
+    public static func populateIfFresh(_ domain: Domain) throws -> Bool {
+        let environments = domain.environments
         guard try environments.list().isEmpty else { return false }
         let (environment, _) = try environments.create(name: environmentName, kind: .production, actor: .system)
         var patch = EnvironmentPatch()
@@ -29,18 +29,17 @@ public enum Demo {
         patch.appleAppIDs = .set([appleAppID])
         patch.localKeys = .set(LocalDecodingKeys(decryptionKey: try SecureRandom.bytes(32), verificationKey: Base64.decode(verificationKey) ?? []))
         _ = try environments.patch(environment.id, with: patch, actor: .system)
-        let verdicts = Verdicts(store: store)
-        for day in week(now: store.clock()) {
-            _ = try verdicts.ingest(day, environmentID: environment.id)
+        for day in week(now: domain.clock()) {
+            _ = try domain.verdicts.ingest(day, environmentID: environment.id)
         }
         return true
     }
 
     /// Whether `environment` is the one `--demo` made: named `Demo`, and created by Gatehouse itself (the audit
     /// entry of its creation has a system actor), so an admin's own environment named "Demo" is not taken for it.
-    public static func isDemo(_ environment: Environment, store: Store) throws -> Bool {
+    public static func isDemo(_ environment: Environment, audit: AuditLog) throws -> Bool {
         guard environment.name == environmentName else { return false }
-        return try store.read { db in try Tables.AuditLog.createdBySystem(db, environmentID: environment.id) }
+        return try audit.createdBySystem(environment.id)
     }
 
     /// A week of generated verdicts, a batch per day (deterministic, so every demo looks the same).

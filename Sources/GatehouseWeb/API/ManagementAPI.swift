@@ -9,8 +9,6 @@ struct ManagementAPI: Sendable {
     let domain: Domain
     /// Where a service account's `token_uri` may point.
     let tokenEndpoints: TokenEndpoints
-    /// Environment bodies by entity tag: a revision's JSON never changes, so it is serialized once.
-    let environmentBodies = ReadCache<String, [UInt8]>(limit: 1_000)
 
     static let base = "/api/management/v1"
 
@@ -38,7 +36,7 @@ struct ManagementAPI: Sendable {
         if let match = request.headers["If-None-Match"], Self.matches(match, environment.etag) {
             return Response(status: 304, headers: ["ETag": environment.etag])
         }
-        let body = environmentBodies.value(environment.etag) { environment.json.serialized() } ?? []
+        let body = domain.environments.serialized(environment)
         return Response(status: 200, headers: ["ETag": environment.etag, "Content-Type": "application/json"], body: body)
     }
 
@@ -117,7 +115,7 @@ struct ManagementAPI: Sendable {
     func checklist(_ request: Request) throws -> Response {
         _ = try domain.tokens.actor(of: request, scope: .read)
         let environment = try domain.environments.get(try request.parameter("environmentId"))
-        return JSONBody.response(try domain.verdicts.checklist(for: environment).json)
+        return JSONBody.response(try domain.checklists.report(for: environment).json)
     }
 
     func listAudit(_ request: Request) throws -> Response {

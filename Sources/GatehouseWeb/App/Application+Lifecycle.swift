@@ -17,7 +17,7 @@ extension Application {
     /// Lines to print at start-up: the one-time setup link on an install without admins.
     public func startupNotices(baseURL: String) throws -> [String] {
         var lines: [String] = []
-        if configuration.demo, try Demo.populateIfFresh(domain.store) {
+        if configuration.demo, try Demo.populateIfFresh(domain) {
             lines.append("demo data: a \"Demo\" environment with a week of verdicts was created")
         }
         if try domain.admins.count() == 0 {

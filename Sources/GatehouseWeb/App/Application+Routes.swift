@@ -53,7 +53,7 @@ extension Application {
         }
 
         // Management API.
-        let api = ManagementAPI(domain: domain, tokenEndpoints: configuration.tokenEndpoints)
+        let api = ManagementAPI(domain: domain, tokenEndpoints: configuration.domain.tokenEndpoints)
         let v1 = ManagementAPI.base
         let openAPI = OpenAPIDocument.load(from: configuration.publicDirectory)
         add("GET", "\(v1)/openapi.json") { _ in try openAPI.get() }

@@ -37,8 +37,7 @@ public final class Application: Sendable {
         self.domain = domain
         self.logger = logger
         metrics = Metrics()
-        let store = domain.store
-        metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { store.pendingWrites }
+        metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { domain.pendingWrites }
         let setup = SetupLink()
         self.setup = setup
         let views = try Views(directory: configuration.templatesDirectory)

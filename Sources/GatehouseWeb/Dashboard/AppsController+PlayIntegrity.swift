@@ -31,7 +31,7 @@ extension AppsController {
         let patch: EnvironmentPatch
         do {
             patch = try EnvironmentPatch.parse(.object([.init("playIntegrity", .object([.init("serviceAccount", document)]))]),
-                                               tokenEndpoints: pages.configuration.tokenEndpoints)
+                                               tokenEndpoints: pages.configuration.domain.tokenEndpoints)
         } catch {
             let base = "/playIntegrity/serviceAccount"
             let sentences = error.errors.map { e -> String in

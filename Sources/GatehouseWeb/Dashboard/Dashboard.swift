@@ -24,13 +24,13 @@ struct Dashboard: Sendable {
         let clock = domain.clock
         signIn = SignInController(pages: pages, admins: domain.admins, sessions: domain.sessions, setup: setup, clock: clock)
         account = AccountController(pages: pages, admins: domain.admins)
-        environments = EnvironmentsController(pages: pages, environments: domain.environments, keys: domain.keys, verdicts: domain.verdicts,
+        environments = EnvironmentsController(pages: pages, environments: domain.environments, keys: domain.keys, checklists: domain.checklists,
                                               receiptKeys: domain.receiptKeys, assessTally: domain.assessTally, debugTokens: domain.debugTokens,
                                               clock: clock)
         apps = AppsController(pages: pages, environments: domain.environments, keyCounts: domain.keyCounts, keyCheck: domain.keyCheck)
         keys = KeysController(pages: pages, environments: domain.environments, keys: domain.keys, debugTokens: domain.debugTokens, clock: clock)
-        traffic = TrafficController(pages: pages, environments: domain.environments, verdicts: domain.verdicts, audit: domain.audit,
-                                    store: domain.store, clock: clock)
+        traffic = TrafficController(pages: pages, environments: domain.environments, verdicts: domain.verdicts,
+                                    checklists: domain.checklists, audit: domain.audit, clock: clock)
         admins = AdminsController(pages: pages, admins: domain.admins)
         tokens = TokensController(pages: pages, tokens: domain.tokens)
         audit = AuditController(pages: pages, audit: domain.audit, environments: domain.environments)

@@ -8,7 +8,7 @@ struct EnvironmentsController: Sendable {
     let pages: Pages
     let environments: Environments
     let keys: APIKeys
-    let verdicts: Verdicts
+    let checklists: ChecklistService
     /// The receipt signing keys, for the current key's id.
     let receiptKeys: ReceiptKeys
     /// The last hour's assessed requests with and without proof, for attack mode's effect.
@@ -34,7 +34,7 @@ struct EnvironmentsController: Sendable {
 
     func environmentsView(_ context: DashboardContext, values: [String: MustacheValue], status: Int) throws -> Response {
         let environments = try environments.list()
-        let counts = try verdicts.checklistCounts(for: environments)
+        let counts = try checklists.counts(for: environments)
         var rows: [MustacheValue] = []
         rows.reserveCapacity(environments.count)
         for environment in environments {

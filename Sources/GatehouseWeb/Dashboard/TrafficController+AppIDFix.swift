@@ -51,7 +51,7 @@ extension TrafficController {
 
     func addAppIDView(_ context: DashboardContext, environment: Environment, appID: String, errors: [String], status: Int) -> Response {
         var reported: MustacheValue = .null
-        if let report = try? verdicts.checklist(for: environment), let item = report.item(SetupItem.appIdNotRegistered.rawValue),
+        if let report = try? checklists.report(for: environment), let item = report.item(SetupItem.appIdNotRegistered.rawValue),
            let seen = item.evidence.observed.first(where: { $0.value == appID }) {
             reported = ["count": .string(Wording.number(seen.count)), "verdicts": .string(Wording.number(item.evidence.verdicts))]
         }

@@ -60,7 +60,7 @@ extension TrafficController {
 
     func addDigestView(_ context: DashboardContext, environment: Environment, proposal: DigestProposal, errors: [String], status: Int) -> Response {
         var reported: MustacheValue = .null
-        if let report = try? verdicts.checklist(for: environment),
+        if let report = try? checklists.report(for: environment),
            let item = report.item(SetupItem.certificateNotRegistered.rawValue),
            let seen = item.evidence.observed.first(where: { $0.value == proposal.digest }) {
             reported = [

@@ -9,8 +9,8 @@ struct TrafficController: Sendable {
     let pages: Pages
     let environments: Environments
     let verdicts: Verdicts
+    let checklists: ChecklistService
     let audit: AuditLog
-    let store: Store
     let clock: Clock
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
@@ -26,7 +26,7 @@ struct TrafficController: Sendable {
         let context = try pages.context(request)
         let environment = try environments.get(try request.parameter("environmentId"))
         let now = clock()
-        let report = try verdicts.checklist(for: environment)
+        let report = try checklists.report(for: environment)
         let rollups = try verdicts.weekRollups(environmentID: environment.id, now: now)
         let summary = Checklist.summarize(rollups: rollups, now: now)
         let daily = try verdicts.dailyCounts(environmentID: environment.id, now: now)
@@ -47,7 +47,7 @@ struct TrafficController: Sendable {
         let warnCount = report.items.filter { $0.status == .warn }.count
         var values: [String: MustacheValue] = [
             "environment": EnvironmentHead.summary(environment),
-            "demo": .bool(try Demo.isDemo(environment, store: store)),
+            "demo": .bool(try Demo.isDemo(environment, audit: audit)),
             "openItems": .array(open),
             "passingItems": .array(passing),
             "passingCount": passing.isEmpty ? .null : .string(Wording.number(passing.count)),

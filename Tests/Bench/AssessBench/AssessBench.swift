@@ -75,7 +75,8 @@ struct AssessBench {
     /// ``keyCount`` keys attested and registered through the App Attest service, as a phone would.
     static func register(store: Store, environment: Environment, ca: SyntheticAppAttest) throws -> [SyntheticKey] {
         let recorder = VerdictRecorder(verdicts: Verdicts(store: store))
-        let service = AppAttestService(store: store, roots: ca.roots, recorder: recorder)
+        let service = AppAttestService(store: store, environments: Environments(store: store), keys: APIKeys(store: store),
+                                       roots: ca.roots, recorder: recorder)
         var keys: [SyntheticKey] = []
         for _ in 0..<keyCount {
             let challenge = try service.issueChallenge(for: environment).challenge

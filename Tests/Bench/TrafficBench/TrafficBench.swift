@@ -10,7 +10,7 @@ import SeededRandom
 /// - `setup DIR REPO`: a migrated database `DIR/db.sqlite` (master key from `GATEHOUSE_MASTER_KEY`) with one
 ///   environment, and `DIR/post.lua` + `DIR/body.json` for wrk: a batch of 1,000 verdicts of a realistic mix,
 ///   posted with the environment's secret key (Tests/Bench/traffic-bench.sh serves and drives it);
-/// - `checklist REPO`: `Verdicts.checklist(for:)` latency, median of 50 runs, with 10 thousand verdicts ingested
+/// - `checklist REPO`: `ChecklistService.report(for:)` latency, median of 50 runs, with 10 thousand verdicts ingested
 ///   end to end, then 1 and 10 million verdicts' worth of rollup rows over the 168 hours of the window;
 /// - `phases REPO`: where an ingested batch's time goes in-process, phase by phase (median of 200 batches of the
 ///   same 1,000-verdict body wrk posts): JSON parsing, validation, and `Verdicts.ingest`.
@@ -117,6 +117,7 @@ struct TrafficBench {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let (store, environment, _, database) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: now)
             let verdicts = Verdicts(store: store)
+            let checklists = ChecklistService(verdicts: verdicts, keys: APIKeys(store: store), debugTokens: DebugTokens(store: store))
             var note = ""
             if size <= 100_000 {
                 var random = SplitMix64(seed: 11)
@@ -131,7 +132,7 @@ struct TrafficBench {
                 note = "rollup rows written directly: " + String(try writeRollups(database, environmentID: environment.id, verdicts: size))
             }
             // Cold: the week's rollups read from SQLite and the checklist evaluated, as after an ingest.
-            // Warm: `Verdicts.checklist(for:)`, which serves the rollups from the store's cache until the next ingest.
+            // Warm: `ChecklistService.report(for:)`, which serves the rollups from its cache until the next ingest.
             let configuration = ChecklistConfiguration(
                 kind: environment.kind.rawValue,
                 androidApps: environment.androidApps.map {
@@ -146,7 +147,7 @@ struct TrafficBench {
                 report = Checklist.evaluate(configuration: configuration, rollups: try verdicts.weekRollups(environmentID: environment.id, now: now), now: now)
                 cold.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
                 start = DispatchTime.now().uptimeNanoseconds
-                _ = try verdicts.checklist(for: environment)
+                _ = try checklists.report(for: environment)
                 warm.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1000)
             }
             cold.sort()

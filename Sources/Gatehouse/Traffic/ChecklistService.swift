@@ -1,23 +1,43 @@
 import Storage
 
-extension Verdicts {
+/// The setup checklists (DESIGN.md "The setup checklist"): each environment's configuration judged against the
+/// week's rollups, with the live secret keys, today's calls to Google and the active debug tokens. Evaluations are
+/// kept per environment (``RollupCache``) until the hour's rollups or what the checklist reads changes.
+public final class ChecklistService: Sendable {
+    let store: Store
+    let verdicts: Verdicts
+    let keys: APIKeys
+    let debugTokens: DebugTokens
+    /// The week's rollups and the last evaluation per environment; follows the rollups.
+    let cache = RollupCache()
+
+    /// The checklists over the domain's shared services: one per domain (``Domain``), as its cache follows the store's
+    /// writes for as long as the store lives.
+    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens) {
+        store = verdicts.store
+        self.verdicts = verdicts
+        self.keys = keys
+        self.debugTokens = debugTokens
+        store.follow(.trafficRollups, cache.invalidate)
+    }
+
     /// The setup checklist of an environment now: its configuration against the week's rollups.
-    public func checklist(for environment: Environment) throws -> ChecklistReport {
+    public func report(for environment: Environment) throws -> ChecklistReport {
         let now = store.clock()
         let evaluations = try evaluate([environment], activeSecretKeys: try activeSecretKeys(now: now), googleDecodes: try googleDecodesToday(now: now),
-                                       debugTokens: try DebugTokens(store: store).activeNames(now: now), now: now)
+                                       debugTokens: try debugTokens.activeNames(now: now), now: now)
         return evaluations[environment.id]?.report
             ?? Checklist.evaluate(configuration: ChecklistConfiguration(), rollups: [], now: now)
     }
 
     /// How many checklist items fail and warn in each environment (the environments list's badges). Served from the
     /// cache without copying any report while neither the environment, its live secret keys nor its rollups changed.
-    public func checklistCounts(for environments: [Environment]) throws -> [String: ChecklistCounts] {
+    public func counts(for environments: [Environment]) throws -> [String: ChecklistCounts] {
         let now = store.clock()
         let secrets = try activeSecretKeys(now: now)
         let decodes = try googleDecodesToday(now: now)
-        let debugTokens = try DebugTokens(store: store).activeNames(now: now)
-        var counts = store.rollupCache.counts(environments.map { environment in
+        let debugTokens = try self.debugTokens.activeNames(now: now)
+        var counts = cache.counts(environments.map { environment in
             (environment.id, Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens))
         }, now: now)
         let missing = environments.filter { counts[$0.id] == nil }
@@ -31,9 +51,7 @@ extension Verdicts {
 
     /// Live secret keys per environment now, counted from the expiries cached since keys last changed.
     private func activeSecretKeys(now: Int64) throws -> [String: Int] {
-        let expiries = try store.secretKeyExpiries.value(0) {
-            try store.read { db in try Tables.APIKeys.secretKeyExpiries(db) }
-        } ?? [:]
+        let expiries = try keys.secretKeyExpiriesByEnvironment()
         return expiries.mapValues { $0.reduce(0) { $0 + ($1 > now ? 1 : 0) } }
     }
 
@@ -54,7 +72,6 @@ extension Verdicts {
     /// evaluated (reading the week's rollups only when they are not cached) and cached.
     private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], googleDecodes decodes: [String: Int],
                           debugTokens: [String: [String]], now: Int64) throws -> [String: RollupCache.Evaluation] {
-        let cache = store.rollupCache
         let entries = cache.entries(environments.map(\.id), now: now)
         var changed: [String: RollupCache.Entry] = [:]
         var evaluations: [String: RollupCache.Evaluation] = [:]
@@ -82,7 +99,7 @@ extension Verdicts {
                 dailyQuota: environment.playIntegrity.dailyQuota,
                 activeDebugTokens: key.activeDebugTokens
             )
-            let rollups = try entry.rollups ?? weekRollups(environmentID: environment.id, now: now)
+            let rollups = try entry.rollups ?? verdicts.weekRollups(environmentID: environment.id, now: now)
             let report = Checklist.evaluate(configuration: configuration, rollups: rollups, now: now)
             let evaluation = RollupCache.Evaluation(key: key, report: report, counts: ChecklistCounts(report))
             entry.rollups = rollups
