@@ -2,10 +2,10 @@
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
 // Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
 // Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
-// GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks};
+// GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Locks, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks}; HTTP → Locks;
 // Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, PostgreSQL, Storage, Locks, Crypto, JSON, SeededRandom};
 // Attestation → {Crypto, JSON}; GatehouseReceipts → {Crypto, JSON}; SQLite → {Locks, Storage}; PostgreSQL → {CLibPQ, Locks, Storage};
-// HTTPClient → CCurl.
+// HTTPClient → {CCurl, Locks}.
 // Storage is the seam between the store and its engines (DESIGN.md "Storage: one seam, two engines"): values, rows read
 // strictly, one failure type, the database/connection protocols an engine implements, and the migration files every
 // engine applies; it imports nothing but the C library. Only SQLite imports CSQLite, only PostgreSQL imports CLibPQ; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite
@@ -13,7 +13,8 @@
 // import no database module.
 // Locks holds the one ConditionLock (a pthread mutex with a condition variable, for threads that wait for a state:
 // the server's worker queue, the engines' connection pool, SQLite's fair writer lock), and BlockingRegion (a group commit's waiter
-// tells the server's worker pool that it sleeps, so that another worker takes the CPU). HTTPServer, SQLite and the
+// tells the server's worker pool that it sleeps, so that another worker takes the CPU), and Duration in the units the C
+// libraries and deadlines take (nanoseconds, milliseconds, seconds). HTTPServer, SQLite and the
 // store know nothing of each other, so what they share lives below them all; a plain mutex is Synchronization.Mutex.
 // The domain opens itself (Sources/Gatehouse/Domain: Domain.open(DomainConfiguration), start(), stop()): the store (which
 // keeps no cache) and one instance of each service, each owning what it caches. GatehouseWeb builds its routes over an
@@ -40,7 +41,7 @@ let package = Package(
         .systemLibrary(name: "CSystem"),
 
         // Foundations, each publishable alone.
-        .target(name: "HTTP"),
+        .target(name: "HTTP", dependencies: ["Locks"]),
         .target(name: "Locks"),
         .target(name: "HTTPServer", dependencies: ["HTTP", "Locks", "CSystem"]),
         .target(name: "Mustache", exclude: ["README.md"]),
@@ -50,7 +51,7 @@ let package = Package(
         .target(name: "Crypto", dependencies: ["COpenSSL", "CArgon2"]),
         .target(name: "JSON"),
         .target(name: "SeededRandom"),
-        .target(name: "HTTPClient", dependencies: ["CCurl"]),
+        .target(name: "HTTPClient", dependencies: ["CCurl", "Locks"]),
         .target(name: "Attestation", dependencies: ["Crypto", "JSON"]),
         .target(name: "GatehouseReceipts", dependencies: ["Crypto", "JSON"]),
         // A phone played for people and tests (`gatehouse simulate`): signed requests, a synthetic App Attest CA, Play
@@ -59,7 +60,7 @@ let package = Package(
 
         // The product.
         .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "PostgreSQL", "Storage", "Locks", "Crypto", "JSON", "SeededRandom"]),
-        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Mustache", "Crypto", "JSON"]),
+        .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Locks", "Mustache", "Crypto", "JSON"]),
         .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "DomainTesting", "HTTP", "HTTPServer", "JSON", "ThrowawayPostgres"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
                                                            "GatehouseReceipts", "Crypto", "JSON"]),

@@ -1,3 +1,5 @@
+import Locks
+
 /// The rules of one server-side HTTP/1.1 connection as a pure state machine: events in, actions out, no I/O.
 ///
 /// The event loop reports what the socket and the workers did (bytes read, end of input, a response ready, how much
@@ -135,9 +137,9 @@ public struct HTTP1Connection: Sendable {
     /// A connection accepted at `now`: reading, with the header timeout armed (`deadline`) and read interest only.
     public init(limits: HTTPLimits, now: UInt64) {
         parser = RequestParser(limits: limits)
-        headerNanos = Self.nanoseconds(limits.headerTimeout)
-        bodyNanos = Self.nanoseconds(limits.bodyTimeout)
-        idleNanos = Self.nanoseconds(limits.keepAliveIdleTimeout)
+        headerNanos = limits.headerTimeout.nanoseconds
+        bodyNanos = limits.bodyTimeout.nanoseconds
+        idleNanos = limits.keepAliveIdleTimeout.nanoseconds
         deadlineNanos = now &+ headerNanos
         reportedDeadline = deadlineNanos
     }
@@ -160,10 +162,4 @@ public struct HTTP1Connection: Sendable {
 
     /// Nothing parsed, running or being written.
     var isQuiet: Bool { !awaitingResponse && pendingCount == 0 && !hasOutput }
-
-    static func nanoseconds(_ duration: Duration) -> UInt64 {
-        let (seconds, attoseconds) = duration.components
-        let total = Double(seconds) * 1e9 + Double(attoseconds) / 1e9
-        return total <= 0 ? 0 : UInt64(min(total, 1.8e19))
-    }
 }

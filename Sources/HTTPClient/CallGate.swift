@@ -1,3 +1,4 @@
+import Locks
 import Dispatch
 import Synchronization
 
@@ -13,7 +14,7 @@ final class CallGate: Sendable {
 
     /// Takes a slot, waiting at most `timeout`; false when none freed up in time.
     func enter(waitingAtMost timeout: Duration) -> Bool {
-        let milliseconds = timeout <= .zero ? 0 : timeout.wholeMilliseconds
+        let milliseconds = timeout <= .zero ? 0 : timeout.milliseconds(roundingUp: true)
         guard slots.wait(timeout: .now() + .milliseconds(milliseconds)) == .success else { return false }
         inFlight.add(1, ordering: .relaxed)
         return true

@@ -1,3 +1,4 @@
+import Locks
 import CCurl
 
 extension HTTPClient {
@@ -45,8 +46,8 @@ extension HTTPClient {
             gatehouse_curl_setopt_long(raw, CURLOPT_NOSIGNAL, 1),
             gatehouse_curl_setopt_long(raw, CURLOPT_SSL_VERIFYPEER, 1),
             gatehouse_curl_setopt_long(raw, CURLOPT_SSL_VERIFYHOST, 2),
-            gatehouse_curl_setopt_long(raw, CURLOPT_CONNECTTIMEOUT_MS, connect.wholeMilliseconds),
-            gatehouse_curl_setopt_long(raw, CURLOPT_TIMEOUT_MS, max(1, total.wholeMilliseconds)),
+            gatehouse_curl_setopt_long(raw, CURLOPT_CONNECTTIMEOUT_MS, connect.milliseconds(roundingUp: true)),
+            gatehouse_curl_setopt_long(raw, CURLOPT_TIMEOUT_MS, max(1, total.milliseconds(roundingUp: true))),
             gatehouse_curl_setopt_off(raw, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxResponseBytes)),
             gatehouse_curl_setopt_string(raw, CURLOPT_USERAGENT, configuration.userAgent),
             handle.attachErrorBuffer(),

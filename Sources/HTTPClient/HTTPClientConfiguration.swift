@@ -39,12 +39,3 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
         self.userAgent = userAgent
     }
 }
-
-extension Duration {
-    /// Whole milliseconds, rounded up so that a positive duration never becomes 0 (which libcurl reads as "no limit").
-    var wholeMilliseconds: Int {
-        let (seconds, attoseconds) = components
-        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-        return Int(clamping: milliseconds)
-    }
-}

@@ -1,6 +1,7 @@
 import CSystem
 import Glibc
 import HTTP
+import Locks
 import Synchronization
 
 /// A message to an event loop from another thread.

@@ -1,5 +1,6 @@
 import Glibc
 import HTTP
+import Locks
 import Synchronization
 
 /// An HTTP/1.1 server: epoll I/O threads move bytes and parse, a bounded worker pool runs the responder.

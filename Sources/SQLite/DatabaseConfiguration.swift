@@ -1,3 +1,5 @@
+import Locks
+
 /// How a `Database` opens its connections. All fields have production defaults.
 public struct DatabaseConfiguration: Sendable {
     /// How hard SQLite syncs to disk on commit. See https://sqlite.org/pragma.html#pragma_synchronous
@@ -27,10 +29,6 @@ public struct DatabaseConfiguration: Sendable {
 
     /// `busyTimeout` in whole milliseconds, clamped to what `sqlite3_busy_timeout` takes.
     var busyTimeoutMilliseconds: Int32 {
-        let (seconds, attoseconds) = busyTimeout.components
-        let milliseconds = seconds.multipliedReportingOverflow(by: 1000)
-        if milliseconds.overflow || seconds < 0 { return seconds < 0 ? 0 : Int32.max }
-        let total = milliseconds.partialValue + attoseconds / 1_000_000_000_000_000
-        return Int32(clamping: max(0, total))
+        Int32(clamping: busyTimeout.milliseconds())
     }
 }

@@ -64,7 +64,7 @@ struct AdminRaceTests {
             let owners = try admins.list().filter { $0.role == .owner && !$0.disabled }
             #expect(owners.count == 1, "round \(round) (\(disable ? "disable" : "demote")): \(owners.map(\.email))")
             // Back to no active owner for the next round's pair to be the only ones.
-            for owner in owners { try first.store.write { db in try Tables.Admins.setDisabled(db, id: owner.id, disabled: true, now: 0) } }
+            for owner in owners { try first.store.write { db in try AdminsTable.setDisabled(db, id: owner.id, disabled: true, now: 0) } }
         }
     }
 

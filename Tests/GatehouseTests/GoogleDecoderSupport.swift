@@ -38,7 +38,7 @@ extension FakeGoogle {
                  _ configure: (inout GoogleDecoderConfiguration) -> Void = { _ in }) throws -> GoogleDecoder {
         var configuration = GoogleDecoderConfiguration(endpoint: baseURL, caFile: caFile, tokenEndpoints: TokenEndpoints(extraHosts: [authority]))
         configure(&configuration)
-        return try GoogleDecoder(configuration: configuration, clock: Clock(wall: { clock.now }))
+        return try GoogleDecoder(configuration: configuration, clock: TimeSource(wall: { clock.now }))
     }
 
     /// The requests to the token endpoint so far.

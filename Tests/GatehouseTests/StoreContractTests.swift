@@ -16,30 +16,30 @@ struct StoreContractTests {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let now = s.clock.now
-        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "one", environmentID: environmentID, expiresAt: now + 300) }
-        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "one", environmentID: "env_other", now: now) } == false,
+        try s.store.commit { db in try ChallengesTable.insert(db, challenge: "one", environmentID: environmentID, expiresAt: now + 300) }
+        #expect(try s.store.commit { db in try ChallengesTable.consume(db, challenge: "one", environmentID: "env_other", now: now) } == false,
                 "another environment's challenge")
-        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "one", environmentID: environmentID, now: now) })
-        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "one", environmentID: environmentID, now: now) } == false)
+        #expect(try s.store.commit { db in try ChallengesTable.consume(db, challenge: "one", environmentID: environmentID, now: now) })
+        #expect(try s.store.commit { db in try ChallengesTable.consume(db, challenge: "one", environmentID: environmentID, now: now) } == false)
 
-        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "raced", environmentID: environmentID, expiresAt: now + 300) }
+        try s.store.commit { db in try ChallengesTable.insert(db, challenge: "raced", environmentID: environmentID, expiresAt: now + 300) }
         let store = s.store
         let consumed = concurrently(10) { i in
             // Half through group commit, half through plain write transactions: both paths are single-use.
             Result {
                 try i % 2 == 0
-                    ? store.commit { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
-                    : store.write { db in try Tables.Challenges.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
+                    ? store.commit { db in try ChallengesTable.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
+                    : store.write { db in try ChallengesTable.consume(db, challenge: "raced", environmentID: environmentID, now: now) }
             }
         }
         // Exactly one consumed it, and every other was told it was gone (none failed: a thrown error is not a loss).
         #expect(consumed.compactMap { try? $0.get() }.count == 10, "\(consumed)")
         #expect(consumed.filter { (try? $0.get()) == true }.count == 1, "\(consumed)")
 
-        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "late", environmentID: environmentID, expiresAt: now + 300) }
-        #expect(try s.store.commit { db in try Tables.Challenges.consume(db, challenge: "late", environmentID: environmentID, now: now + 300) } == false,
+        try s.store.commit { db in try ChallengesTable.insert(db, challenge: "late", environmentID: environmentID, expiresAt: now + 300) }
+        #expect(try s.store.commit { db in try ChallengesTable.consume(db, challenge: "late", environmentID: environmentID, now: now + 300) } == false,
                 "expired at its expiry")
-        #expect(try s.store.write { db in try Tables.Challenges.purge(db, now: now + 300, limit: 10) } == 1)
+        #expect(try s.store.write { db in try ChallengesTable.purge(db, now: now + 300, limit: 10) } == 1)
     }
 
     /// A registered App Attest key with a fresh counter window (its public key is never checked here).
@@ -57,20 +57,20 @@ struct StoreContractTests {
         let environmentID = try s.environment().environment.id
         let keyID = [UInt8](repeating: 9, count: 32)
         let key = Self.freshKey(keyID, environmentID: environmentID, at: s.clock.now)
-        #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) })
+        #expect(try s.store.commit { db in try AttestedKeysTable.insert(db, key) })
         let now = s.clock.now
         // Judged against the fresh window: 5 moves it to {newest 5}.
         guard case .accept(let accepted5) = CounterWindow.fresh.judge(5) else { Issue.record("5 is not accepted"); return }
         // Meanwhile another writer commits 3 from the fresh window.
         guard case .accept(let accepted3) = CounterWindow.fresh.judge(3) else { Issue.record("3 is not accepted"); return }
-        #expect(try s.store.commit { db in try Tables.AttestedKeys.advance(db, keyID: keyID, from: .fresh, to: accepted3, now: now) })
+        #expect(try s.store.commit { db in try AttestedKeysTable.advance(db, keyID: keyID, from: .fresh, to: accepted3, now: now) })
         let pending = AppAttestService.PendingCounter(keyID: keyID, counter: 5, judgedAgainst: .fresh, accepted: accepted5, now: now)
         let (verdict, stored) = try s.store.commit { db in try AppAttestService.commit(pending, in: db) }
         #expect(verdict.isVerified, "\(verdict)")
         let window = try #require(stored)
         #expect(window.newest == 5)
         #expect(window.judge(3) == .reused, "the winner's counter 3 was lost: it could be replayed (\(window))")
-        #expect(try s.store.read { db in try Tables.AttestedKeys.window(db, keyID: keyID) } == window)
+        #expect(try s.store.read { db in try AttestedKeysTable.window(db, keyID: keyID) } == window)
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -79,14 +79,14 @@ struct StoreContractTests {
         let environmentID = try s.environment().environment.id
         let keyID = [UInt8](repeating: 7, count: 32)
         let key = Self.freshKey(keyID, environmentID: environmentID, at: s.clock.now)
-        #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) })
-        #expect(try s.store.commit { db in try Tables.AttestedKeys.insert(db, key) } == false, "a key registers once")
+        #expect(try s.store.commit { db in try AttestedKeysTable.insert(db, key) })
+        #expect(try s.store.commit { db in try AttestedKeysTable.insert(db, key) } == false, "a key registers once")
         let store = s.store
         let now = s.clock.now
         let outcomes = concurrently(20) { i in
             Result {
                 try store.commit { db in
-                    try Tables.AttestedKeys.advance(db, keyID: keyID, from: .fresh, to: CounterWindow(newest: UInt32(i + 1), seenBelow: 0), now: now)
+                    try AttestedKeysTable.advance(db, keyID: keyID, from: .fresh, to: CounterWindow(newest: UInt32(i + 1), seenBelow: 0), now: now)
                 }
             }
         }
@@ -94,11 +94,11 @@ struct StoreContractTests {
         #expect(won.count == 20, "a racer failed instead of losing: \(outcomes)")
         #expect(won.filter { $0 }.count == 1, "\(won)")
         let winner = try #require(won.firstIndex(of: true))
-        let stored = try s.store.read { db in try Tables.AttestedKeys.window(db, keyID: keyID) }
+        let stored = try s.store.read { db in try AttestedKeysTable.window(db, keyID: keyID) }
         #expect(stored == CounterWindow(newest: UInt32(winner + 1), seenBelow: 0))
-        let loaded = try s.store.read { db in try Tables.AttestedKeys.load(db, keyID: keyID, environmentID: environmentID) }
+        let loaded = try s.store.read { db in try AttestedKeysTable.load(db, keyID: keyID, environmentID: environmentID) }
         #expect(loaded?.lastUsedAt == now)
-        #expect(try s.store.read { db in try Tables.AttestedKeys.load(db, keyID: keyID, environmentID: "env_other") } == nil)
+        #expect(try s.store.read { db in try AttestedKeysTable.load(db, keyID: keyID, environmentID: "env_other") } == nil)
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -106,19 +106,19 @@ struct StoreContractTests {
         let s = try engine.open()
         let later = s.clock.now + 600
         let spend = { (app: String, nonce: String) in
-            try s.store.commit { db in try Tables.SpentNonces.spend(db, appID: app, nonce: nonce, expiresAt: later) }
+            try s.store.commit { db in try SpentNoncesTable.spend(db, appID: app, nonce: nonce, expiresAt: later) }
         }
         #expect(try spend("com.example.app", "n1"))
         #expect(try spend("com.example.app", "n1") == false, "the nonce is the app's, whichever environment presents it")
         #expect(try spend("com.example.other", "n1"), "another app's nonce space")
         let store = s.store
-        let raced = concurrently(10) { _ in Result { try store.commit { db in try Tables.SpentNonces.spend(db, appID: "com.example.app", nonce: "n2", expiresAt: later) } } }
+        let raced = concurrently(10) { _ in Result { try store.commit { db in try SpentNoncesTable.spend(db, appID: "com.example.app", nonce: "n2", expiresAt: later) } } }
         #expect(raced.compactMap { try? $0.get() }.count == 10, "a racer failed instead of losing: \(raced)")
         #expect(raced.filter { (try? $0.get()) == true }.count == 1)
         // Kept two minutes past their expiry (a server whose clock runs ahead must not forget what another judges fresh).
-        #expect(try s.store.write { db in try Tables.SpentNonces.purge(db, now: later + Tables.clockSkewMargin - 1, limit: 100) } == 0)
+        #expect(try s.store.write { db in try SpentNoncesTable.purge(db, now: later + Tables.clockSkewMargin - 1, limit: 100) } == 0)
         #expect(try spend("com.example.app", "n1") == false)
-        #expect(try s.store.write { db in try Tables.SpentNonces.purge(db, now: later + Tables.clockSkewMargin, limit: 100) } == 3)
+        #expect(try s.store.write { db in try SpentNoncesTable.purge(db, now: later + Tables.clockSkewMargin, limit: 100) } == 3)
         #expect(try spend("com.example.app", "n1"), "forgotten once it cannot pass the window")
     }
 
@@ -130,23 +130,23 @@ struct StoreContractTests {
         let hash = SHA256.hash(Array("token".utf8))
         let store = s.store
         let outcomes = concurrently(10) { _ in
-            Result { try store.commit { db in try Tables.SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: now + 600) } }
+            Result { try store.commit { db in try SpentIntegrityTokensTable.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: now + 600) } }
         }
         let replays = outcomes.compactMap { try? $0.get() }
         #expect(replays.count == 10, "a presentation failed instead of being judged: \(outcomes)")
         #expect(replays.filter { !$0 }.count == 1, "one first presentation: \(replays)")
 
-        let kept = Tables.FailedIntegrityTokens.kept
+        let kept = FailedIntegrityTokensTable.kept
         for i in 0..<(kept + 5) {
             try s.store.write { db in
-                try Tables.FailedIntegrityTokens.insert(db, tokenHash: SHA256.hash(Array("failed \(i)".utf8)), sealed: [UInt8(i & 0xFF)],
+                try FailedIntegrityTokensTable.insert(db, tokenHash: SHA256.hash(Array("failed \(i)".utf8)), sealed: [UInt8(i & 0xFF)],
                                                        environmentID: environmentID, now: now + Int64(i))
             }
         }
-        let recent = try s.store.read { db in try Tables.FailedIntegrityTokens.recent(db, environmentID: environmentID, now: now + Int64(kept + 5)) }
+        let recent = try s.store.read { db in try FailedIntegrityTokensTable.recent(db, environmentID: environmentID, now: now + Int64(kept + 5)) }
         #expect(recent.count == kept)
         #expect(recent.first == [UInt8((kept + 4) & 0xFF)], "newest first")
-        #expect(try s.store.read { db in try Tables.FailedIntegrityTokens.recent(db, environmentID: "env_other", now: now) }.isEmpty)
+        #expect(try s.store.read { db in try FailedIntegrityTokensTable.recent(db, environmentID: "env_other", now: now) }.isEmpty)
     }
 
     @Test(arguments: StoreEngine.allCases)
@@ -275,13 +275,13 @@ struct StoreContractTests {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         // A duplicate primary key through either write path is a conflict, never the engine's own error.
-        try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
+        try s.store.commit { db in try ChallengesTable.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
         // A conflict (409), not merely some domain error: a 503 would tell the client to retry what can never pass.
         #expect {
-            try s.store.commit { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
+            try s.store.commit { db in try ChallengesTable.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
         } throws: { if case DomainError.conflict = $0 { true } else { false } }
         #expect {
-            try s.store.write { db in try Tables.Challenges.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
+            try s.store.write { db in try ChallengesTable.insert(db, challenge: "dup", environmentID: environmentID, expiresAt: s.clock.now + 300) }
         } throws: { if case DomainError.conflict = $0 { true } else { false } }
         for kind in [StorageError.Kind.busy, .unavailable] {
             let error = s.store.domainError(StorageError(kind, "test"))

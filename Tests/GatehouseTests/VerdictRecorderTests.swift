@@ -46,4 +46,24 @@ final class VerdictRecorderTests: Sendable {
             #expect(count("rejected", "counterReused") == threads / 2 * rejectedPerThread)
         }
     }
+
+    /// The recorder runs on a ``PeriodicJob``: started with an hour's interval, it still writes at once when the
+    /// backlog reaches its high water (the job is woken), and `stop()` writes what is left.
+    @Test func pastHighWaterTheRunningRecorderWritesWithoutWaitingItsInterval() throws {
+        let environmentID = try Environments(store: store).create(name: "A", kind: .production, actor: .system).environment.id
+        let verdicts = Verdicts(store: store)
+        let recorder = VerdictRecorder(verdicts: verdicts, interval: .seconds(3600), highWater: 10)
+        recorder.start()
+        let verdict = TrafficVerdict(at: now - 60, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: [:])
+        // The job's first run (at start) may write some; what it leaves waits an hour unless high water wakes it.
+        for _ in 0..<10 { recorder.record(verdict, environmentID: environmentID) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while recorder.backlog > 0 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        #expect(recorder.backlog == 0, "high water did not wake the recorder's job")
+        for _ in 0..<3 { recorder.record(verdict, environmentID: environmentID) }
+        recorder.stop()
+        #expect(recorder.backlog == 0)
+        let written = try verdicts.weekRollups(environmentID: environmentID, now: now).first { $0.status == "verified" && $0.reason == nil }?.count
+        #expect(written == 13)
+    }
 }

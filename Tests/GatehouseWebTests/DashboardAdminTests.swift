@@ -195,8 +195,8 @@ struct DashboardAdminTests {
         let app = try TestApp()
         let viewer = try app.signIn(role: .viewer)
         let services = app.application.domain
-        let alice = Actor(kind: .admin, id: "adm_alice", name: "alice@example.com")
-        let robot = Actor(kind: .token, id: "tok_robot", name: "Robot")
+        let alice = AuditActor(kind: .admin, id: "adm_alice", name: "alice@example.com")
+        let robot = AuditActor(kind: .token, id: "tok_robot", name: "Robot")
         let (production, _) = try services.environments.create(name: "Production", kind: .production, actor: alice)
         let (staging, _) = try services.environments.create(name: "Staging", kind: .development, actor: robot)
         for i in 0..<60 {

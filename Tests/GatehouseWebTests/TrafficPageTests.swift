@@ -149,7 +149,7 @@ struct TrafficPageTests {
         let session = try app.signIn()
         let admin = try #require(try app.application.domain.admins.list().first)
         let (other, _) = try app.application.domain.environments.create(
-            name: Demo.environmentName, kind: .development, actor: Actor(kind: .admin, id: admin.id, name: admin.email))
+            name: Demo.environmentName, kind: .development, actor: AuditActor(kind: .admin, id: admin.id, name: admin.email))
         let page = app.send("GET", "/environments/\(other.id)/traffic", headers: session.headers)
         #expect(page.status == 200)
         #expect(!page.text.contains("gatehouse serve --demo"))

@@ -97,7 +97,7 @@ public final class AssessService: Sendable {
     /// before.
     static func spending(_ request: AssessRequest) -> @Sendable (any SQLConnection) throws -> Bool {
         let appID = request.appID, nonce = request.nonce, expiresAt = request.timestamp / 1000 + window / 1000 + 1
-        return { db in try Tables.SpentNonces.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
+        return { db in try SpentNoncesTable.spend(db, appID: appID, nonce: nonce, expiresAt: expiresAt) }
     }
 
     /// App Attest: the assertion over the canonical string (clientData), then the key's app against `signed.app.id`
@@ -114,7 +114,7 @@ public final class AssessService: Sendable {
             let committed = try nonce.commit(store) { db -> (counter: (verdict: Verdict, window: CounterWindow?), devices: Int) in
                 let counter = try AppAttestService.commit(pending, in: db)
                 guard counter.verdict.isVerified, let deviceID else { return (counter, 0) }
-                return (counter, try Tables.KeyDevices.record(db, keyID: keyID, deviceID: deviceID, now: now))
+                return (counter, try KeyDevicesTable.record(db, keyID: keyID, deviceID: deviceID, now: now))
             }
             verdict = appAttest.committed(judged, committed.counter).verdict
             devices = committed.devices
@@ -123,7 +123,7 @@ public final class AssessService: Sendable {
         }
         if verdict.isVerified, let key = judged.key {
             if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
-            if devices > Tables.KeyDevices.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
+            if devices > KeyDevicesTable.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
         }
         var observed: [String: String] = [:]
         if let key = judged.key {
@@ -142,7 +142,7 @@ public final class AssessService: Sendable {
         let live = try debugTokens.live(token, environmentID: environment.id, now: now)
         if let live, debugTokens.claimUse(live, presented: token, now: now) {
             let id = live.id
-            try nonce.commit(store) { db in try Tables.DebugTokens.markUsed(db, id: id, now: now) }
+            try nonce.commit(store) { db in try DebugTokensTable.markUsed(db, id: id, now: now) }
         } else {
             try nonce.commitAlone(store)
         }
@@ -204,13 +204,13 @@ public final class AssessService: Sendable {
     public func purge(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
         return try store.purge(limit: limit) { db in
-            try Tables.SpentNonces.purge(db, now: now, limit: limit) + Tables.KeyDevices.purge(db, now: now, limit: limit)
+            try SpentNoncesTable.purge(db, now: now, limit: limit) + KeyDevicesTable.purge(db, now: now, limit: limit)
         }
     }
 
     /// How many nonces are kept now.
     /// - Throws: `StorageError`.
     public func spentNonceCount() throws -> Int {
-        try store.read { db in try Tables.SpentNonces.count(db) }
+        try store.read { db in try SpentNoncesTable.count(db) }
     }
 }

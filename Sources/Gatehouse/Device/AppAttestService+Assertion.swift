@@ -90,7 +90,7 @@ extension AppAttestService {
     /// The stored key `keyID` of `environmentID` with its public key parsed (nil: unknown, or its stored point does
     /// not parse), kept in the cache unless it was invalidated after `generation`.
     private func load(_ keyID: [UInt8], environmentID: String, generation: Int) throws -> AttestedKeyCache.Entry? {
-        let stored = try store.read { db in try Tables.AttestedKeys.load(db, keyID: keyID, environmentID: environmentID) }
+        let stored = try store.read { db in try AttestedKeysTable.load(db, keyID: keyID, environmentID: environmentID) }
         guard let stored, let publicKey = try? ECPublicKey(x962: stored.publicKey) else { return nil }
         let entry = AttestedKeyCache.Entry(key: stored, publicKey: publicKey)
         attestedKeys.keep(entry, seen: generation)
@@ -110,8 +110,8 @@ extension AppAttestService {
     static func commit(_ pending: PendingCounter, in db: any SQLConnection) throws -> (verdict: Verdict, window: CounterWindow?) {
         var old = pending.judgedAgainst, new = pending.accepted
         for _ in 0..<maxAttempts {
-            if try Tables.AttestedKeys.advance(db, keyID: pending.keyID, from: old, to: new, now: pending.now) { return (.verified, new) }
-            guard let current = try Tables.AttestedKeys.window(db, keyID: pending.keyID) else { return (.of(.unknownKeyId), nil) }
+            if try AttestedKeysTable.advance(db, keyID: pending.keyID, from: old, to: new, now: pending.now) { return (.verified, new) }
+            guard let current = try AttestedKeysTable.window(db, keyID: pending.keyID) else { return (.of(.unknownKeyId), nil) }
             switch current.judge(pending.counter) {
             case .accept(let next):
                 old = current

@@ -42,11 +42,11 @@ public final class AppAttestService: Sendable {
     /// Issues a challenge for `environment`, committed before it is returned.
     /// - Throws: `CryptoError` (no randomness), `StorageError`.
     public func issueChallenge(for environment: Environment) throws -> IssuedChallenge {
-        let challenge = try Tables.Challenges.make()
-        let expiresAt = store.clock() + Tables.Challenges.lifetime
+        let challenge = try ChallengesTable.make()
+        let expiresAt = store.clock() + ChallengesTable.lifetime
         let environmentID = environment.id
         try store.commit { db in
-            try Tables.Challenges.insert(db, challenge: challenge, environmentID: environmentID, expiresAt: expiresAt)
+            try ChallengesTable.insert(db, challenge: challenge, environmentID: environmentID, expiresAt: expiresAt)
         }
         return IssuedChallenge(challenge: challenge, expiresAt: expiresAt)
     }
@@ -69,12 +69,12 @@ public final class AppAttestService: Sendable {
         let environmentID = environment.id
         let verdict = try store.commit { db -> Verdict in
             var verdict = result.verdict
-            guard try Tables.Challenges.consume(db, challenge: challenge, environmentID: environmentID, now: now) else {
+            guard try ChallengesTable.consume(db, challenge: challenge, environmentID: environmentID, now: now) else {
                 return verdict.adding(.challengeInvalid)
             }
             if verdict.isVerified {
                 guard let stored else { return .of(.attestationInvalid) }
-                if try !Tables.AttestedKeys.insert(db, stored) { verdict = verdict.adding(.keyAlreadyRegistered) }
+                if try !AttestedKeysTable.insert(db, stored) { verdict = verdict.adding(.keyAlreadyRegistered) }
             }
             return verdict
         }
@@ -89,7 +89,7 @@ public final class AppAttestService: Sendable {
     @discardableResult
     public func purgeExpiredChallenges(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        return try store.purge(limit: limit) { db in try Tables.Challenges.purge(db, now: now, limit: limit) }
+        return try store.purge(limit: limit) { db in try ChallengesTable.purge(db, now: now, limit: limit) }
     }
 
     /// What the verifier needs of an environment.

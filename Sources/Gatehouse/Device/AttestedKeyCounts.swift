@@ -32,7 +32,7 @@ public struct AttestedKeyCounts: Sendable {
     public func perApp(environmentID: String) throws -> [String: AppKeyCount] {
         var counts: [String: AppKeyCount] = [:]
         try store.read { db in
-            try Tables.AttestedKeys.countsPerApp(db, environmentID: environmentID) { appID, environment, n, last in
+            try AttestedKeysTable.countsPerApp(db, environmentID: environmentID) { appID, environment, n, last in
                 var count = counts[appID] ?? AppKeyCount(appID: appID)
                 if environment == .development { count.development += n } else { count.production += n }
                 if let last { count.lastAssertionAt = max(count.lastAssertionAt ?? last, last) }

@@ -8,7 +8,7 @@ extension Domain {
     /// ``prepareReceiptKey()``).
     /// - Throws: `ConfigurationError` (roots or Google settings that cannot be used, a master key to set),
     ///   `StoreError`, `MigrationError`.
-    public static func open(_ configuration: DomainConfiguration, clock: Clock = .system, log: DomainLog = .silent) throws -> Domain {
+    public static func open(_ configuration: DomainConfiguration, clock: TimeSource = .system, log: DomainLog = .silent) throws -> Domain {
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)
         let (store, applied) = configuration.location.isPostgres
             ? try Store.open(postgresURL: configuration.database, migrationsDirectory: configuration.migrationsDirectory, masterKey: key,
@@ -55,7 +55,7 @@ extension Domain {
 
     /// The one decoder through Google, for `--play-integrity-endpoint` and `--outbound-ca-file`.
     /// - Throws: `ConfigurationError` when the endpoint is not https or the CA file cannot be read.
-    static func googleDecoder(_ configuration: DomainConfiguration, clock: Clock) throws -> GoogleDecoder {
+    static func googleDecoder(_ configuration: DomainConfiguration, clock: TimeSource) throws -> GoogleDecoder {
         do {
             return try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: configuration.playIntegrityEndpoint,
                                                                               caFile: configuration.outboundCAFile,

@@ -75,7 +75,7 @@ public final class Domain: Sendable {
     }
 
     /// Now, on the domain's clock.
-    public var clock: Clock { store.clock }
+    public var clock: TimeSource { store.clock }
 
     /// Database writes waiting or running (`/metrics`).
     public var pendingWrites: Int { store.pendingWrites }

@@ -23,7 +23,7 @@ public final class RateLimiter: Sendable {
     }
 
     /// A limiter of `rate` requests per second with bursts of `burst` (at least 1) per key; `rate` 0 limits nothing.
-    public init(rate: Double, burst: Double, capacity: Int = 100_000, clock: @escaping @Sendable () -> UInt64 = Clock.system.monotonic) {
+    public init(rate: Double, burst: Double, capacity: Int = 100_000, clock: @escaping @Sendable () -> UInt64 = TimeSource.system.monotonic) {
         self.rate = max(0, rate)
         self.burst = max(1, burst)
         self.capacity = max(1, capacity)

@@ -20,7 +20,7 @@ public struct AuditChange: Sendable, Equatable {
 public struct AuditEntry: Sendable, Equatable {
     public var id: Int64
     public var at: Int64
-    public var actor: Actor
+    public var actor: AuditActor
     public var action: String
     public var environmentID: String?
     public var changes: JSON

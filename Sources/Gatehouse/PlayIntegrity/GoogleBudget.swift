@@ -25,10 +25,10 @@ public final class GoogleBudget: Sendable {
         /// Today's calls reached the kept-back share of the quota: no call.
         case overQuota
         /// The token was sent before, in the last 10 minutes: its replay, or its earlier failure.
-        case earlier(Tables.JudgedIntegrityTokens.Earlier)
+        case earlier(JudgedIntegrityTokensTable.Earlier)
     }
 
-    init(perAddress: Int, clock: Clock) {
+    init(perAddress: Int, clock: TimeSource) {
         self.perAddress = max(0, perAddress)
         limiter = RateLimiter(rate: Double(perAddress) / 3600, burst: Double(max(1, perAddress)), clock: clock.monotonic)
     }

@@ -1,3 +1,4 @@
+import Locks
 import Dispatch
 import HTTPClient
 import JSON
@@ -18,7 +19,7 @@ public final class GoogleDecoder: Sendable {
     private let tokens = ServiceAccountTokenCache()
     private let slots: DispatchSemaphore
     private let running = Atomic<Int>(0)
-    private let clock: Clock
+    private let clock: TimeSource
     private let endpoint: String
 
     /// A decoder for `configuration`; `clock` (Unix seconds) dates the JWT and ages the cached access tokens.
@@ -26,7 +27,7 @@ public final class GoogleDecoder: Sendable {
     /// - Throws: ``HTTPClientError/invalidConfiguration(_:)`` when the endpoint is not an https URL, the CA file
     ///   cannot be read, or a limit is below 1: at start-up, with a message that says which.
     public init(configuration: GoogleDecoderConfiguration = GoogleDecoderConfiguration(),
-                clock: Clock = .system) throws {
+                clock: TimeSource = .system) throws {
         guard configuration.endpoint.lowercased().hasPrefix("https://") else {
             throw HTTPClientError.invalidConfiguration("the Play Integrity endpoint must be an https:// URL")
         }
@@ -57,7 +58,7 @@ public final class GoogleDecoder: Sendable {
     public func decode(integrityToken: String, packageName: String, serviceAccount: ServiceAccountKey,
                        sent: () -> Void = {}) throws(GoogleDecodeError) -> JSON {
         guard PackageName.isValid(packageName) else { throw .invalidPackageName }
-        guard slots.wait(timeout: .now() + .milliseconds(configuration.queueTimeout.dispatchMilliseconds)) == .success else {
+        guard slots.wait(timeout: .now() + .milliseconds(min(configuration.queueTimeout.milliseconds(), 86_400_000))) == .success else {
             throw .googleUnreachable("too many decodes through Google in flight")
         }
         running.add(1, ordering: .relaxed)

@@ -26,7 +26,7 @@ public struct PlayIntegrityKeyCheck: Sendable {
     /// - Throws: `StorageError`; a failure that no longer opens under the master key is skipped.
     public func run(environmentID: String, keys: PlayIntegrityKeys) throws -> PlayIntegrityKeyCheckResult {
         let now = store.clock()
-        let sealed = try store.read { db in try Tables.FailedIntegrityTokens.recent(db, environmentID: environmentID, now: now) }
+        let sealed = try store.read { db in try FailedIntegrityTokensTable.recent(db, environmentID: environmentID, now: now) }
         let decoder = PlayIntegrityDecoder(keys: keys)
         var result = PlayIntegrityKeyCheckResult()
         for box in sealed {

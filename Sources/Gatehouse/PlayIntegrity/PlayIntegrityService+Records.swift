@@ -49,8 +49,8 @@ extension PlayIntegrityService {
     public func purgeExpired(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
         return try store.purge(limit: limit) { db in
-            try Tables.SpentIntegrityTokens.purge(db, now: now, limit: limit) + Tables.FailedIntegrityTokens.purge(db, now: now, limit: limit)
-                + Tables.JudgedIntegrityTokens.purge(db, now: now, limit: limit) + Tables.GoogleDecodeCounts.purge(db, now: now)
+            try SpentIntegrityTokensTable.purge(db, now: now, limit: limit) + FailedIntegrityTokensTable.purge(db, now: now, limit: limit)
+                + JudgedIntegrityTokensTable.purge(db, now: now, limit: limit) + GoogleDecodeCountsTable.purge(db, now: now)
         }
     }
 }

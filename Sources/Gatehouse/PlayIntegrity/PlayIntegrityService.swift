@@ -99,8 +99,8 @@ public final class PlayIntegrityService: Sendable {
         let hash = SHA256.hash(tokenBytes), environmentID = environment.id
         let threshold = GoogleBudget.reserveThreshold(dailyQuota: environment.playIntegrity.dailyQuota)
         let reservation = try nonce.commit(store, { db -> GoogleBudget.Reservation in
-            guard try Tables.GoogleDecodeCounts.today(db, environmentID: environmentID, now: now) < threshold else { return .overQuota }
-            return try Tables.JudgedIntegrityTokens.reserve(db, tokenHash: hash, environmentID: environmentID, now: now).map { .earlier($0) } ?? .reserved
+            guard try GoogleDecodeCountsTable.today(db, environmentID: environmentID, now: now) < threshold else { return .overQuota }
+            return try JudgedIntegrityTokensTable.reserve(db, tokenHash: hash, environmentID: environmentID, now: now).map { .earlier($0) } ?? .reserved
         })
         switch reservation {
         case .reserved:
@@ -115,7 +115,7 @@ public final class PlayIntegrityService: Sendable {
         }
         // One address may cause only so many calls an hour; past it the reservation goes, so the token may come back.
         if let address, !budget.take(address) {
-            try store.commit { db in try Tables.JudgedIntegrityTokens.release(db, tokenHash: hash, environmentID: environmentID) }
+            try store.commit { db in try JudgedIntegrityTokensTable.release(db, tokenHash: hash, environmentID: environmentID) }
             return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .googleBudgetExceeded), decodedBy: nil)
         }
         var sent = false
@@ -125,7 +125,7 @@ public final class PlayIntegrityService: Sendable {
         // Only a call that went out counts against the quota (whatever Google answered).
         if sent {
             googleDecodes.count(environmentID)
-            try store.commit { db in try Tables.GoogleDecodeCounts.count(db, environmentID: environmentID, now: now) }
+            try store.commit { db in try GoogleDecodeCountsTable.count(db, environmentID: environmentID, now: now) }
         }
         let judgement: PlayIntegrityJudgement
         switch decoded {
@@ -145,7 +145,7 @@ public final class PlayIntegrityService: Sendable {
             judgement = PlayIntegrityJudgement(decodeError: localError ?? PlayIntegrityDecodeError(.decryption, "Google could not decode the token"))
         }
         let verdict = judgement.verdict
-        try store.commit { db in try Tables.JudgedIntegrityTokens.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
+        try store.commit { db in try JudgedIntegrityTokensTable.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
         return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
     }
 
@@ -156,11 +156,11 @@ public final class PlayIntegrityService: Sendable {
         let registration = Self.registration(environment)
         let nowMillis = now.multipliedReportingOverflow(by: 1000).partialValue
         var judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: false)
-        if let expiry = Tables.SpentIntegrityTokens.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
+        if let expiry = SpentIntegrityTokensTable.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
             let hash = SHA256.hash(tokenBytes)
             let environmentID = environment.id
             let seenBefore = try nonce.commit(store) { db in
-                try Tables.SpentIntegrityTokens.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
+                try SpentIntegrityTokensTable.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
             }
             if seenBefore {
                 judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: true)
@@ -176,7 +176,7 @@ public final class PlayIntegrityService: Sendable {
         let hash = SHA256.hash(tokenBytes)
         let sealed = try store.seal(tokenBytes, environmentID: environmentID)
         try nonce.commit(store) { db in
-            try Tables.FailedIntegrityTokens.insert(db, tokenHash: hash, sealed: sealed, environmentID: environmentID, now: now)
+            try FailedIntegrityTokensTable.insert(db, tokenHash: hash, sealed: sealed, environmentID: environmentID, now: now)
         }
     }
 

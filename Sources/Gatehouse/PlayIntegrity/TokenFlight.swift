@@ -1,3 +1,4 @@
+import Locks
 import Dispatch
 import Synchronization
 
@@ -17,7 +18,7 @@ final class TokenFlight: Sendable {
     ///
     /// - Throws: the request's error, or ``GoogleDecodeError/googleUnreachable(_:)`` when it did not end in time.
     func wait(atMost timeout: Duration) throws(GoogleDecodeError) -> ServiceAccountToken {
-        guard opened.wait(timeout: .now() + .milliseconds(timeout.dispatchMilliseconds)) == .success else {
+        guard opened.wait(timeout: .now() + .milliseconds(min(timeout.milliseconds(), 86_400_000))) == .success else {
             throw .googleUnreachable("the access token request did not end in time")
         }
         opened.signal()  // wake the next waiter: the latch stays open

@@ -47,7 +47,7 @@ public final class ReceiptChecker: Sendable {
         let spent: Bool
         if consume && verification.valid {
             let spends = try store.commit { db in
-                try Tables.ConsumedReceipts.consume(db, environmentID: environmentID, subject: subject, expiresAt: claims.expiresAt)
+                try ConsumedReceiptsTable.consume(db, environmentID: environmentID, subject: subject, expiresAt: claims.expiresAt)
             }
             spent = !spends
             if spends {
@@ -55,7 +55,7 @@ public final class ReceiptChecker: Sendable {
                 return ReceiptCheck(verification: verification, consumed: true)
             }
         } else {
-            spent = try store.read { db in try Tables.ConsumedReceipts.isConsumed(db, environmentID: environmentID, subject: subject) }
+            spent = try store.read { db in try ConsumedReceiptsTable.isConsumed(db, environmentID: environmentID, subject: subject) }
         }
         if spent {
             verification.reasons.append(.consumed)
@@ -72,7 +72,7 @@ public final class ReceiptChecker: Sendable {
     @discardableResult
     public func purgeExpired(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        return try store.purge(limit: limit) { db in try Tables.ConsumedReceipts.purge(db, now: now, limit: limit) }
+        return try store.purge(limit: limit) { db in try ConsumedReceiptsTable.purge(db, now: now, limit: limit) }
     }
 }
 

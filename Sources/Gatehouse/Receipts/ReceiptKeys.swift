@@ -33,13 +33,13 @@ public struct ReceiptKeys: Sendable {
         let now = store.clock()
         do {
             return try store.write { db in
-                if let kid = try Tables.ReceiptKeys.currentKid(db) { return kid }
+                if let kid = try ReceiptKeysTable.currentKid(db) { return kid }
                 return try insertKey(db, now: now)
             }
         } catch DomainError.conflict {
             // Another server, starting on the same empty database, made the first key meanwhile (one current key is a
             // unique index): every server publishes that one.
-            guard let kid = try store.read({ db in try Tables.ReceiptKeys.currentKid(db) }) else { throw DomainError.conflict("no current receipt key after a conflict") }
+            guard let kid = try store.read({ db in try ReceiptKeysTable.currentKid(db) }) else { throw DomainError.conflict("no current receipt key after a conflict") }
             return kid
         }
     }
@@ -52,16 +52,16 @@ public struct ReceiptKeys: Sendable {
     public func rotate(revokeNow: Bool = false) throws -> (current: String, retired: String?) {
         let now = store.clock()
         let result = try store.write { db in
-            let retired = try Tables.ReceiptKeys.currentKid(db)
-            try Tables.ReceiptKeys.retireCurrent(db, now: now)
+            let retired = try ReceiptKeysTable.currentKid(db)
+            try ReceiptKeysTable.retireCurrent(db, now: now)
             var changes = [AuditChange(field: "receiptKey", before: .optional(retired), after: .null)]
             if revokeNow {
-                let revoked = try Tables.ReceiptKeys.revokeAll(db, now: now)
+                let revoked = try ReceiptKeysTable.revokeAll(db, now: now)
                 changes.append(AuditChange(field: "revokedKeys", before: .null, after: .array(revoked.sorted().map { .string($0) })))
             }
             let current = try insertKey(db, now: now)
             changes[0] = AuditChange(field: "receiptKey", before: .optional(retired), after: .string(current))
-            try Tables.AuditLog.record(db, at: now, actor: .system, action: revokeNow ? "receipts.rotate-key.revoke" : "receipts.rotate-key",
+            try AuditLogTable.record(db, at: now, actor: .system, action: revokeNow ? "receipts.rotate-key.revoke" : "receipts.rotate-key",
                                 environmentID: nil, changes: changes)
             return (current, retired)
         }
@@ -101,7 +101,7 @@ public struct ReceiptKeys: Sendable {
         }
         if let signer = cache.signer(kid: current.kid) { return signer }
         let sealed = try store.read { db in
-            try Tables.ReceiptKeys.sealedPrivateKey(db, kid: current.kid)
+            try ReceiptKeysTable.sealedPrivateKey(db, kid: current.kid)
         }
         guard let sealed else { throw DomainError.conflict("receipt key \(current.kid) is gone") }
         let der = try store.box.open(sealed, associatedData: Self.associatedData(kid: current.kid))
@@ -114,7 +114,7 @@ public struct ReceiptKeys: Sendable {
     func rows() throws -> [ReceiptKeyRow] {
         let now = store.clock()
         if let rows = cache.rows(now: now, ttl: Self.refreshSeconds) { return rows }
-        let rows = try store.read { db in try Tables.ReceiptKeys.all(db) }
+        let rows = try store.read { db in try ReceiptKeysTable.all(db) }
         cache.store(rows, at: now)
         return rows
     }
@@ -125,7 +125,7 @@ public struct ReceiptKeys: Sendable {
         let kid = PublicJWK(publicKey: key.publicKey).thumbprint
         let jwk = PublicJWK(publicKey: key.publicKey, kid: kid)
         let sealed = try store.box.seal(key.pkcs8DER, associatedData: Self.associatedData(kid: kid))
-        try Tables.ReceiptKeys.insert(db, kid: kid, sealedPrivateKey: sealed, publicJWK: jwk.json.text, now: now)
+        try ReceiptKeysTable.insert(db, kid: kid, sealedPrivateKey: sealed, publicJWK: jwk.json.text, now: now)
         return kid
     }
 

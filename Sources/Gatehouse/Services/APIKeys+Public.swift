@@ -10,7 +10,7 @@ extension APIKeys {
         }
         let now = store.clock()
         let found = try publicKeys.value(presented) {
-            try store.read { db in try Tables.APIKeys.publicKey(db, value: presented) }
+            try store.read { db in try APIKeysTable.publicKey(db, value: presented) }
         }
         guard let key = found else { throw DomainError.unauthenticated("apiKey is not one of this server's public keys") }
         guard key.isActive(at: now) else { throw DomainError.unauthenticated("this public key is revoked or expired") }

@@ -26,7 +26,7 @@ public struct APIKeys: Sendable {
     /// When each environment's unrevoked secret keys expire (`Int64.max`: never), by environment id.
     /// - Throws: `StorageError`.
     func secretKeyExpiriesByEnvironment() throws -> [String: [Int64]] {
-        try secretKeyExpiries.value(0) { try store.read { db in try Tables.APIKeys.secretKeyExpiries(db) } } ?? [:]
+        try secretKeyExpiries.value(0) { try store.read { db in try APIKeysTable.secretKeyExpiries(db) } } ?? [:]
     }
 
     /// Longest grace period of a rolled key.
@@ -34,17 +34,17 @@ public struct APIKeys: Sendable {
 
     public func list(environmentID: String) throws -> [APIKey] {
         try store.read { db in
-            guard try Tables.Environments.exists(db, id: environmentID) else { throw DomainError.notFound("no environment \(environmentID)") }
-            return try Tables.APIKeys.list(db, environmentID: environmentID)
+            guard try EnvironmentsTable.exists(db, id: environmentID) else { throw DomainError.notFound("no environment \(environmentID)") }
+            return try APIKeysTable.list(db, environmentID: environmentID)
         }
     }
 
-    public func create(environmentID: String, type: APIKey.KeyType, name: String, actor: Actor) throws -> IssuedKey {
+    public func create(environmentID: String, type: APIKey.KeyType, name: String, actor: AuditActor) throws -> IssuedKey {
         let now = store.clock()
         return try store.write { db in
-            let kind = try Tables.Environments.kind(db, id: environmentID)
+            let kind = try EnvironmentsTable.kind(db, id: environmentID)
             let issued = try Self.issue(db, environmentID: environmentID, kind: kind, type: type, name: name, now: now)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "key.create", environmentID: environmentID, changes: [
+            try AuditLogTable.record(db, at: now, actor: actor, action: "key.create", environmentID: environmentID, changes: [
                 AuditChange(field: "keys", before: .null, after: .string("\(type.rawValue) key \(issued.key.id) (\(issued.key.hint))")),
             ])
             return issued
@@ -52,22 +52,22 @@ public struct APIKeys: Sendable {
     }
 
     /// Creates a key of the same type to replace `keyID`, which stays valid for `graceHours` (0 = ends now).
-    public func roll(environmentID: String, keyID: String, graceHours: Int, actor: Actor) throws -> IssuedKey {
+    public func roll(environmentID: String, keyID: String, graceHours: Int, actor: AuditActor) throws -> IssuedKey {
         guard (0...Self.maxGraceHours).contains(graceHours) else {
             throw ValidationError("/expiresInHours", "must be a whole number of hours from 0 to \(Self.maxGraceHours)")
         }
         let now = store.clock()
         return try store.write { db in
             let old = try Self.activeKey(db, environmentID: environmentID, keyID: keyID, now: now)
-            let kind = try Tables.Environments.kind(db, id: environmentID)
+            let kind = try EnvironmentsTable.kind(db, id: environmentID)
             let expiresAt = now + Int64(graceHours) * 3600
             // Conditional: of two rolls of one key at once (through two servers), one replaces it and the other is a
             // conflict, as when it comes second.
-            guard try Tables.APIKeys.expire(db, id: keyID, at: expiresAt) else {
+            guard try APIKeysTable.expire(db, id: keyID, at: expiresAt) else {
                 throw DomainError.conflict("key \(keyID) was already rolled or revoked; roll its replacement instead")
             }
             let issued = try Self.issue(db, environmentID: environmentID, kind: kind, type: old.type, name: old.name, now: now)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "key.roll", environmentID: environmentID, changes: [
+            try AuditLogTable.record(db, at: now, actor: actor, action: "key.roll", environmentID: environmentID, changes: [
                 AuditChange(field: "keys", before: .string("\(old.type.rawValue) key \(old.id) (\(old.hint))"),
                             after: .string("\(old.type.rawValue) key \(issued.key.id) (\(issued.key.hint)); the old one valid until \(Timestamp.format(expiresAt))")),
             ])
@@ -76,15 +76,15 @@ public struct APIKeys: Sendable {
     }
 
     /// Revokes a key at once.
-    public func revoke(environmentID: String, keyID: String, actor: Actor) throws {
+    public func revoke(environmentID: String, keyID: String, actor: AuditActor) throws {
         let now = store.clock()
         try store.write { db in
-            guard let key = try Tables.APIKeys.get(db, id: keyID, environmentID: environmentID) else {
+            guard let key = try APIKeysTable.get(db, id: keyID, environmentID: environmentID) else {
                 throw DomainError.notFound("no key \(keyID) in environment \(environmentID)")
             }
             guard key.revokedAt == nil else { throw DomainError.conflict("key \(keyID) is already revoked") }
-            try Tables.APIKeys.revoke(db, id: keyID, now: now)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "key.revoke", environmentID: environmentID, changes: [
+            try APIKeysTable.revoke(db, id: keyID, now: now)
+            try AuditLogTable.record(db, at: now, actor: actor, action: "key.revoke", environmentID: environmentID, changes: [
                 AuditChange(field: "keys", before: .string("\(key.type.rawValue) key \(key.id) (\(key.hint))"), after: .string("revoked")),
             ])
         }
@@ -94,7 +94,7 @@ public struct APIKeys: Sendable {
     public func authenticateSecret(_ presented: String) throws -> APIKey {
         let hash = RandomToken.hash(presented)
         let now = store.clock()
-        let found = try store.read { db in try Tables.APIKeys.secretKey(db, hash: hash) }
+        let found = try store.read { db in try APIKeysTable.secretKey(db, hash: hash) }
         guard let found, constantTimeEquals(found.hash, hash) else {
             throw DomainError.unauthenticated("unknown secret key")
         }
@@ -104,7 +104,7 @@ public struct APIKeys: Sendable {
     }
 
     static func activeKey(_ db: any SQLConnection, environmentID: String, keyID: String, now: Int64) throws -> APIKey {
-        guard let key = try Tables.APIKeys.get(db, id: keyID, environmentID: environmentID) else {
+        guard let key = try APIKeysTable.get(db, id: keyID, environmentID: environmentID) else {
             throw DomainError.notFound("no key \(keyID) in environment \(environmentID)")
         }
         guard key.revokedAt == nil, key.expiresAt == nil else {
@@ -120,7 +120,7 @@ public struct APIKeys: Sendable {
         let hint = String(value.prefix(type.prefix.count + kind.keyMode.count + 2)) + "…" + String(value.suffix(4))
         let key = APIKey(id: id, environmentID: environmentID, type: type, name: name, publicValue: type == .public ? value : nil,
                          hint: hint, createdAt: now, expiresAt: nil, revokedAt: nil)
-        try Tables.APIKeys.insert(db, key, secretHash: type == .secret ? RandomToken.hash(value) : nil)
+        try APIKeysTable.insert(db, key, secretHash: type == .secret ? RandomToken.hash(value) : nil)
         return IssuedKey(key: key, secret: type == .secret ? value : nil)
     }
 }

@@ -33,7 +33,7 @@ public struct Admins: Sendable {
     /// it is created only while no admin exists, checked in its transaction, so that two setup forms sent at once (to
     /// one server or two) make one owner; the other gets `DomainError.conflict`.
     @discardableResult
-    public func create(email: String, password: String, role: Admin.Role, actor: Actor, onlyIfFirst: Bool = false) throws -> Admin {
+    public func create(email: String, password: String, role: Admin.Role, actor: AuditActor, onlyIfFirst: Bool = false) throws -> Admin {
         let email = email.trimmingCharacters(in: .whitespaces)
         try Self.validate(email: email, password: password).throwIfAny()
         let hash = try hasher.hash(password)
@@ -41,14 +41,14 @@ public struct Admins: Sendable {
         let admin = Admin(id: try RandomToken.identifier(prefix: "adm_"), email: email, role: role, disabled: false, createdAt: now)
         try store.write { db in
             if onlyIfFirst {
-                try Tables.Revisions.lock(db, .admins)
-                guard try Tables.Admins.count(db) == 0 else { throw DomainError.conflict("an admin exists already: sign in instead") }
+                try RevisionsTable.lock(db, .admins)
+                guard try AdminsTable.count(db) == 0 else { throw DomainError.conflict("an admin exists already: sign in instead") }
             }
-            if try Tables.Admins.id(db, email: email) != nil {
+            if try AdminsTable.id(db, email: email) != nil {
                 throw ValidationError("/email", "is already an admin's e-mail")
             }
-            try Tables.Admins.insert(db, admin, passwordHash: hash)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "admin.create", environmentID: nil, changes: [
+            try AdminsTable.insert(db, admin, passwordHash: hash)
+            try AuditLogTable.record(db, at: now, actor: actor, action: "admin.create", environmentID: nil, changes: [
                 AuditChange(field: "admins", before: .null, after: .string("\(email) (\(role.rawValue))")),
             ])
         }
@@ -57,11 +57,11 @@ public struct Admins: Sendable {
 
     /// How many admins exist (zero on a fresh install: the setup link is offered).
     public func count() throws -> Int {
-        try store.read { db in try Tables.Admins.count(db) }
+        try store.read { db in try AdminsTable.count(db) }
     }
 
     public func list() throws -> [Admin] {
-        try store.read { db in try Tables.Admins.all(db) }
+        try store.read { db in try AdminsTable.all(db) }
     }
 
 }
@@ -70,14 +70,14 @@ extension Admins {
     /// Forgets login failures older than a day.
     public func pruneLoginFailures() throws {
         let cutoff = store.clock() - 86_400
-        try store.write { db in try Tables.LoginFailures.prune(db, before: cutoff) }
+        try store.write { db in try LoginFailuresTable.prune(db, before: cutoff) }
     }
 }
 
 extension Admins {
     /// One admin by id; throws `DomainError.notFound` when there is none.
     public func get(_ id: String) throws -> Admin {
-        guard let admin = try store.read({ db in try Tables.Admins.get(db, id: id) }) else {
+        guard let admin = try store.read({ db in try AdminsTable.get(db, id: id) }) else {
             throw DomainError.notFound("no admin \(id)")
         }
         return admin
@@ -86,21 +86,21 @@ extension Admins {
     /// Gives an admin another role, audited. Throws `DomainError.notFound` for an unknown id and
     /// `DomainError.conflict` when it would demote the last active owner (nobody could manage admins any more).
     @discardableResult
-    public func setRole(id: String, role: Admin.Role, actor: Actor) throws -> Admin {
+    public func setRole(id: String, role: Admin.Role, actor: AuditActor) throws -> Admin {
         let now = store.clock()
         return try store.write { db in
             // Every change that could leave no active owner runs one at a time (the admins' revision row): on READ
             // COMMITTED two owners demoting or disabling each other at once would each still see the other active.
-            try Tables.Revisions.lock(db, .admins)
+            try RevisionsTable.lock(db, .admins)
             let before = try Self.admin(in: db, id: id)
             guard before.role != role else { return before }
             if before.role == .owner, !before.disabled, try Self.otherActiveOwners(db, besides: id) == 0 {
                 throw DomainError.conflict("cannot make \(before.email) \(role == .editor ? "an" : "a") \(role.rawValue): they are the last active owner; make another admin an owner first, so someone can still manage admins")
             }
-            try Tables.Admins.setRole(db, id: id, role: role, now: now)
+            try AdminsTable.setRole(db, id: id, role: role, now: now)
             var after = before
             after.role = role
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "admin.role", environmentID: nil, changes: [
+            try AuditLogTable.record(db, at: now, actor: actor, action: "admin.role", environmentID: nil, changes: [
                 AuditChange(field: "admins", before: .string(Self.describe(before)), after: .string(Self.describe(after))),
             ])
             return after
@@ -110,22 +110,22 @@ extension Admins {
     /// Disables (ending every session of the admin at once) or enables an admin, audited. Throws
     /// `DomainError.notFound` for an unknown id and `DomainError.conflict` when it would disable the last active owner.
     @discardableResult
-    public func setDisabled(id: String, disabled: Bool, actor: Actor) throws -> Admin {
+    public func setDisabled(id: String, disabled: Bool, actor: AuditActor) throws -> Admin {
         let now = store.clock()
         return try store.write { db in
             // Every change that could leave no active owner runs one at a time (the admins' revision row): on READ
             // COMMITTED two owners demoting or disabling each other at once would each still see the other active.
-            try Tables.Revisions.lock(db, .admins)
+            try RevisionsTable.lock(db, .admins)
             let before = try Self.admin(in: db, id: id)
             guard before.disabled != disabled else { return before }
             if disabled, before.role == .owner, try Self.otherActiveOwners(db, besides: id) == 0 {
                 throw DomainError.conflict("cannot disable \(before.email): they are the last active owner; make another admin an owner first, so someone can still manage admins")
             }
-            try Tables.Admins.setDisabled(db, id: id, disabled: disabled, now: now)
-            if disabled { try Tables.Sessions.deleteAll(db, adminID: id) }
+            try AdminsTable.setDisabled(db, id: id, disabled: disabled, now: now)
+            if disabled { try SessionsTable.deleteAll(db, adminID: id) }
             var after = before
             after.disabled = disabled
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: disabled ? "admin.disable" : "admin.enable", environmentID: nil, changes: [
+            try AuditLogTable.record(db, at: now, actor: actor, action: disabled ? "admin.disable" : "admin.enable", environmentID: nil, changes: [
                 AuditChange(field: "admins", before: .string(Self.describe(before)), after: .string(Self.describe(after))),
             ])
             return after
@@ -136,7 +136,7 @@ extension Admins {
     /// the new one against the policy (at `/password`), stores its argon2id hash and ends the admin's other sessions
     /// (all but the one whose cookie token is `keeping`). The audit entry says the password changed, never what to.
     public func changePassword(id: String, current: String, new: String, keeping sessionToken: String? = nil) throws {
-        guard let (admin, oldHash) = try store.read({ db in try Tables.Admins.withPassword(db, id: id) }) else {
+        guard let (admin, oldHash) = try store.read({ db in try AdminsTable.withPassword(db, id: id) }) else {
             throw DomainError.notFound("no admin \(id)")
         }
         var errors = FieldErrors()
@@ -149,23 +149,23 @@ extension Admins {
         let now = store.clock()
         try store.write { db in
             // Under the lock a sign-in takes to open its session, so one verified with the old hash opens nothing.
-            try Tables.Revisions.lock(db, .admins)
+            try RevisionsTable.lock(db, .admins)
             // Compare-and-swap: a concurrent change of the same password makes this one fail rather than win silently.
-            guard try Tables.Admins.setPasswordHash(db, id: id, to: newHash, expected: oldHash, now: now) else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
+            guard try AdminsTable.setPasswordHash(db, id: id, to: newHash, expected: oldHash, now: now) else { throw DomainError.conflict("the password was changed meanwhile; sign in again") }
             let keep = sessionToken.map { RandomToken.hash($0) } ?? []
-            try Tables.Sessions.deleteAll(db, adminID: id, keeping: keep)
-            try Tables.AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.password", environmentID: nil,
+            try SessionsTable.deleteAll(db, adminID: id, keeping: keep)
+            try AuditLogTable.record(db, at: now, actor: AuditActor(kind: .admin, id: admin.id, name: admin.email), action: "admin.password", environmentID: nil,
                                 changes: [AuditChange(field: "password", before: AuditChange.sealed, after: AuditChange.sealed)])
         }
     }
 
     static func admin(in db: any SQLConnection, id: String) throws -> Admin {
-        guard let admin = try Tables.Admins.get(db, id: id) else { throw DomainError.notFound("no admin \(id)") }
+        guard let admin = try AdminsTable.get(db, id: id) else { throw DomainError.notFound("no admin \(id)") }
         return admin
     }
 
     static func otherActiveOwners(_ db: any SQLConnection, besides id: String) throws -> Int {
-        try Tables.Admins.otherActiveOwners(db, besides: id)
+        try AdminsTable.otherActiveOwners(db, besides: id)
     }
 
     /// How an admin appears in audit entries: e-mail, role and whether disabled.

@@ -1,6 +1,6 @@
 import Storage
 
-/// The audit log: every change writes an entry in the same transaction as the change (``Tables/AuditLog``); this
+/// The audit log: every change writes an entry in the same transaction as the change (``AuditLogTable``); this
 /// reads it for the API and the dashboard.
 public struct AuditLog: Sendable {
     let store: Store
@@ -12,13 +12,13 @@ public struct AuditLog: Sendable {
     /// Whether Gatehouse itself (a system actor) created environment `id`, as `--demo` does.
     /// - Throws: `StorageError`.
     public func createdBySystem(_ id: String) throws -> Bool {
-        try store.read { db in try Tables.AuditLog.createdBySystem(db, environmentID: id) }
+        try store.read { db in try AuditLogTable.createdBySystem(db, environmentID: id) }
     }
 
     /// Entries newest first, optionally for one environment and/or actor, `limit` at most, before the cursor (an entry id).
     public func list(environmentID: String? = nil, actorID: String? = nil, limit: Int = 50, before cursor: Int64? = nil) throws -> (entries: [AuditEntry], nextCursor: Int64?) {
-        let filter = Tables.AuditLog.Filter(environmentID: environmentID, actorID: actorID)
-        let rows = try store.read { db in try Tables.AuditLog.older(db, than: cursor, filter, limit: limit + 1) }
+        let filter = AuditLogTable.Filter(environmentID: environmentID, actorID: actorID)
+        let rows = try store.read { db in try AuditLogTable.older(db, than: cursor, filter, limit: limit + 1) }
         let entries = Array(rows.prefix(limit))
         let next = rows.count > limit ? entries.last?.id : nil
         return (entries, next)
@@ -39,25 +39,25 @@ extension AuditLog {
     /// older than `before`, the `limit` entries just newer than `after`, or the newest ones. Says whether older and
     /// newer entries exist beyond the page.
     public func page(environmentID: String? = nil, actorID: String? = nil, limit: Int = 50, before: Int64? = nil, after: Int64? = nil) throws -> AuditPage {
-        let filter = Tables.AuditLog.Filter(environmentID: environmentID, actorID: actorID)
+        let filter = AuditLogTable.Filter(environmentID: environmentID, actorID: actorID)
         return try store.read { db in
             let entries: [AuditEntry]
             if let after, before == nil {
-                entries = try Tables.AuditLog.newer(db, than: after, filter, limit: limit)
+                entries = try AuditLogTable.newer(db, than: after, filter, limit: limit)
             } else {
-                entries = try Tables.AuditLog.older(db, than: before, filter, limit: limit)
+                entries = try AuditLogTable.older(db, than: before, filter, limit: limit)
             }
             guard let first = entries.first, let last = entries.last else {
                 return AuditPage(entries: [], older: nil, newer: nil)
             }
-            let hasOlder = try Tables.AuditLog.exists(db, olderThan: last.id, filter)
-            let hasNewer = try Tables.AuditLog.exists(db, newerThan: first.id, filter)
+            let hasOlder = try AuditLogTable.exists(db, olderThan: last.id, filter)
+            let hasNewer = try AuditLogTable.exists(db, newerThan: first.id, filter)
             return AuditPage(entries: entries, older: hasOlder ? last.id : nil, newer: hasNewer ? first.id : nil)
         }
     }
 
     /// Every admin and token that appears in the log (with its latest name), for an actor filter.
-    public func actors() throws -> [Actor] {
-        try store.read { db in try Tables.AuditLog.actors(db) }
+    public func actors() throws -> [AuditActor] {
+        try store.read { db in try AuditLogTable.actors(db) }
     }
 }

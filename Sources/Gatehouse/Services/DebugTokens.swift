@@ -37,7 +37,7 @@ public struct DebugTokens: Sendable {
     /// The token's value is returned only here.
     /// - Throws: `ValidationError` naming `/name` or `/expiresAt`; `DomainError.notFound` (no such environment),
     ///   `.conflict` (already `maxActive` active tokens); `DomainError.unavailable`.
-    public func create(environmentID: String, name: String, expiresAt: Int64?, actor: Actor) throws -> (token: DebugToken, value: String) {
+    public func create(environmentID: String, name: String, expiresAt: Int64?, actor: AuditActor) throws -> (token: DebugToken, value: String) {
         let now = store.clock()
         var errors = FieldErrors()
         let name = EnvironmentFields.name(name, at: "/name", errors: &errors)
@@ -55,13 +55,13 @@ public struct DebugTokens: Sendable {
         try store.write { db in
             // Creations count the active tokens one at a time across servers (the debug tokens' revision row): on
             // READ COMMITTED parallel creations would each count 19 and pass the cap together.
-            try Tables.Revisions.lock(db, .debugTokens)
-            guard try Tables.Environments.exists(db, id: environmentID) else { throw DomainError.notFound("no environment \(environmentID)") }
-            guard try Tables.DebugTokens.activeCount(db, environmentID: environmentID, now: now) < Self.maxActive else {
+            try RevisionsTable.lock(db, .debugTokens)
+            guard try EnvironmentsTable.exists(db, id: environmentID) else { throw DomainError.notFound("no environment \(environmentID)") }
+            guard try DebugTokensTable.activeCount(db, environmentID: environmentID, now: now) < Self.maxActive else {
                 throw DomainError.conflict("this environment already has \(Self.maxActive) active debug tokens: revoke one you no longer use first")
             }
-            try Tables.DebugTokens.insert(db, token, tokenHash: RandomToken.hash(value), createdBy: actor.id)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "debugToken.create", environmentID: environmentID, changes: [
+            try DebugTokensTable.insert(db, token, tokenHash: RandomToken.hash(value), createdBy: actor.id)
+            try AuditLogTable.record(db, at: now, actor: actor, action: "debugToken.create", environmentID: environmentID, changes: [
                 AuditChange(field: "debugTokens", before: .null, after: .string("debug token \(token.id) \"\(name)\" until \(Timestamp.format(expiry))")),
             ])
         }
@@ -72,24 +72,24 @@ public struct DebugTokens: Sendable {
     /// - Throws: `DomainError.notFound` when there is no such environment.
     public func list(environmentID: String) throws -> [DebugToken] {
         try store.read { db in
-            guard try Tables.Environments.exists(db, id: environmentID) else { throw DomainError.notFound("no environment \(environmentID)") }
-            return try Tables.DebugTokens.list(db, environmentID: environmentID)
+            guard try EnvironmentsTable.exists(db, id: environmentID) else { throw DomainError.notFound("no environment \(environmentID)") }
+            return try DebugTokensTable.list(db, environmentID: environmentID)
         }
     }
 
     /// Revokes a token at once (the next assessment that brings it is forged `debugTokenInvalid`); returns it as it was.
     /// - Throws: `DomainError.notFound` (no such token in the environment), `.conflict` (already revoked).
     @discardableResult
-    public func revoke(environmentID: String, tokenID: String, actor: Actor) throws -> DebugToken {
+    public func revoke(environmentID: String, tokenID: String, actor: AuditActor) throws -> DebugToken {
         let now = store.clock()
         return try store.write { db in
-            guard let token = try Tables.DebugTokens.get(db, id: tokenID, environmentID: environmentID) else {
+            guard let token = try DebugTokensTable.get(db, id: tokenID, environmentID: environmentID) else {
                 throw DomainError.notFound("no debug token \(tokenID) in environment \(environmentID)")
             }
-            guard try Tables.DebugTokens.revoke(db, id: tokenID, now: now) else {
+            guard try DebugTokensTable.revoke(db, id: tokenID, now: now) else {
                 throw DomainError.conflict("debug token \(tokenID) is already revoked")
             }
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "debugToken.revoke", environmentID: environmentID, changes: [
+            try AuditLogTable.record(db, at: now, actor: actor, action: "debugToken.revoke", environmentID: environmentID, changes: [
                 AuditChange(field: "debugTokens", before: .string("debug token \(token.id) \"\(token.name)\""), after: .string("revoked")),
             ])
             return token
@@ -102,7 +102,7 @@ public struct DebugTokens: Sendable {
         guard presented.hasPrefix(Self.prefix) else { return nil }
         let hash = RandomToken.hash(presented)
         let found = try byHash.value(hash) {
-            try store.read { db in try Tables.DebugTokens.get(db, tokenHash: hash) }
+            try store.read { db in try DebugTokensTable.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash), found.token.environmentID == environmentID,
               found.token.isActive(at: now)
@@ -126,7 +126,7 @@ public struct DebugTokens: Sendable {
     /// - Throws: `DomainError.unavailable`.
     public func activeNames(now: Int64) throws -> [String: [String]] {
         let tokens = try unrevoked.value(0) {
-            try store.read { db in try Tables.DebugTokens.unrevoked(db) }
+            try store.read { db in try DebugTokensTable.unrevoked(db) }
         } ?? []
         var names: [String: [String]] = [:]
         for token in tokens where token.isActive(at: now) { names[token.environmentID, default: []].append(token.name) }

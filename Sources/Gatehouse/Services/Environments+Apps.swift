@@ -6,7 +6,7 @@ import JSON
 extension Environments {
     /// Registers an Android app. Throws `ValidationError` at `/packageName` when the package is registered already,
     /// `DomainError.notFound` for an unknown environment.
-    public func addAndroidApp(_ app: AndroidApp, to id: String, actor: Actor) throws -> Environment {
+    public func addAndroidApp(_ app: AndroidApp, to id: String, actor: AuditActor) throws -> Environment {
         try update(id, actor: actor) { _, environment in
             guard !environment.androidApps.contains(where: { $0.packageName == app.packageName }) else { throw Self.duplicatePackage }
             environment.androidApps.append(app)
@@ -17,7 +17,7 @@ extension Environments {
     /// Replaces the Android app registered as `packageName` (its package name may change too), in its place.
     /// Throws `DomainError.notFound` when it is not registered, `ValidationError` at `/packageName` when the new
     /// name is another registered app's.
-    public func updateAndroidApp(_ packageName: String, to app: AndroidApp, in id: String, actor: Actor) throws -> Environment {
+    public func updateAndroidApp(_ packageName: String, to app: AndroidApp, in id: String, actor: AuditActor) throws -> Environment {
         try update(id, actor: actor) { _, environment in
             let index = try Self.androidApp(packageName, in: environment)
             if app.packageName != packageName, environment.androidApps.contains(where: { $0.packageName == app.packageName }) {
@@ -29,7 +29,7 @@ extension Environments {
     }
 
     /// Removes the Android app registered as `packageName`; throws `DomainError.notFound` when there is none.
-    public func removeAndroidApp(_ packageName: String, from id: String, actor: Actor) throws -> Environment {
+    public func removeAndroidApp(_ packageName: String, from id: String, actor: AuditActor) throws -> Environment {
         try update(id, actor: actor) { _, environment in
             environment.androidApps.remove(at: try Self.androidApp(packageName, in: environment))
             return []
@@ -40,7 +40,7 @@ extension Environments {
     /// `ifMatch` makes it conditional on the revision the admin saw. Throws `DomainError.notFound` or
     /// `.preconditionFailed`.
     public func addCertificateDigest(_ digest: [UInt8], toAndroidApp packageName: String, in id: String, ifMatch: String? = nil,
-                                     actor: Actor) throws -> Environment {
+                                     actor: AuditActor) throws -> Environment {
         try update(id, ifMatch: ifMatch, actor: actor) { _, environment in
             let index = try Self.androidApp(packageName, in: environment)
             guard !environment.androidApps[index].certificateDigests.contains(digest) else { return [] }
@@ -55,7 +55,7 @@ extension Environments {
     /// Registers an Apple app id (`TEAMID.bundleId`); `ifMatch` makes it conditional on the revision the admin saw.
     /// Throws `ValidationError` at `/appId` when it is malformed or registered already, `DomainError.notFound` for an
     /// unknown environment, `.preconditionFailed` for a stale `ifMatch`.
-    public func addAppleAppID(_ appID: String, to id: String, ifMatch: String? = nil, actor: Actor) throws -> Environment {
+    public func addAppleAppID(_ appID: String, to id: String, ifMatch: String? = nil, actor: AuditActor) throws -> Environment {
         guard AppleAppID.isValid(appID) else { throw ValidationError("/appId", "must be \(AppleAppID.expectation)") }
         return try update(id, ifMatch: ifMatch, actor: actor) { _, environment in
             guard !environment.appleAppIDs.contains(appID) else {
@@ -67,7 +67,7 @@ extension Environments {
     }
 
     /// Removes a registered Apple app id; throws `DomainError.notFound` when it is not registered.
-    public func removeAppleAppID(_ appID: String, from id: String, actor: Actor) throws -> Environment {
+    public func removeAppleAppID(_ appID: String, from id: String, actor: AuditActor) throws -> Environment {
         try update(id, actor: actor) { _, environment in
             guard let index = environment.appleAppIDs.firstIndex(of: appID) else {
                 throw DomainError.notFound("\(appID) is not registered in \(environment.name)")

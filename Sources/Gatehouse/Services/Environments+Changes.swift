@@ -6,30 +6,30 @@ extension Environments {
     /// Seals and stores credential changes; returns audit changes with the values replaced by "[sealed]".
     static func applyCredentials(_ db: any SQLConnection, store: Store, id: String, patch: EnvironmentPatch, before: PlayIntegrityStatus) throws -> [AuditChange] {
         if patch.serviceAccount == .absent && patch.localKeys == .absent { return [] }
-        try Tables.Environments.ensureCredentials(db, id: id)
+        try EnvironmentsTable.ensureCredentials(db, id: id)
         var changes: [AuditChange] = []
         let marker = { (set: Bool) -> JSON in set ? AuditChange.sealed : .null }
         switch patch.serviceAccount {
         case .absent: break
         case .remove:
-            try Tables.Environments.setServiceAccount(db, id: id, sealed: nil, clientEmail: nil, projectID: nil)
+            try EnvironmentsTable.setServiceAccount(db, id: id, sealed: nil, clientEmail: nil, projectID: nil)
             if before.serviceAccountSet { changes.append(AuditChange(field: "playIntegrity.serviceAccount", before: marker(true), after: .null)) }
         case .set(let key):
             let sealed = try store.seal(key.document.serialized(), environmentID: id)
-            try Tables.Environments.setServiceAccount(db, id: id, sealed: sealed, clientEmail: key.clientEmail, projectID: key.projectID)
+            try EnvironmentsTable.setServiceAccount(db, id: id, sealed: sealed, clientEmail: key.clientEmail, projectID: key.projectID)
             changes.append(AuditChange(field: "playIntegrity.serviceAccount", before: marker(before.serviceAccountSet), after: AuditChange.sealed))
         }
         switch patch.localKeys {
         case .absent: break
         case .remove:
-            try Tables.Environments.setLocalKeys(db, id: id, sealed: nil, verificationKeySHA256: nil)
+            try EnvironmentsTable.setLocalKeys(db, id: id, sealed: nil, verificationKeySHA256: nil)
             if before.localSet { changes.append(AuditChange(field: "playIntegrity.local", before: marker(true), after: .null)) }
         case .set(let keys):
             let sealed = try store.seal(keys.decryptionKey + keys.verificationKey, environmentID: id)
-            try Tables.Environments.setLocalKeys(db, id: id, sealed: sealed, verificationKeySHA256: Hex.encode(SHA256.hash(keys.verificationKey)))
+            try EnvironmentsTable.setLocalKeys(db, id: id, sealed: sealed, verificationKeySHA256: Hex.encode(SHA256.hash(keys.verificationKey)))
             changes.append(AuditChange(field: "playIntegrity.local", before: marker(before.localSet), after: AuditChange.sealed))
         }
-        try Tables.Environments.dropEmptyCredentials(db, id: id)
+        try EnvironmentsTable.dropEmptyCredentials(db, id: id)
         return changes
     }
 
@@ -46,11 +46,11 @@ extension Environments {
         }
         if after.androidApps != before.androidApps {
             changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
-            try Tables.Environments.replaceAndroidApps(db, id: id, apps: after.androidApps)
+            try EnvironmentsTable.replaceAndroidApps(db, id: id, apps: after.androidApps)
         }
         if after.appleAppIDs != before.appleAppIDs {
             changes.append(AuditChange(field: "appleAppIds", before: .array(before.appleAppIDs.map { .string($0) }), after: .array(after.appleAppIDs.map { .string($0) })))
-            try Tables.Environments.replaceAppleAppIDs(db, id: id, ids: after.appleAppIDs)
+            try EnvironmentsTable.replaceAppleAppIDs(db, id: id, ids: after.appleAppIDs)
         }
         return changes
     }

@@ -5,6 +5,6 @@ extension Environments {
     /// - Throws: `StorageError`.
     public func googleDecodesToday(_ id: String) throws -> Int {
         let now = store.clock()
-        return try store.read { db in try Tables.GoogleDecodeCounts.today(db, environmentID: id, now: now) }
+        return try store.read { db in try GoogleDecodeCountsTable.today(db, environmentID: id, now: now) }
     }
 }

@@ -21,27 +21,27 @@ public struct Environments: Sendable {
     }
 
     /// A new environment with its first public and secret key. The secret's plaintext is returned only here.
-    public func create(name: String, kind: EnvironmentKind, actor: Actor) throws -> (environment: Environment, keys: [IssuedKey]) {
+    public func create(name: String, kind: EnvironmentKind, actor: AuditActor) throws -> (environment: Environment, keys: [IssuedKey]) {
         let now = store.clock()
         let id = try RandomToken.identifier(prefix: "env_")
         return try store.write { db in
-            try Tables.Environments.insert(db, id: id, name: name, kind: kind, now: now)
+            try EnvironmentsTable.insert(db, id: id, name: name, kind: kind, now: now)
             let keys = [
                 try APIKeys.issue(db, environmentID: id, kind: kind, type: .public, name: "Default public key", now: now),
                 try APIKeys.issue(db, environmentID: id, kind: kind, type: .secret, name: "Default secret key", now: now),
             ]
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "environment.create", environmentID: id, changes: [
+            try AuditLogTable.record(db, at: now, actor: actor, action: "environment.create", environmentID: id, changes: [
                 AuditChange(field: "name", before: .null, after: .string(name)),
                 AuditChange(field: "kind", before: .null, after: .string(kind.rawValue)),
             ])
-            guard let environment = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("environment \(id)") }
+            guard let environment = try EnvironmentsTable.load(db, id: id) else { throw DomainError.notFound("environment \(id)") }
             return (environment, keys)
         }
     }
 
     /// Every environment, oldest first.
     public func list() throws -> [Environment] {
-        try cache.value(.all) { try store.read { db in try Tables.Environments.loadAll(db) } } ?? []
+        try cache.value(.all) { try store.read { db in try EnvironmentsTable.loadAll(db) } } ?? []
     }
 
     /// `environment`'s JSON, serialized once per revision.
@@ -52,14 +52,14 @@ public struct Environments: Sendable {
     /// One environment; throws `DomainError.notFound`.
     public func get(_ id: String) throws -> Environment {
         let found = try cache.value(.one(id)) {
-            try store.read { db in try Tables.Environments.load(db, id: id) }.map { [$0] }
+            try store.read { db in try EnvironmentsTable.load(db, id: id) }.map { [$0] }
         }
         guard let environment = found?.first else { throw DomainError.notFound("no environment \(id)") }
         return environment
     }
 
     /// Applies a validated patch atomically. `ifMatch` (an entity tag, or `*`) makes it conditional.
-    public func patch(_ id: String, with patch: EnvironmentPatch, ifMatch: String? = nil, actor: Actor) throws -> Environment {
+    public func patch(_ id: String, with patch: EnvironmentPatch, ifMatch: String? = nil, actor: AuditActor) throws -> Environment {
         let store = self.store
         return try update(id, ifMatch: ifMatch, actor: actor) { db, environment in
             if let name = patch.name { environment.name = name }
@@ -87,12 +87,12 @@ public struct Environments: Sendable {
     /// One change to an environment, in one write transaction: reads it there (so the change applies to what is
     /// stored, not to a copy read earlier), checks `ifMatch`, lets `change` edit it (and write what the model does
     /// not hold, returning those audit changes), then writes the difference with one audit entry.
-    func update(_ id: String, ifMatch: String? = nil, actor: Actor,
+    func update(_ id: String, ifMatch: String? = nil, actor: AuditActor,
                 _ change: (any SQLConnection, inout Environment) throws -> [AuditChange]) throws -> Environment {
         let now = store.clock()
         let store = self.store
         return try store.write { db in
-            guard try Tables.Environments.lock(db, id: id), let before = try Tables.Environments.load(db, id: id) else {
+            guard try EnvironmentsTable.lock(db, id: id), let before = try EnvironmentsTable.load(db, id: id) else {
                 throw DomainError.notFound("no environment \(id)")
             }
             try Self.check(ifMatch, against: before)
@@ -100,24 +100,24 @@ public struct Environments: Sendable {
             let written = try change(db, &after)
             let changes = try Self.store(db, id: id, before: before, after: after) + written
             if !changes.isEmpty {
-                try Tables.Environments.update(db, after, now: now)
-                try Tables.AuditLog.record(db, at: now, actor: actor, action: "environment.update", environmentID: id, changes: changes)
+                try EnvironmentsTable.update(db, after, now: now)
+                try AuditLogTable.record(db, at: now, actor: actor, action: "environment.update", environmentID: id, changes: changes)
             }
-            guard let result = try Tables.Environments.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
+            guard let result = try EnvironmentsTable.load(db, id: id) else { throw DomainError.notFound("no environment \(id)") }
             return result
         }
     }
 
     /// Deletes an environment with everything registered in it; its audit entries stay.
-    public func delete(_ id: String, ifMatch: String? = nil, actor: Actor) throws {
+    public func delete(_ id: String, ifMatch: String? = nil, actor: AuditActor) throws {
         let now = store.clock()
         try store.write { db in
-            guard try Tables.Environments.lock(db, id: id), let before = try Tables.Environments.load(db, id: id) else {
+            guard try EnvironmentsTable.lock(db, id: id), let before = try EnvironmentsTable.load(db, id: id) else {
                 throw DomainError.notFound("no environment \(id)")
             }
             try Self.check(ifMatch, against: before)
-            try Tables.Environments.delete(db, id: id)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "environment.delete", environmentID: id, changes: [
+            try EnvironmentsTable.delete(db, id: id)
+            try AuditLogTable.record(db, at: now, actor: actor, action: "environment.delete", environmentID: id, changes: [
                 AuditChange(field: "name", before: .string(before.name), after: .null),
             ])
         }
@@ -127,7 +127,7 @@ public struct Environments: Sendable {
     public func credentials(_ id: String) throws -> (serviceAccount: JSON?, local: LocalDecodingKeys?) {
         let store = self.store
         return try store.read { db in
-            guard let sealed = try Tables.Environments.sealedCredentials(db, id: id) else { return (nil, nil) }
+            guard let sealed = try EnvironmentsTable.sealedCredentials(db, id: id) else { return (nil, nil) }
             var account: JSON?
             var local: LocalDecodingKeys?
             if let sealed = sealed.serviceAccount {

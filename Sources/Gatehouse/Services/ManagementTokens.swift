@@ -20,7 +20,7 @@ public struct ManagementTokens: Sendable {
         store.follow(.managementTokens, byHash.invalidate)
     }
 
-    public func create(name: String, scope: ManagementToken.Scope, actor: Actor) throws -> (token: ManagementToken, secret: String) {
+    public func create(name: String, scope: ManagementToken.Scope, actor: AuditActor) throws -> (token: ManagementToken, secret: String) {
         var errors = FieldErrors()
         guard let name = EnvironmentFields.name(name, at: "/name", errors: &errors) else { throw ValidationError(errors.errors) }
         let now = store.clock()
@@ -28,8 +28,8 @@ public struct ManagementTokens: Sendable {
         let secret = try RandomToken.secret(prefix: Self.prefix)
         let token = ManagementToken(id: id, name: name, scope: scope, hint: "…" + String(secret.suffix(4)), createdAt: now, lastUsedAt: nil, revokedAt: nil)
         try store.write { db in
-            try Tables.ManagementTokens.insert(db, token, tokenHash: RandomToken.hash(secret), createdBy: actor.id)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "token.create", environmentID: nil, changes: [
+            try ManagementTokensTable.insert(db, token, tokenHash: RandomToken.hash(secret), createdBy: actor.id)
+            try AuditLogTable.record(db, at: now, actor: actor, action: "token.create", environmentID: nil, changes: [
                 AuditChange(field: "tokens", before: .null, after: .string("\(scope.rawValue) token \(id) \"\(name)\"")),
             ])
         }
@@ -38,19 +38,19 @@ public struct ManagementTokens: Sendable {
 
     public func list() throws -> [ManagementToken] {
         try store.read { db in
-            try Tables.ManagementTokens.all(db)
+            try ManagementTokensTable.all(db)
         }
     }
 
-    public func revoke(_ id: String, actor: Actor) throws {
+    public func revoke(_ id: String, actor: AuditActor) throws {
         let now = store.clock()
         try store.write { db in
-            guard let token = try Tables.ManagementTokens.get(db, id: id) else {
+            guard let token = try ManagementTokensTable.get(db, id: id) else {
                 throw DomainError.notFound("no token \(id)")
             }
             guard token.revokedAt == nil else { throw DomainError.conflict("token \(id) is already revoked") }
-            try Tables.ManagementTokens.revoke(db, id: id, now: now)
-            try Tables.AuditLog.record(db, at: now, actor: actor, action: "token.revoke", environmentID: nil, changes: [
+            try ManagementTokensTable.revoke(db, id: id, now: now)
+            try AuditLogTable.record(db, at: now, actor: actor, action: "token.revoke", environmentID: nil, changes: [
                 AuditChange(field: "tokens", before: .string("token \(id)"), after: .string("revoked")),
             ])
         }
@@ -63,7 +63,7 @@ public struct ManagementTokens: Sendable {
         guard presented.hasPrefix(Self.prefix) else { throw DomainError.unauthenticated("not a Gatehouse management token") }
         let hash = RandomToken.hash(presented)
         let found = try byHash.value(hash) {
-            try store.read { db in try Tables.ManagementTokens.get(db, tokenHash: hash) }
+            try store.read { db in try ManagementTokensTable.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { throw DomainError.unauthenticated("unknown token") }
         let token = found.token
@@ -76,7 +76,7 @@ public struct ManagementTokens: Sendable {
             return true
         }) ?? true {
             try store.write { db in
-                try Tables.ManagementTokens.markUsed(db, id: token.id, now: now)
+                try ManagementTokensTable.markUsed(db, id: token.id, now: now)
             }
         }
         return token

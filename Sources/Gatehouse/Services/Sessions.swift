@@ -43,8 +43,8 @@ public struct Sessions: Sendable {
         // servers would otherwise each read the failures before any of them is written.
         var throttle: (seconds: Int64, locked: Bool)?
         let (accountSubject, found) = try store.write { db in
-            try Tables.Revisions.lock(db, .admins)
-            let found = try Tables.Admins.withPassword(db, email: email)
+            try RevisionsTable.lock(db, .admins)
+            let found = try AdminsTable.withPassword(db, email: email)
             let account = Self.accountSubject(adminID: found?.admin.id, email: email)
             if let wait = try waitTime(db, subjects: [account, addressSubject], now: now) {
                 throttle = wait
@@ -53,7 +53,7 @@ public struct Sessions: Sendable {
             // The attempt counts against the account before its password is checked, so parallel guesses at one
             // account cannot outrun the throttle. Against the address only once it has failed: many people behind
             // one proxy may sign in at the same moment.
-            try Tables.LoginFailures.record(db, subject: account, at: now)
+            try LoginFailuresTable.record(db, subject: account, at: now)
             return (account, found)
         }
         if let wait = throttle {
@@ -75,14 +75,14 @@ public struct Sessions: Sendable {
         // under the lock a password change and a disabling take too: a sign-in with the old password that straddles
         // a change of it (or the admin's disabling) opens nothing.
         let opened = try store.write { db in
-            try Tables.Revisions.lock(db, .admins)
-            guard let current = try Tables.Admins.withPassword(db, id: admin.id), current.passwordHash == stored, !current.admin.disabled else {
+            try RevisionsTable.lock(db, .admins)
+            guard let current = try AdminsTable.withPassword(db, id: admin.id), current.passwordHash == stored, !current.admin.disabled else {
                 return false
             }
-            try Tables.LoginFailures.clear(db, subject: accountSubject)
-            if let rehash { try Tables.Admins.setPasswordHash(db, id: admin.id, to: rehash, expected: stored, now: now) }
-            try Tables.Sessions.insert(db, tokenHash: RandomToken.hash(token), adminID: admin.id, csrfToken: csrf, now: now)
-            try Tables.AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: admin.id, name: admin.email), action: "admin.login", environmentID: nil,
+            try LoginFailuresTable.clear(db, subject: accountSubject)
+            if let rehash { try AdminsTable.setPasswordHash(db, id: admin.id, to: rehash, expected: stored, now: now) }
+            try SessionsTable.insert(db, tokenHash: RandomToken.hash(token), adminID: admin.id, csrfToken: csrf, now: now)
+            try AuditLogTable.record(db, at: now, actor: AuditActor(kind: .admin, id: admin.id, name: admin.email), action: "admin.login", environmentID: nil,
                                 changes: [AuditChange(field: "address", before: .null, after: .string(address))])
             return true
         }
@@ -98,16 +98,16 @@ public struct Sessions: Sendable {
         let now = store.clock()
         let hash = RandomToken.hash(token)
         let found = try byHash.value(hash) {
-            try store.read { db in try Tables.Sessions.get(db, tokenHash: hash) }
+            try store.read { db in try SessionsTable.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { return nil }
         var session = found.session
         guard now - session.lastSeenAt < policy.idleTimeout, now - session.createdAt < policy.absoluteTimeout, !found.disabled else {
-            try store.write { db in try Tables.Sessions.delete(db, tokenHash: hash) }
+            try store.write { db in try SessionsTable.delete(db, tokenHash: hash) }
             return nil
         }
         if session.flash != nil || now - session.lastSeenAt >= policy.touchResolution {
-            try store.write { db in try Tables.Sessions.touch(db, tokenHash: hash, now: now) }
+            try store.write { db in try SessionsTable.touch(db, tokenHash: hash, now: now) }
         }
         session.lastSeenAt = now
         return session
@@ -117,7 +117,7 @@ public struct Sessions: Sendable {
     /// Leaves a message for the session's next page.
     public func flash(_ token: String, _ flash: Flash) throws {
         try store.write { db in
-            try Tables.Sessions.setFlash(db, tokenHash: RandomToken.hash(token), flash)
+            try SessionsTable.setFlash(db, tokenHash: RandomToken.hash(token), flash)
         }
     }
 
@@ -128,13 +128,13 @@ public struct Sessions: Sendable {
     public func pruneExpired(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
         return try store.purge(limit: limit) { db in
-            try Tables.Sessions.purge(db, idleBefore: now - policy.idleTimeout, createdBefore: now - policy.absoluteTimeout, limit: limit)
+            try SessionsTable.purge(db, idleBefore: now - policy.idleTimeout, createdBefore: now - policy.absoluteTimeout, limit: limit)
         }
     }
 
     /// Ends a session.
     public func logout(_ token: String) throws {
-        try store.write { db in try Tables.Sessions.delete(db, tokenHash: RandomToken.hash(token)) }
+        try store.write { db in try SessionsTable.delete(db, tokenHash: RandomToken.hash(token)) }
     }
 
     /// How long the subjects must wait before another attempt, if at all. A subject with `lockAfterFailures`
@@ -145,7 +145,7 @@ public struct Sessions: Sendable {
         var longest: (seconds: Int64, locked: Bool)?
         for subject in subjects {
             // A lock reached up to a window ago needs the failures of the window before it too.
-            let times = try Tables.LoginFailures.times(db, subject: subject, since: now - 2 * policy.lockWindow)
+            let times = try LoginFailuresTable.times(db, subject: subject, since: now - 2 * policy.lockWindow)
             var lockedUntil: Int64 = 0
             var first = 0
             for (i, at) in times.enumerated() {
@@ -175,7 +175,7 @@ public struct Sessions: Sendable {
 
     /// Counts a refused attempt against the address, audits it and throws `DomainError.unauthenticated`.
     func refuse(now: Int64, email: String, address: String, adminID: String?) throws -> Never {
-        try store.write { db in try Tables.LoginFailures.record(db, subject: "address:" + address, at: now) }
+        try store.write { db in try LoginFailuresTable.record(db, subject: "address:" + address, at: now) }
         try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: adminID)
         throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
     }
@@ -184,9 +184,9 @@ public struct Sessions: Sendable {
     /// field can be a password typed into the wrong field, and must not reach the audit log.
     func audit(now: Int64, action: String, email: String, address: String, adminID: String?) throws {
         try store.write { db in
-            let known = try Tables.Admins.id(db, email: email)
+            let known = try AdminsTable.id(db, email: email)
             let name = known != nil ? email : "(unknown e-mail)"
-            try Tables.AuditLog.record(db, at: now, actor: Actor(kind: .admin, id: adminID ?? known, name: name), action: action, environmentID: nil,
+            try AuditLogTable.record(db, at: now, actor: AuditActor(kind: .admin, id: adminID ?? known, name: name), action: action, environmentID: nil,
                                 changes: [AuditChange(field: "address", before: .null, after: .string(address))])
         }
     }

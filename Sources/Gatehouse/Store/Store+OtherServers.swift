@@ -14,7 +14,7 @@ extension Store {
     /// around the store (SQL typed by an operator during an incident), which move no revision by themselves.
     /// - Throws: `DomainError.unavailable` when the database cannot be reached.
     public func announceOutsideChanges() throws {
-        try write { db in try Tables.Revisions.bumpAll(db) }
+        try write { db in try RevisionsTable.bumpAll(db) }
         revisions.lost()
     }
 
@@ -35,7 +35,7 @@ extension Store {
             revisions.lost()
         }
         do {
-            let current = try read { db in try Tables.Revisions.all(db) }
+            let current = try read { db in try RevisionsTable.all(db) }
             revisions.read(current)
             freshness.looked()
         } catch {

@@ -19,7 +19,7 @@ extension Store {
                 let tracker = ChangeTracker(db)
                 defer { written = tracker.written }
                 let value = try body(tracker)
-                if shared { try Tables.Revisions.bump(db, tracker.written) }
+                if shared { try RevisionsTable.bump(db, tracker.written) }
                 return value
             }
         } catch {
@@ -60,7 +60,7 @@ extension Store {
                 let tracker = ChangeTracker(db)
                 defer { written.add(tracker.written) }
                 let value = try change(tracker)
-                if shared { try Tables.Revisions.bump(db, tracker.written) }
+                if shared { try RevisionsTable.bump(db, tracker.written) }
                 return value
             }
         } catch {

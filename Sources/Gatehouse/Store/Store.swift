@@ -16,7 +16,7 @@ public final class Store: Sendable {
     /// forget what they hold (``follow(_:_:)``).
     let revisions = Revisions()
     /// Now: the wall clock (`clock()`, unix seconds) and the monotonic one. Injected so tests can move time.
-    public let clock: Clock
+    public let clock: TimeSource
     /// How recently this server followed the others' changes: the services' caches that decide access (keys, tokens,
     /// sessions, environments) read through while it is stale.
     let freshness: Freshness
@@ -26,7 +26,7 @@ public final class Store: Sendable {
 
     /// Opens the domain over a migrated database. Throws `StoreError.wrongMasterKey` when data in the database was
     /// sealed under another master key.
-    public init(database: any SQLDatabase, masterKey: [UInt8], clock: Clock = .system) throws {
+    public init(database: any SQLDatabase, masterKey: [UInt8], clock: TimeSource = .system) throws {
         self.database = database
         self.committer = GroupCommit(database: database)
         self.box = try SecretBox(key: masterKey)
@@ -51,13 +51,13 @@ public final class Store: Sendable {
     private func verifyMasterKey() throws {
         let box = self.box
         try write { db in
-            if let sealed = try Tables.Settings.bytes(db, key: Self.checkSetting) {
+            if let sealed = try SettingsTable.bytes(db, key: Self.checkSetting) {
                 guard let opened = try? box.open(sealed, associatedData: Array(Self.checkSetting.utf8)),
                       opened == Self.checkPlaintext
                 else { throw StoreError.wrongMasterKey }
             } else {
                 let sealed = try box.seal(Self.checkPlaintext, associatedData: Array(Self.checkSetting.utf8))
-                try Tables.Settings.insert(db, key: Self.checkSetting, bytes: sealed)
+                try SettingsTable.insert(db, key: Self.checkSetting, bytes: sealed)
             }
         }
     }

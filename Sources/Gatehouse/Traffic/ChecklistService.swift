@@ -57,7 +57,7 @@ public final class ChecklistService: Sendable {
 
     /// Today's calls to Google's decodeIntegrityToken per environment (one query for all).
     private func googleDecodesToday(now: Int64) throws -> [String: Int] {
-        try store.read { db in try Tables.GoogleDecodeCounts.all(db, now: now) }
+        try store.read { db in try GoogleDecodeCountsTable.all(db, now: now) }
     }
 
     /// What a cached checklist of `environment` depends on besides the hour's rollups.

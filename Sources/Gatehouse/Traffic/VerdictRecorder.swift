@@ -1,25 +1,25 @@
+import Locks
 import Foundation
 import Synchronization
 
 /// Records the server's own judgements into traffic (the rollups ingest feeds), batched: verdicts wait in memory
-/// and are written per environment at most `interval` later, by a background thread, or at once by `flush()` (which
+/// and are written per environment at most `interval` later, by a background job (``PeriodicJob``, woken early past
+/// `highWater` waiting verdicts), or at once by `flush()` (which
 /// the server calls on its graceful shutdown, SIGTERM). Statistics may lag by that interval; the state a verdict
 /// depends on never does (it is committed before the answer, elsewhere).
 public final class VerdictRecorder: Sendable {
     private let verdicts: Verdicts
     /// The longest a recorded verdict waits before it is written.
     public let interval: Duration
-    /// Past this many waiting verdicts the background thread is woken early.
+    /// Past this many waiting verdicts the background job is woken early.
     public let highWater: Int
     /// Queued verdicts, spread over several locks so that concurrent requests seldom wait for one another to queue.
     private let shards: [Shard]
     private let nextShard = Atomic<Int>(0)
     private let waiting = Atomic<Int>(0)
-    private let wake = DispatchSemaphore(value: 0)
     private let flushing = Mutex(())
-    private let running = Atomic<Bool>(false)
-    private let stopping = Atomic<Bool>(false)
-    private let stopped = DispatchSemaphore(value: 0)
+    /// Flushes every `interval`, or when woken past `highWater`.
+    private let job = PeriodicJob(name: "gh-verdicts")
     private let onError: @Sendable (any Error) -> Void
 
     /// A recorder writing through `verdicts` every `interval`; `onError` hears of a batch that could not be written
@@ -45,7 +45,7 @@ public final class VerdictRecorder: Sendable {
     public func record(_ verdict: TrafficVerdict, environmentID: String) {
         let shard = shards[nextShard.wrappingAdd(1, ordering: .relaxed).oldValue & (Self.shardCount - 1)]
         shard.queued.withLock { $0.append((environmentID, verdict)) }
-        if waiting.add(1, ordering: .relaxed).newValue == highWater { wake.signal() }
+        if waiting.add(1, ordering: .relaxed).newValue == highWater { job.wake() }
     }
 
     /// Verdicts queued and not yet written.
@@ -76,27 +76,18 @@ public final class VerdictRecorder: Sendable {
         }
     }
 
-    /// Starts the background thread that flushes every `interval` (once; later calls do nothing).
+    /// Starts the background job that flushes every `interval` (once; later calls do nothing).
     public func start() {
-        guard running.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return }
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
-        let thread = Thread { [self] in
-            while !stopping.load(ordering: .acquiring) {
-                _ = wake.wait(timeout: .now() + seconds)
-                flush()
-            }
-            stopped.signal()
+        let seconds = interval.inSeconds
+        job.start { [self] in
+            flush()
+            return seconds
         }
-        thread.name = "gh-verdicts"
-        thread.start()
     }
 
-    /// Stops the background thread, then writes what is still queued (the graceful-shutdown path).
+    /// Stops the background job, then writes what is still queued (the graceful-shutdown path).
     public func stop() {
-        if running.load(ordering: .acquiring), !stopping.exchange(true, ordering: .acquiringAndReleasing) {
-            wake.signal()
-            stopped.wait()
-        }
+        job.stop()
         flush()
     }
 }

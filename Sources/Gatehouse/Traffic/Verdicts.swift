@@ -72,12 +72,12 @@ public struct Verdicts: Sendable {
         }
         return try store.write { db in
             if let idempotencyKey {
-                if let accepted = try Tables.Verdicts.acceptedBatch(db, environmentID: environmentID, idempotencyKey: idempotencyKey) { return accepted }
-                try Tables.Verdicts.recordBatch(db, environmentID: environmentID, idempotencyKey: idempotencyKey, accepted: verdicts.count, now: now)
+                if let accepted = try VerdictsTable.acceptedBatch(db, environmentID: environmentID, idempotencyKey: idempotencyKey) { return accepted }
+                try VerdictsTable.recordBatch(db, environmentID: environmentID, idempotencyKey: idempotencyKey, accepted: verdicts.count, now: now)
             }
-            try Tables.Verdicts.insert(db, rows: rows)
-            try Tables.Verdicts.addRollups(db, rows: rollupRows)
-            try Tables.Verdicts.addObservedRollups(db, rows: observedRows)
+            try VerdictsTable.insert(db, rows: rows)
+            try VerdictsTable.addRollups(db, rows: rollupRows)
+            try VerdictsTable.addObservedRollups(db, rows: observedRows)
             return verdicts.count
         }
     }
@@ -92,11 +92,11 @@ public struct Verdicts: Sendable {
         let from = (now - ((now % 3600) + 3600) % 3600) + 3600 - ChecklistThresholds().windowSeconds
         return try store.read { db in
             var observed: [String: [ObservedValue]] = [:]
-            try Tables.Verdicts.observedSums(db, environmentID: environmentID, from: from, to: now) { provider, status, reason, field, value, n in
+            try VerdictsTable.observedSums(db, environmentID: environmentID, from: from, to: now) { provider, status, reason, field, value, n in
                 observed["\(provider)|\(status)|\(reason)", default: []].append(ObservedValue(field: field, value: value, count: n))
             }
             var rollups: [VerdictRollup] = []
-            try Tables.Verdicts.sums(db, environmentID: environmentID, from: from, to: now) { provider, status, reason, n in
+            try VerdictsTable.sums(db, environmentID: environmentID, from: from, to: now) { provider, status, reason, n in
                 rollups.append(VerdictRollup(hour: from, provider: provider, status: status, reason: reason.isEmpty ? nil : reason,
                                              count: n, observed: observed["\(provider)|\(status)|\(reason)"] ?? []))
             }
@@ -111,7 +111,7 @@ public struct Verdicts: Sendable {
         let from = today - 6 * 86_400
         var statuses: [Int64: [String: Int]] = [:], providers: [Int64: [String: Int]] = [:]
         try store.read { db in
-            try Tables.Verdicts.dailyCounts(db, environmentID: environmentID, from: from) { day, provider, status, n in
+            try VerdictsTable.dailyCounts(db, environmentID: environmentID, from: from) { day, provider, status, n in
                 statuses[day, default: [:]][status, default: 0] += n
                 providers[day, default: [:]][provider, default: 0] += n
             }
@@ -130,11 +130,11 @@ public struct Verdicts: Sendable {
             // Every verdict belongs to an existing environment (deleting one cascades): each one's old hours are a
             // range of the environment and hour index.
             var deleted = 0
-            for environmentID in try Tables.Environments.ids(db) {
-                deleted += try Tables.Verdicts.deleteRaw(db, environmentID: environmentID, before: now - Self.rawRetention)
+            for environmentID in try EnvironmentsTable.ids(db) {
+                deleted += try VerdictsTable.deleteRaw(db, environmentID: environmentID, before: now - Self.rawRetention)
             }
-            try Tables.Verdicts.deleteRollups(db, before: now - Self.rollupRetention)
-            try Tables.Verdicts.deleteBatches(db, before: now - 86_400)
+            try VerdictsTable.deleteRollups(db, before: now - Self.rollupRetention)
+            try VerdictsTable.deleteBatches(db, before: now - 86_400)
             return deleted
         }
     }

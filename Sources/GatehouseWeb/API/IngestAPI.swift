@@ -6,7 +6,7 @@ import HTTP
 struct IngestAPI: Sendable {
     let keys: APIKeys
     let verdicts: Verdicts
-    let clock: Clock
+    let clock: TimeSource
 
     func ingest(_ request: Request) throws -> Response {
         guard let presented = request.bearerCredentials else {

@@ -1,3 +1,4 @@
+import Locks
 import Foundation
 import Gatehouse
 import HTTP
@@ -12,9 +13,7 @@ extension Application {
                 let start = ContinuousClock.now
                 var status = 500
                 defer {
-                    let elapsed = ContinuousClock.now - start
-                    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-                    metrics.record(method: request.method, route: pattern, status: status, seconds: seconds)
+                    metrics.record(method: request.method, route: pattern, status: status, seconds: (ContinuousClock.now - start).inSeconds)
                 }
                 do {
                     let response = try handler(request)

@@ -24,7 +24,7 @@ public final class Application: Sendable {
     /// Opens the domain (creating and migrating the database), makes the first receipt signing key when there is
     /// none, and builds the routes. Throws with a message that says what to fix (a changed migration, a wrong master
     /// key, unreadable templates…).
-    public convenience init(configuration: Configuration, logger: Logger, clock: Clock = .system) throws {
+    public convenience init(configuration: Configuration, logger: Logger, clock: TimeSource = .system) throws {
         let domain = try Domain.open(configuration.domain, clock: clock, log: logger.domainLog)
         try domain.prepareReceiptKey()
         try self.init(domain: domain, configuration: configuration, logger: logger)

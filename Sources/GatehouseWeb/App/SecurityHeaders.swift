@@ -8,12 +8,8 @@ enum SecurityHeaders {
         "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
     static let middleware: Router.Middleware = { request, next in
-        var response: Response
-        do {
-            response = try next(request)
-        } catch let error as HTTPResponseError {
-            response = error.response(requestID: request.id)
-        }
+        // Inside the router's recovery (Router.recovering), so every error is an answer already.
+        var response = try next(request)
         response.headers.set("Content-Security-Policy", contentSecurityPolicy)
         response.headers.set("X-Frame-Options", "DENY")
         response.headers.set("X-Content-Type-Options", "nosniff")

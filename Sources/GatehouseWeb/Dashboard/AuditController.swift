@@ -29,7 +29,7 @@ struct AuditController: Sendable {
         let environments = try environments.list()
         let names = Dictionary(environments.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
         var actors = try audit.actors()
-        if let actorID, !actors.contains(where: { $0.id == actorID }) { actors.append(Actor(kind: .admin, id: actorID, name: nil)) }
+        if let actorID, !actors.contains(where: { $0.id == actorID }) { actors.append(AuditActor(kind: .admin, id: actorID, name: nil)) }
 
         var filter: [String] = []
         if let environmentID { filter.append("environment=" + URLEncoding.percentEncode(environmentID)) }

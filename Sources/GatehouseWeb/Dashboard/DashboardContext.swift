@@ -7,5 +7,5 @@ struct DashboardContext: Sendable {
     let token: String
     let request: Request
 
-    var actor: Actor { Actor(kind: .admin, id: session.admin.id, name: session.admin.email) }
+    var actor: AuditActor { AuditActor(kind: .admin, id: session.admin.id, name: session.admin.email) }
 }

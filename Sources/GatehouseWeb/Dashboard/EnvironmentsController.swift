@@ -15,7 +15,7 @@ struct EnvironmentsController: Sendable {
     let assessTally: AssessTally
     /// The environment's debug tokens, for the Overview's count and its production warning.
     let debugTokens: DebugTokens
-    let clock: Clock
+    let clock: TimeSource
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

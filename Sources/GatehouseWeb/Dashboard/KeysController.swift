@@ -11,7 +11,7 @@ struct KeysController: Sendable {
     let environments: Environments
     let keys: APIKeys
     let debugTokens: DebugTokens
-    let clock: Clock
+    let clock: TimeSource
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

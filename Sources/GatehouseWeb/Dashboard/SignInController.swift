@@ -9,7 +9,7 @@ struct SignInController: Sendable {
     let admins: Admins
     let sessions: Sessions
     let setup: SetupLink
-    let clock: Clock
+    let clock: TimeSource
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

@@ -11,7 +11,7 @@ struct TrafficController: Sendable {
     let verdicts: Verdicts
     let checklists: ChecklistService
     let audit: AuditLog
-    let clock: Clock
+    let clock: TimeSource
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

@@ -37,7 +37,7 @@ struct TrafficBench {
         let database = try Database(path: path)
         _ = try Migrator(directory: repository + "/Migrations").migrate(database)
         let store: Store
-        if let now { store = try Store(database: SQLiteEngine(database), masterKey: masterKey, clock: Clock(wall: { now })) } else {
+        if let now { store = try Store(database: SQLiteEngine(database), masterKey: masterKey, clock: TimeSource(wall: { now })) } else {
             store = try Store(database: SQLiteEngine(database), masterKey: masterKey)
         }
         let (environment, keys) = try Environments(store: store).create(name: "Bench", kind: .production, actor: .system)

@@ -65,8 +65,8 @@ public final class DomainFixture: Sendable {
         domain = try Domain.open(configuration, clock: Self.domainClock(clock, systemMonotonic: systemMonotonic), log: log)
     }
 
-    static func domainClock(_ clock: TestClock, systemMonotonic: Bool) -> Clock {
-        systemMonotonic ? clock.injected : Clock(wall: { clock.now })
+    static func domainClock(_ clock: TestClock, systemMonotonic: Bool) -> TimeSource {
+        systemMonotonic ? clock.injected : TimeSource(wall: { clock.now })
     }
 
     /// Another server of this fixture's database (PostgreSQL), on `clock` (this fixture's unless given).

@@ -22,5 +22,5 @@ public final class TestClock: Sendable {
     /// The clock to hand to the application: its wall time is this clock's; its monotonic time is the system's, so the
     /// device rate limits refill as they do in a served process (a test of the limits builds a `RateLimiter` on a
     /// clock of its own).
-    public var injected: Clock { Clock(wall: { self.now }, monotonic: Clock.system.monotonic) }
+    public var injected: TimeSource { TimeSource(wall: { self.now }, monotonic: TimeSource.system.monotonic) }
 }

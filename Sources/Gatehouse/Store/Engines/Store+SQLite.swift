@@ -9,7 +9,7 @@ extension Store {
     /// migration fails or an applied one changed, and `StoreError.wrongMasterKey`. Commits are as durable as
     /// `durability` says (``CommitDurability/full`` by default).
     public static func open(path: String, migrationsDirectory: String, masterKey: [UInt8], durability: CommitDurability = .full,
-                            clock: Clock = .system) throws -> (store: Store, applied: [String]) {
+                            clock: TimeSource = .system) throws -> (store: Store, applied: [String]) {
         var configuration = DatabaseConfiguration()
         configuration.synchronous = durability == .full ? .full : .normal
         let engine = SQLiteEngine(try Database(path: path, configuration: configuration))

@@ -1,5 +1,5 @@
 /// Who made a change, for the audit log: an admin in the browser, a management token, or Gatehouse itself.
-public struct Actor: Sendable, Equatable {
+public struct AuditActor: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case admin, token, system
     }
@@ -14,5 +14,5 @@ public struct Actor: Sendable, Equatable {
         self.name = name
     }
 
-    public static let system = Actor(kind: .system, id: nil, name: "gatehouse")
+    public static let system = AuditActor(kind: .system, id: nil, name: "gatehouse")
 }

@@ -4,7 +4,7 @@ import Locks
 /// Now, as Gatehouse reads it: the wall clock in unix seconds (expiries, freshness windows, days, audit times) and a
 /// monotonic count of nanoseconds (rate limits, which must not jump with the wall clock). One value, injected into the
 /// store and everything built on it, so tests move time by hand and never sleep.
-public struct Clock: Sendable {
+public struct TimeSource: Sendable {
     /// Unix seconds.
     public let wall: @Sendable () -> Int64
     /// Nanoseconds since an arbitrary start, never going back.
@@ -23,7 +23,7 @@ public struct Clock: Sendable {
     }
 
     /// The system's clocks.
-    public static let system = Clock(wall: { Int64(Date().timeIntervalSince1970) }, monotonic: { monotonicNanoseconds() })
+    public static let system = TimeSource(wall: { Int64(Date().timeIntervalSince1970) }, monotonic: { monotonicNanoseconds() })
 
     /// Now on the wall clock, in unix seconds: `clock()`.
     public func callAsFunction() -> Int64 { wall() }
