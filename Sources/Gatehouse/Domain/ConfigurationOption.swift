@@ -18,7 +18,7 @@ public struct ConfigurationOption: Sendable {
     public static func helpText(_ options: [ConfigurationOption]) -> String {
         options.map { o in
             let name = o.flag + (o.takesValue ? " VALUE" : "")
-            return "  " + name.padding(toLength: 22, withPad: " ", startingAt: 0) + " " + o.help + " [" + o.variable + "]"
+            return "  " + name.padding(toLength: max(22, name.count), withPad: " ", startingAt: 0) + " " + o.help + " [" + o.variable + "]"
         }.joined(separator: "\n")
     }
 }
