@@ -61,25 +61,25 @@ let package = Package(
         // The product.
         .target(name: "Gatehouse", dependencies: ["Attestation", "GatehouseReceipts", "HTTPClient", "SQLite", "PostgreSQL", "Storage", "Locks", "Crypto", "JSON", "SeededRandom"]),
         .target(name: "GatehouseWeb", dependencies: ["Gatehouse", "Attestation", "GatehouseReceipts", "HTTPServer", "HTTP", "Locks", "Mustache", "Crypto", "JSON"]),
-        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "DomainTesting", "HTTP", "HTTPServer", "JSON", "ThrowawayPostgres"]),
+        .target(name: "GatehouseTesting", dependencies: ["GatehouseWeb", "Gatehouse", "DomainTesting", "TestSupport", "HTTP", "HTTPServer", "JSON", "ThrowawayPostgres"]),
         .executableTarget(name: "gatehouse", dependencies: ["GatehouseWeb", "Gatehouse", "HTTPServer", "Attestation", "Simulator",
                                                            "GatehouseReceipts", "Crypto", "JSON"]),
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SeededRandom"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks", "TestSupport"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "ThrowawayPostgres", "TestThreads", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Storage", "SQLiteCrashWriter", "ChildProcess", "TestSupport"]),
         .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
-        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle"]),
+        .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle", "TestSupport"]),
         .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
                     resources: [.copy("Fixtures")]),
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseReceipts", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads", "ThrowawayPostgres",
-                                                          "PostgreSQL", "Attestation", "AttestationTesting", "DomainTesting"]),
+                                                          "PostgreSQL", "Attestation", "AttestationTesting", "DomainTesting", "TestSupport"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
                                                               "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
                                                               "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL", "TestSupport", "DomainTesting"]),
@@ -94,7 +94,7 @@ let package = Package(
         .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL", "ChildProcess"], path: "Tests/Support/ThrowawayPostgres"),
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
-        .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient"], path: "Tests/Support/FakeGoogle"),
+        .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient", "TestSupport"], path: "Tests/Support/FakeGoogle"),
         // Synthetic App Attest CA, keys, attestations and assertions, for the verifier's and the server's tests.
         .target(name: "AttestationTesting", dependencies: ["Simulator"], path: "Tests/Support/AttestationTesting"),
         // What the signed-request benches share: their database with one environment, and the wrk script that rotates

@@ -1,25 +1,12 @@
 import Foundation
+import TestSupport
 
 /// Real keys made with the `openssl` command for tests: a service-account JSON key with an RSA private key, and
 /// Play Console-style local keys (AES-256 + EC P-256 public key).
 public enum TestKeys {
-    /// Runs openssl with arguments; returns standard output.
-    public static func openssl(_ arguments: [String], input: Data? = nil) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        process.arguments = arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        let inPipe = Pipe()
-        process.standardInput = inPipe
-        try process.run()
-        if let input { inPipe.fileHandleForWriting.write(input) }
-        try inPipe.fileHandleForWriting.close()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CocoaError(.fileReadUnknown) }
-        return data
+    /// Runs openssl with arguments (and `input` on its standard input); returns standard output.
+    static func openssl(_ arguments: [String], input: Data? = nil) throws -> Data {
+        Data(try TestSupport.openssl(arguments, in: NSTemporaryDirectory(), input: input.map { [UInt8]($0) }))
     }
 
     /// A PKCS#8 PEM RSA private key.

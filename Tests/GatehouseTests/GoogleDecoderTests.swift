@@ -1,3 +1,4 @@
+import TestSupport
 import DomainTesting
 import Crypto
 import FakeGoogle
@@ -146,7 +147,7 @@ struct GoogleDecoderTests {
                 try decoder.decode(integrityToken: "slow-\(index)", packageName: "com.example.app", serviceAccount: account.key)
             }
         }
-        #expect(waitUntil { decoder.decodesInFlight >= 2 })
+        #expect(waitUntil { decoder.decodesInFlight >= 2 } != nil)
         #expect(decodeError(decoder, "third", account) == .googleUnreachable("too many decodes through Google in flight"))
         // It failed without waiting for a slot: the two slow decodes (4 s each) still hold theirs.
         #expect(decoder.decodesInFlight >= 2)

@@ -1,3 +1,4 @@
+import TestSupport
 import DomainTesting
 import Crypto
 import Foundation
@@ -55,11 +56,7 @@ final class VerdictRecorderTests: Sendable {
         let recorder = VerdictRecorder(verdicts: verdicts, interval: .seconds(3600), highWater: 10)
         let verdict = TrafficVerdict(at: now - 60, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: [:])
         /// Waits (up to 30 s) until nothing is queued; whether it came to that.
-        func drained() -> Bool {
-            let deadline = ContinuousClock.now + .seconds(30)
-            while recorder.backlog > 0 && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            return recorder.backlog == 0
-        }
+        func drained() -> Bool { waitUntil(seconds: 30) { recorder.backlog == 0 } != nil }
         // The job's first run, at start, writes this one; the next run is an hour away.
         recorder.record(verdict, environmentID: environmentID)
         recorder.start()

@@ -1,3 +1,4 @@
+import TestSupport
 import AttestationTesting
 import Crypto
 import Foundation
@@ -45,7 +46,7 @@ struct AppAttestAppIdTests {
         for _ in 0..<24 {  // past the checklist's 20 failing verdicts
             #expect(try server.attestAndRegister(appId: "EVILTEAM01.com.evil", publicKey: publicKey).1.verdict == "rejected appIdNotRegistered")
         }
-        let item = try #require(try MultiServerTests.within(5) { try server.checklistItem(environment, "apple.appIdNotRegistered")?["status"]?.string == "fail" }
+        let item = try #require(try waitUntil(seconds: 5) { try server.checklistItem(environment, "apple.appIdNotRegistered")?["status"]?.string == "fail" }
             .flatMap { _ in try server.checklistItem(environment, "apple.appIdNotRegistered") })
         #expect(item["evidence"]?["observed"]?.array?.first?["value"]?.string == "EVILTEAM01.com.evil", "\(item)")
 

@@ -24,19 +24,6 @@ struct MultiServerTests {
         return [first, try DeviceServer(sharing: first, extra), try DeviceServer(sharing: first, extra)]
     }
 
-    /// Polls `check` every 20 ms until it holds or `seconds` pass; returns the seconds it took (nil: never).
-    static func within(_ seconds: Double, _ check: () throws -> Bool) rethrows -> Double? {
-        let start = ContinuousClock.now
-        while ContinuousClock.now - start < .milliseconds(Int(seconds * 1000)) {
-            if try check() {
-                let elapsed = ContinuousClock.now - start
-                return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            }
-            usleep(20_000)
-        }
-        return nil
-    }
-
     @Test func serversStartedTogetherOnAnEmptyDatabaseMigrateOnceAndShareOneReceiptKey() throws {
         let throwaway = try ThrowawayPostgres.database()
         let key = ThrowawayPostgres.masterKey()
@@ -83,7 +70,7 @@ struct MultiServerTests {
         #expect(verdicts.filter { $0 == "forged counterReused" }.count == 19, "\(verdicts)")
 
         // The verdicts of all three servers are in one checklist (each server writes its own within a second).
-        _ = try #require(Self.within(10) {
+        _ = try #require(waitUntil(seconds: 10) {
             let items = try servers[0].checklist(environment)["items"]?.array ?? []
             let item = items.first { $0["id"]?.string == "apple.noAppIds" }
             return (item?["evidence"]?["verdicts"]?.integer ?? 0) == 22
@@ -113,7 +100,7 @@ struct MultiServerTests {
         try servers[0].patch(environment, ["attackMode": true])
         for server in servers.dropFirst() {
             // Designed to take at most a second (a NOTIFY, or the next look); 10 s allows for a loaded machine.
-            let seconds = try Self.within(10) { try attackMode(on: server) == "unproven" }
+            let seconds = try waitUntil(seconds: 10) { try attackMode(on: server) == "unproven" }
             #expect(seconds != nil, "attack mode never reached another server")
         }
         // A public key revoked through the first server is refused by the others.
@@ -124,7 +111,7 @@ struct MultiServerTests {
                                                  headers: [("Authorization", "Bearer " + servers[0].token)])
         #expect(revoked.status == 204)
         for server in servers.dropFirst() {
-            let seconds = try Self.within(10) { try server.challengeStatus(publicKey) == 401 }
+            let seconds = try waitUntil(seconds: 10) { try server.challengeStatus(publicKey) == 401 }
             #expect(seconds != nil, "the revoked key was never refused by another server")
         }
     }
@@ -155,11 +142,11 @@ struct MultiServerTests {
         #expect(revoked.status == 204)
         // The bound is 3 s without a completed look; the test allows 5 on a loaded machine (typically it takes
         // milliseconds: a lost listener empties every cache at the next look).
-        let seconds = try Self.within(5) { [401, 503].contains(try second.challengeStatus(publicKey)) }
+        let seconds = try waitUntil(seconds: 5) { [401, 503].contains(try second.challengeStatus(publicKey)) }
         #expect(seconds != nil, "the second server kept honouring a key revoked on the first while it could not listen")
 
         try admin.script("ALTER DATABASE \(name) ALLOW_CONNECTIONS true")
-        #expect(try Self.within(5) { try second.challengeStatus(publicKey) == 401 } != nil)
+        #expect(try waitUntil(seconds: 5) { try second.challengeStatus(publicKey) == 401 } != nil)
         // It stays refused (a look once the listener is back must not bring the old key back).
         for _ in 0..<5 {
             #expect(try second.challengeStatus(publicKey) == 401)
@@ -224,7 +211,7 @@ struct MultiServerTests {
         }
         try cluster.start()
         for server in [first, second] {
-            let seconds = try Self.within(10) { try server.challengeStatus(publicKey) == 201 }
+            let seconds = try waitUntil(seconds: 10) { try server.challengeStatus(publicKey) == 201 }
             #expect(seconds != nil, "served again without a restart")
             #expect(try server.client.send("GET", "/readyz").status == 200)
         }

@@ -1,3 +1,4 @@
+import TestSupport
 import FakeGoogle
 import Foundation
 import HTTPClient
@@ -109,7 +110,7 @@ struct HTTPClientTests {
         let calls = ConcurrentCalls(2) { [fake] _ in
             try? client.send(OutboundRequest(method: .get, url: fake.baseURL + "/hold")).status
         }
-        #expect(waitUntil { client.callsInFlight >= 2 })
+        #expect(waitUntil { client.callsInFlight >= 2 } != nil)
         #expect(client.callsInFlight == 2)
         #expect(throws: HTTPClientError.busy) {
             try client.send(OutboundRequest(method: .get, url: fake.baseURL + "/hello"))

@@ -1,3 +1,4 @@
+import TestSupport
 import Glibc
 import HTTP
 import Synchronization
@@ -42,7 +43,7 @@ final class Gate: Sendable {
     /// Blocks (polling) until opened or `seconds` pass; true when opened.
     @discardableResult
     func wait(seconds: Double = 10) -> Bool {
-        poll(seconds: seconds) { isOpen.withLock { $0 } }
+        waitUntil(seconds: seconds) { isOpen.withLock { $0 } } != nil
     }
 }
 
@@ -53,17 +54,6 @@ final class Recorder: Sendable {
     func append(_ item: String) { items.withLock { $0.append(item) } }
     var all: [String] { items.withLock { $0 } }
     var count: Int { items.withLock { $0.count } }
-}
-
-/// Polls `condition` every millisecond until it holds or the deadline passes; returns whether it held.
-@discardableResult
-func poll(seconds: Double, _ condition: () -> Bool) -> Bool {
-    let deadline = monotonicNanoseconds() + UInt64(seconds * 1e9)
-    while monotonicNanoseconds() < deadline {
-        if condition() { return true }
-        usleep(1000)
-    }
-    return condition()
 }
 
 /// Seconds elapsed since a monotonic start.

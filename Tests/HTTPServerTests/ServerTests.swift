@@ -1,3 +1,4 @@
+import TestSupport
 import Glibc
 import HTTP
 import Testing
@@ -147,7 +148,7 @@ struct ServerTests {
         defer { server.stop() }
         let idle = try (0..<1000).map { _ in try TestClient(port: server.boundPort) }
         // Normally a tenth of a second; the whole suite running in parallel on two cores once starved it past 10 s.
-        #expect(poll(seconds: 60) { server.openConnections == 1000 })
+        #expect(waitUntil(seconds: 60) { server.openConnections == 1000 } != nil)
         let client = try TestClient(port: server.boundPort)
         try client.send("GET /fresh HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try client.readResponse().text == "GET /fresh\n")
@@ -160,7 +161,7 @@ struct ServerTests {
         defer { server.stop() }
         let a = try TestClient(port: server.boundPort)
         let b = try TestClient(port: server.boundPort)
-        #expect(poll(seconds: 5) { server.openConnections == 2 })
+        #expect(waitUntil(seconds: 5) { server.openConnections == 2 } != nil)
         let c = try TestClient(port: server.boundPort, timeout: 2)
         #expect(c.waitForClose())
         try a.send("GET /a HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -207,7 +208,7 @@ struct ServerTests {
         let started = Recorder()
         let server = try startServer(workerThreads: 4) { request in
             started.append(request.path)
-            let together = poll(seconds: 5) { started.count >= 4 }
+            let together = waitUntil(seconds: 5) { started.count >= 4 } != nil
             return Response(status: together ? 200 : 500, contentType: "text/plain", body: request.path)
         }
         defer { server.stop() }
@@ -232,7 +233,7 @@ struct ServerTests {
         defer { server.stop() }
         let first = try TestClient(port: server.boundPort)
         try first.send("GET /first HTTP/1.1\r\nHost: x\r\n\r\n")
-        #expect(poll(seconds: 5) { running.count == 1 })
+        #expect(waitUntil(seconds: 5) { running.count == 1 } != nil)
         let second = try TestClient(port: server.boundPort)
         let third = try TestClient(port: server.boundPort)
         try second.send("GET /second HTTP/1.1\r\nHost: x\r\n\r\n")
@@ -264,7 +265,7 @@ struct ServerTests {
         let client = try TestClient(port: server.boundPort)
         try client.send("GET /logged?token=secret HTTP/1.1\r\nHost: x\r\n\r\n")
         _ = try client.readResponse()
-        #expect(poll(seconds: 5) { lines.count == 1 })
+        #expect(waitUntil(seconds: 5) { lines.count == 1 } != nil)
         let line = try #require(lines.all.first)
         #expect(line.hasPrefix("{\"ts\":\""))
         #expect(line.contains("\"msg\":\"request\""))

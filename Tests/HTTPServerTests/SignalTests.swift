@@ -1,3 +1,4 @@
+import TestSupport
 import Glibc
 import HTTP
 import Synchronization
@@ -23,7 +24,7 @@ struct SignalTests {
             try? server.runUntilSignalled()
             returned.open()
         }
-        #expect(poll(seconds: 5) { thread.withLock { $0 } != nil })
+        #expect(waitUntil(seconds: 5) { thread.withLock { $0 } != nil } != nil)
         let client = try TestClient(port: server.boundPort)
         try client.send("GET /busy HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(started.wait())
@@ -32,7 +33,7 @@ struct SignalTests {
         // signalfd exists stays pending on the thread and is read once it does.
         #expect(pthread_kill(target, signal) == 0)
         // The signal is taken: new connections are refused while the request is still in flight.
-        #expect(poll(seconds: 30) { (try? TestClient(port: server.boundPort)) == nil })
+        #expect(waitUntil(seconds: 30) { (try? TestClient(port: server.boundPort)) == nil } != nil)
         release.open()
         let reply = try client.readResponse()
         #expect(reply.status == 200 && reply.headers["Connection"] == "close")

@@ -33,14 +33,3 @@ public final class ConcurrentCalls<Value: Sendable>: @unchecked Sendable {
         results.compactMap { if case .failure(let error) = $0 { error } else { nil } }
     }
 }
-
-/// Polls `condition` every millisecond until it holds or `seconds` pass; returns whether it held. For waiting until
-/// the calls the fake holds have reached the client's bound.
-public func waitUntil(seconds: Double = 20, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while !condition() {
-        if Date() >= deadline { return false }
-        usleep(1000)
-    }
-    return true
-}

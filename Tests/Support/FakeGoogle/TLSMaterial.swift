@@ -1,4 +1,5 @@
 import ChildProcess
+import TestSupport
 import Foundation
 
 /// A throwaway certificate authority and a server certificate it issued for `127.0.0.1` (and `fake.google.test`),
@@ -28,25 +29,12 @@ public struct TLSMaterial: Sendable {
         let extensions = directory + "/server.ext"
         try "subjectAltName=IP:127.0.0.1,DNS:fake.google.test\nbasicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\n"
             .write(toFile: extensions, atomically: true, encoding: .utf8)
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                          "-keyout", caKey, "-out", caFile, "-days", "2", "-subj", "/CN=Gatehouse throwaway test CA"])
-        try Self.openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                          "-keyout", serverKey, "-out", request, "-subj", "/CN=fake.google.test"])
-        try Self.openssl(["x509", "-req", "-in", request, "-CA", caFile, "-CAkey", caKey, "-CAcreateserial",
-                          "-out", serverCertificate, "-days", "2", "-extfile", extensions])
-    }
-
-    /// Runs `openssl` with `arguments`; throws with its standard error when it fails.
-    @discardableResult
-    public static func openssl(_ arguments: [String]) throws -> [String] {
-        let errors = NSTemporaryDirectory() + "gatehouse-openssl-\(UUID().uuidString).err"
-        defer { try? FileManager.default.removeItem(atPath: errors) }
-        let child = try ChildProcess("/usr/bin/openssl", arguments, standardErrorPath: errors)
-        let (code, lines) = child.finish(timeout: 60)
-        guard code == 0 else {
-            throw FakeGoogleError(description: "openssl \(arguments.first ?? "") failed: \(child.standardError)")
-        }
-        return lines
+        _ = try openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                          "-keyout", caKey, "-out", caFile, "-days", "2", "-subj", "/CN=Gatehouse throwaway test CA"], in: directory)
+        _ = try openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+                          "-keyout", serverKey, "-out", request, "-subj", "/CN=fake.google.test"], in: directory)
+        _ = try openssl(["x509", "-req", "-in", request, "-CA", caFile, "-CAkey", caKey, "-CAcreateserial",
+                          "-out", serverCertificate, "-days", "2", "-extfile", extensions], in: directory)
     }
 }
 
