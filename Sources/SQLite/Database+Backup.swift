@@ -12,12 +12,15 @@ import Darwin
 extension Database {
     /// Copies the database, as one consistent snapshot, to a new file at `destination`, while writes go on.
     ///
-    /// The copy is made in one `sqlite3_backup_step(-1)` from a reader connection: that holds one read
-    /// transaction for the whole copy, and in WAL mode the writer is not blocked by it
-    /// (https://sqlite.org/c3ref/backup_finish.html). The copy is written to `destination.tmp-<pid>` and renamed
-    /// into place, so a failed backup never leaves a half-written file at `destination`.
-    /// - Throws: `DatabaseError` when `destination` (or its `-wal`) already exists, or on any I/O failure.
-    public func backup(to destination: String) throws {
+    /// The copy is made from a reader connection inside one read transaction, begun before anything is copied: the
+    /// snapshot is the database as it was then, and in WAL mode the writer is not blocked by it
+    /// (https://sqlite.org/c3ref/backup_finish.html). `whileHoldingSnapshot` runs once the snapshot is taken and
+    /// before its pages are copied (tests write there, to show that writes go on and stay out of the copy). The copy
+    /// is written to `destination.tmp-<pid>` and renamed into place, so a failed backup never leaves a half-written
+    /// file at `destination`.
+    /// - Throws: `DatabaseError` when `destination` (or its `-wal`) already exists, or on any I/O failure; what
+    ///   `whileHoldingSnapshot` throws.
+    public func backup(to destination: String, whileHoldingSnapshot: () throws -> Void = {}) throws {
         for existing in [destination, destination + "-wal"] where access(existing, F_OK) == 0 {
             throw DatabaseError(
                 code: SQLITE_CANTOPEN, message: "backup destination \(existing) already exists; choose a new file name")
@@ -25,6 +28,11 @@ extension Database {
         let temporary = "\(destination).tmp-\(getpid())"
         do {
             try withReader { source in
+                // The read transaction that fixes the snapshot: it starts with the first read, here.
+                _ = try source.execute("BEGIN")
+                defer { _ = try? source.execute("COMMIT") }
+                _ = try source.queryOne("SELECT count(*) FROM sqlite_schema")
+                try whileHoldingSnapshot()
                 let copy = try Connection(
                     path: temporary, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
                     busyTimeoutMilliseconds: configuration.busyTimeoutMilliseconds)

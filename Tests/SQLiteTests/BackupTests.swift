@@ -44,7 +44,14 @@ import TestSupport
         committedBeforeBackup.wait()
         let startedAt = writesDuring.withLock { $0 }
         let backupPath = directory.file("backup.sqlite")
-        try database.backup(to: backupPath)
+        // Once the backup holds its snapshot, a write of this thread commits (the writer is not blocked by it) and
+        // stays out of the copy.
+        var committedDuring = false
+        try database.backup(to: backupPath) {
+            committedDuring = try database.write { connection in
+                try connection.execute("INSERT INTO item VALUES (?, ?, zeroblob(16))", [.integer(-1), .integer(-1)])
+            } == 1
+        }
         stop.store(true, ordering: .relaxed)
         writerDone.wait()
 
@@ -54,11 +61,15 @@ import TestSupport
                 integrity: try connection.queryOne("PRAGMA integrity_check")?[0],
                 count: try connection.queryOne("SELECT count(*) FROM item")?[0].int64 ?? -1,
                 max: try connection.queryOne("SELECT max(id) FROM item")?[0].int64 ?? -1,
-                halfPairs: try connection.queryOne("SELECT count(*) FROM (SELECT pair FROM item GROUP BY pair HAVING count(*) <> 2)")?[0]
+                halfPairs: try connection.queryOne("SELECT count(*) FROM (SELECT pair FROM item WHERE id > 0 GROUP BY pair HAVING count(*) <> 2)")?[0],
+                during: try connection.queryOne("SELECT count(*) FROM item WHERE id = -1")?[0].int64 ?? -1
             )
         }
-        let liveCount = try database.read { try $0.queryOne("SELECT count(*) FROM item")?[0].int64 ?? -1 }
+        let liveCount = try database.read { try $0.queryOne("SELECT count(*) FROM item WHERE id > 0")?[0].int64 ?? -1 }
         #expect(check.integrity == .text("ok"))
+        #expect(committedDuring, "a write could not commit while the backup held its snapshot")
+        #expect(check.during == 0, "a write committed after the snapshot was taken is in the copy")
+        #expect(try database.read { try $0.queryOne("SELECT count(*) FROM item WHERE id = -1")?[0].int64 } == 1)
         #expect(check.count == check.max)  // ids 1…n with no gap
         #expect(check.halfPairs == .integer(0))  // no transaction copied halfway
         #expect(check.count >= 4000 + 2 * Int64(startedAt))
