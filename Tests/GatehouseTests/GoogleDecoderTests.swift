@@ -8,6 +8,7 @@ import JSON
 import Testing
 
 /// The Google decoder against a fake Google over TLS (token endpoint and decodeIntegrityToken).
+@Suite(.needsFakeGoogleTLS)
 struct GoogleDecoderTests {
     let fake: FakeGoogle
 

@@ -10,7 +10,7 @@ import Testing
 
 /// App Attest and the app id over a real socket: a key speaks only while its app id is registered, and the app id
 /// Apple certified on a key (leaf extension 1.2.840.113635.100.8.5) is what an unregistered registration reports.
-@Suite("App Attest: keys and their app id", .serialized)
+@Suite("App Attest: keys and their app id", .serialized, .needsSyntheticCA)
 struct AppAttestAppIdTests {
     static let appId = "ABCDE12345.com.example.app"
 
@@ -65,7 +65,7 @@ struct AppAttestAppIdTests {
 
 /// The Traffic tab's one-click "Register the app id" for `apple.appIdNotRegistered`, on verdicts that name the app id
 /// phones attest, through a confirmation page (in process).
-@Suite("Traffic: the app id offer")
+@Suite("Traffic: the app id offer", .needsSyntheticCA)
 struct AppIDOfferTests {
     @Test func theAttestedAppIdIsOfferedConfirmedAndRegistered() throws {
         let app = try TestApp()

@@ -6,7 +6,7 @@ import Testing
 
 /// `POST /api/v4/assess` for Android over a real socket: the Play Integrity token bound to the canonical string's
 /// hash, the reported signing certificate, attack mode, and bad envelopes answered 400 with pointers.
-@Suite("Assess: signed requests (Android) and bad envelopes", .serialized)
+@Suite("Assess: signed requests (Android) and bad envelopes", .serialized, .needsSyntheticCA)
 struct AssessAndroidTests {
     /// A server with one environment registering the fixture's app and its local keys; its id and public key.
     static func setUp(_ server: DeviceServer, _ fixture: PlayIntegrityFixture, attackMode: Bool = false) throws -> (String, String) {

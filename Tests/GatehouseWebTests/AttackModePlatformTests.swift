@@ -8,7 +8,7 @@ import Testing
 
 /// Attack mode against a client that lies about its platform (DEVICE-API.md "Attack mode"), over a real socket: a
 /// platform nothing checks is left alone only for an app registered on it, or when neither platform can be checked.
-@Suite("Assess: attack mode and the claimed platform", .serialized)
+@Suite("Assess: attack mode and the claimed platform", .serialized, .needsSyntheticCA)
 struct AttackModePlatformTests {
     /// An unattested envelope claiming `platform` for `appID`, with a digest field for Android.
     static func bare(_ publicKey: String, platform: String, appID: String) throws -> JSON {

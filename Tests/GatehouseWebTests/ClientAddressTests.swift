@@ -7,7 +7,7 @@ import Testing
 /// The client's address behind a reverse proxy (`--trust-proxy`, `--trusted-proxies`), over a real socket: the device
 /// rate limit, the login throttle and the audit log all take the hop our proxy appended, never the hops the client
 /// wrote itself, nor the proxy's own address.
-@Suite("Client address behind a proxy", .serialized)
+@Suite("Client address behind a proxy", .serialized, .needsSyntheticCA)
 struct ClientAddressTests {
     static let password = "correct horse battery staple"
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Bad input to the device endpoints over a real socket: every kind gets a verdict or a 4xx, never a 5xx; and the
 /// token buckets answer 429 with Retry-After.
-@Suite("Device API bad input and limits", .serialized)
+@Suite("Device API bad input and limits", .serialized, .needsSyntheticCA)
 struct DeviceBadInputTests {
     @Test func badInputGetsAVerdictOrA4xxNeverA500() throws {
         let server = try DeviceServer()

@@ -7,7 +7,7 @@ import ThrowawayPostgres
 /// with a case-insensitive ICU collation that also equates spellings with soft hyphens, zero-width spaces or
 /// fullwidth letters, and each of those must count against the same admin. A real `gatehouse serve` on the
 /// throwaway PostgreSQL, a guesser behind a trusted proxy changing address and spelling at every attempt.
-@Suite("Dashboard: the login throttle on PostgreSQL", .serialized, .enabled(if: !ThrowawayPostgres.endToEnd, "on PostgreSQL in every pass already"))
+@Suite("Dashboard: the login throttle on PostgreSQL", .serialized, .enabled(if: !ThrowawayPostgres.endToEnd, "on PostgreSQL in every pass already"), .needsSyntheticCA)
 struct LoginSpellingsTests {
     static let password = "correct horse battery staple"
 

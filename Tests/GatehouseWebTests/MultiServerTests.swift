@@ -14,7 +14,7 @@ import TestSupport
 /// single-use is used twice whichever server receives it, a change through one is what the others judge by within a
 /// second, a server killed under load loses nothing it acknowledged, and PostgreSQL going away and coming back is
 /// answered with 503s, then served again without a restart.
-@Suite("Many servers on one PostgreSQL", .serialized, .enabled(if: !ThrowawayPostgres.endToEnd, "on PostgreSQL in every pass already"))
+@Suite("Many servers on one PostgreSQL", .serialized, .enabled(if: !ThrowawayPostgres.endToEnd, "on PostgreSQL in every pass already"), .needsSyntheticCA)
 struct MultiServerTests {
     static let appId = "ABCDE12345.com.example.app"
 

@@ -6,7 +6,7 @@ import Testing
 
 /// `POST /api/v4/attestation/play-integrity` over a real socket, decoding with local keys: the verdicts, replay,
 /// nothing configured, and the checklist items that real verification raises.
-@Suite("Play Integrity device endpoint")
+@Suite("Play Integrity device endpoint", .needsSyntheticCA)
 struct PlayIntegrityAPITests {
     static let noLimits = ["--device-rate-per-address", "0"]
 

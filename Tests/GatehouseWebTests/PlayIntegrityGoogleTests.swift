@@ -9,7 +9,7 @@ import Testing
 
 /// Decoding through Google with the service account, over a real socket, against the fake Google over TLS that the
 /// server trusts through `--outbound-ca-file`.
-@Suite("Play Integrity through Google")
+@Suite("Play Integrity through Google", .needsSyntheticCA, .needsFakeGoogleTLS)
 struct PlayIntegrityGoogleTests {
     let fake: FakeGoogle
     let server: DeviceServer

@@ -4,7 +4,7 @@ import JSON
 import Testing
 
 /// Keys checked before they are trusted: the recent failures, tried with candidate keys without saving them.
-@Suite("Play Integrity key check")
+@Suite("Play Integrity key check", .needsSyntheticCA)
 struct PlayIntegrityKeyCheckTests {
     @Test func candidateKeysAreTriedOnRecentFailures() throws {
         let server = try DeviceServer(["--device-rate-per-address", "0"])

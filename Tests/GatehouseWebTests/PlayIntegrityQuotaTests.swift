@@ -9,7 +9,7 @@ import Testing
 /// the fake Google: a token judged in the last 10 minutes is never sent again, junk Google cannot open is not kept
 /// among the failures the key check tries, and the calls are counted per environment and day (`/metrics`, the
 /// checklist's `android.googleQuota` against `playIntegrity.dailyQuota`).
-@Suite("Play Integrity: Google's quota")
+@Suite("Play Integrity: Google's quota", .needsSyntheticCA, .needsFakeGoogleTLS)
 struct PlayIntegrityQuotaTests {
     let fake: FakeGoogle
     let server: DeviceServer

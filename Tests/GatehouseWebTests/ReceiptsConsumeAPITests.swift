@@ -9,7 +9,7 @@ import Testing
 /// `"consume": true` on `POST /api/v4/receipts/verify` (DEVICE-API.md "Receipts spent once"), over a real socket:
 /// a receipt that is otherwise valid is spent by the first consuming call, and from then on every check of it is
 /// `consumed`; an invalid receipt is never spent; the spend is durable and purged after the receipt's `exp`.
-@Suite("Receipts spent once")
+@Suite("Receipts spent once", .needsSyntheticCA)
 struct ReceiptsConsumeAPITests {
     let fixture: ReceiptsFixture
 
@@ -141,7 +141,7 @@ struct ReceiptsConsumeAPITests {
 }
 
 /// A spend survives the server's SIGKILL: it was committed before the answer.
-@Suite("Receipts spent once, durably", .serialized)
+@Suite("Receipts spent once, durably", .serialized, .needsSyntheticCA)
 struct ReceiptsConsumeDurabilityTests {
     @Test func consumedThenKilledAndRestartedIsStillConsumed() throws {
         let server = try DeviceServer()

@@ -7,7 +7,7 @@ import Testing
 
 /// The sign-in form and the setup link against a real `gatehouse serve`: the login form needs its CSRF token (login
 /// CSRF), and the one-time setup path never reaches the access log.
-@Suite("Dashboard: sign-in CSRF and the setup link", .serialized)
+@Suite("Dashboard: sign-in CSRF and the setup link", .serialized, .needsSyntheticCA)
 struct SignInHardeningTests {
     static let password = "correct horse battery staple"
 

@@ -8,7 +8,7 @@ import Testing
 /// `gatehouse simulate` played against a running `gatehouse serve`, as the README's tour does: an Android phone with
 /// local keys and a chosen verdict, an iOS phone with the synthetic CA the server trusts, the receipt checked by the
 /// backend endpoint with the environment's secret key.
-@Suite("gatehouse simulate", .serialized)
+@Suite("gatehouse simulate", .serialized, .needsSyntheticCA)
 struct SimulateCommandTests {
     static func simulate(_ server: DeviceServer, _ arguments: [String]) throws -> (status: Int32, report: JSON?, error: String) {
         let run = try CommandRun(try CommandRun.gatehouse(), ["simulate", "--endpoint", "http://127.0.0.1:\(server.client.port)"] + arguments, timeout: 60)

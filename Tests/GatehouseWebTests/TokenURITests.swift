@@ -7,7 +7,7 @@ import Testing
 
 /// A service account's `token_uri` receives an assertion signed with the account's private key, which buys an access
 /// token from Google: only Google's endpoint is taken, plus the hosts `--token-uri-hosts` names (over a real socket).
-@Suite("Service account token_uri", .serialized)
+@Suite("Service account token_uri", .serialized, .needsSyntheticCA, .needsFakeGoogleTLS)
 struct TokenURITests {
     static func account(tokenURI: String) throws -> JSON {
         let text = TestKeys.serviceAccountJSON(privateKeyPEM: try TestKeys.rsaPrivateKeyPEM())

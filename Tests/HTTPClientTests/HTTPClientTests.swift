@@ -5,6 +5,7 @@ import HTTPClient
 import Testing
 
 /// HTTPClient against a fake server over TLS whose certificate comes from a throwaway CA.
+@Suite(.needsFakeGoogleTLS)
 struct HTTPClientTests {
     let fake: FakeGoogle
 

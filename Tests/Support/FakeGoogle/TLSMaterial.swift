@@ -18,6 +18,9 @@ public struct TLSMaterial: Sendable {
 
     private static let made: Result<TLSMaterial, any Error> = Result { try TLSMaterial() }
 
+    /// Whether the material could be made (``needsFakeGoogleTLS`` skips the suites that need it when not).
+    public static var isMade: Bool { (try? made.get()) != nil }
+
     private init() throws {
         directory = NSTemporaryDirectory() + "gatehouse-fake-google-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
