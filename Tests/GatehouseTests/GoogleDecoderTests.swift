@@ -1,3 +1,4 @@
+import HTTPClient
 import TestSupport
 import DomainTesting
 import Crypto
@@ -208,9 +209,9 @@ struct GoogleDecoderTests {
     }
 
     @Test func refusesAnEndpointThatIsNotHTTPS() {
-        #expect(throws: (any Error).self) {
+        #expect {
             try GoogleDecoder(configuration: GoogleDecoderConfiguration(endpoint: "http://playintegrity.googleapis.com"))
-        }
+        } throws: { if case HTTPClientError.invalidConfiguration = $0 { true } else { false } }
     }
 
     private func decodeError(_ decoder: GoogleDecoder, _ token: String, _ account: FakeServiceAccount) -> GoogleDecodeError? {

@@ -224,12 +224,13 @@ struct PostgreSQLTests {
     @Test func aCommitThatRolledBackIsAFailure() throws {
         let fixture = try Fixture(), database = fixture.database
         try database.write { db in _ = try db.execute("CREATE TABLE kept (n BIGINT)") }
-        #expect(throws: (any Error).self) {
+        let error = #expect(throws: PostgresError.self) {
             try database.write { db in
                 _ = try db.execute("INSERT INTO kept (n) VALUES (?)", [.integer(1)])
                 _ = try? db.execute("INSERT INTO no_such_table (n) VALUES (?)", [.integer(2)])  // swallowed: the transaction is aborted
             }
         }
+        #expect(error?.sqlState == "40000", "a COMMIT answered with ROLLBACK is a transaction rollback (40000)")
         #expect(try database.read { db in try db.queryOne("SELECT COUNT(*) AS n FROM kept")?.int("n") } == 0)
         // The connection went back to the pool usable.
         #expect(try database.read { db in try db.queryOne("SELECT 1 AS one")?.int("one") } == 1)
