@@ -67,7 +67,7 @@ let package = Package(
 
         // Tests: one target per module.
         .testTarget(name: "HTTPTests", dependencies: ["HTTP", "SeededRandom"]),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks", "TestSupport"]),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTP", "Locks", "TestSupport", "ChildProcess"]),
         .testTarget(name: "MustacheTests", dependencies: ["Mustache", "TestSupport"], resources: [.copy("Fixtures")]),
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "ThrowawayPostgres", "TestThreads", "TestSupport"]),

@@ -1,3 +1,5 @@
+import Foundation
+import ChildProcess
 import TestSupport
 import Glibc
 import HTTP
@@ -132,13 +134,9 @@ struct ServerTests {
         #expect(next.text == "GET /g\n")
     }
 
+    /// The clients are held by a child process (Tests/EndToEnd/hold_connections.py): the test process neither raises
+    /// its file limit nor holds both ends of a thousand connections.
     @Test func aThousandIdleConnectionsDoNotBlockANewClient() throws {
-        var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        if limit.rlim_cur < 4096 {
-            limit.rlim_cur = min(limit.rlim_max, 4096)
-            setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
-        }
         // Timeouts far past the test's own: on a loaded machine accepting a thousand connections took longer than the
         // 10 s head timeout, which closed the first ones before the last were counted.
         var limits = HTTPLimits()
@@ -146,15 +144,25 @@ struct ServerTests {
         limits.keepAliveIdleTimeout = .seconds(600)
         let server = try startServer(workerThreads: 2, limits: limits, responder: echo)
         defer { server.stop() }
-        let idle = try (0..<1000).map { _ in try TestClient(port: server.boundPort) }
+        let errors = try TemporaryDirectory("gatehouse-idle")
+        let holder = try ChildProcess("/usr/bin/env", ["python3", Self.holdConnections, "127.0.0.1", String(server.boundPort), "1000"],
+                                      standardErrorPath: errors.file("holder.err"))
+        defer { holder.kill(SIGKILL); _ = holder.finish(timeout: 10) }
+        #expect(holder.readLine(timeout: 120) == "holding 1000", "\(holder.standardError)")
         // Normally a tenth of a second; the whole suite running in parallel on two cores once starved it past 10 s.
         #expect(waitUntil(seconds: 60) { server.openConnections == 1000 } != nil)
         let client = try TestClient(port: server.boundPort)
         try client.send("GET /fresh HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try client.readResponse().text == "GET /fresh\n")
         #expect(server.openConnections >= 1000, "the idle connections were dropped to serve the new one")
-        _ = idle
     }
+
+    /// Tests/EndToEnd/hold_connections.py, found from this file's path.
+    static let holdConnections: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<2 { url.deleteLastPathComponent() }
+        return url.path + "/EndToEnd/hold_connections.py"
+    }()
 
     @Test func maxConnectionsClosesTheExtraOnes() throws {
         let server = try startServer(limits: HTTPLimits(maxConnections: 2), responder: echo)
