@@ -61,7 +61,7 @@ final class DeviceServer {
         let (code, lines) = cli.finish(timeout: 60)
         #expect(code == 0, "token create: \(cli.standardError)")
         token = try #require(lines.first { $0.hasPrefix("gtm_") })
-        (process, client) = try Self.start(executable: executable, database: databaseArguments, roots: rootsFile, log: directory + "/serve.log",
+        (process, client) = try Self.start(database: databaseArguments, roots: rootsFile, log: directory + "/serve.log",
                                            extra: extraArguments)
     }
 
@@ -76,7 +76,7 @@ final class DeviceServer {
         rootsFile = first.rootsFile
         token = first.token
         self.extraArguments = extraArguments
-        (process, client) = try Self.start(executable: try CommandRun.gatehouse(), database: databaseArguments, roots: rootsFile,
+        (process, client) = try Self.start(database: databaseArguments, roots: rootsFile,
                                            log: directory + "/serve.log", extra: extraArguments)
     }
 
@@ -86,13 +86,9 @@ final class DeviceServer {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    private static func start(executable: String, database: [String], roots: String, log: String, extra: [String]) throws -> (ChildProcess, PlainHTTP) {
-        let process = try ChildProcess(executable, ["serve", "--host", "127.0.0.1", "--port", "0"] + database
-                                       + ["--log-level", "warning", "--app-attest-roots", roots] + extra, standardErrorPath: log)
-        let prefix = "gatehouse listening on http://127.0.0.1:"
-        let line = try #require(process.readLine(timeout: 30), "no first line from gatehouse serve; its log: \(process.standardError)")
-        let port = try #require(UInt16(line.dropFirst(prefix.count)), "no port in \(line)")
-        return (process, PlainHTTP(loopbackPort: port))
+    private static func start(database: [String], roots: String, log: String, extra: [String]) throws -> (ChildProcess, PlainHTTP) {
+        let process = try GatehouseServe.start(database + ["--log-level", "warning", "--app-attest-roots", roots] + extra, log: log)
+        return (process, try GatehouseServe.client(of: process))
     }
 
     /// Stops the server with `signal` (SIGTERM: gracefully, expecting exit 0) and starts it again on the same file.
@@ -100,7 +96,7 @@ final class DeviceServer {
         process.kill(signal)
         let (code, _) = process.finish(timeout: 30)
         if signal == SIGTERM { #expect(code == 0, "exit after SIGTERM; log: \(process.standardError)") }
-        (process, client) = try Self.start(executable: try CommandRun.gatehouse(), database: databaseArguments, roots: rootsFile,
+        (process, client) = try Self.start(database: databaseArguments, roots: rootsFile,
                                            log: directory + "/serve.log", extra: extraArguments)
     }
 

@@ -29,16 +29,12 @@ struct MultiServerTests {
         let key = ThrowawayPostgres.masterKey()
         let temporary = try TemporaryDirectory("gatehouse-together")
         let directory = temporary.path
-        let executable = try CommandRun.gatehouse()
+        // All three spawned before any is waited for: they start together.
         let processes = try (0..<3).map { i in
-            try ChildProcess(executable, ["serve", "--host", "127.0.0.1", "--port", "0", "--database", throwaway.url, "--master-key", key],
-                             standardErrorPath: "\(directory)/serve\(i).log")
+            try GatehouseServe.start(["--database", throwaway.url, "--master-key", key], log: "\(directory)/serve\(i).log")
         }
         defer { for process in processes { process.kill(SIGKILL); _ = process.finish(timeout: 10) } }
-        let clients = try processes.map { process in
-            let line = try #require(process.readLine(timeout: 60), "no first line: \(process.standardError)")
-            return PlainHTTP(loopbackPort: try #require(UInt16(line.dropFirst("gatehouse listening on http://127.0.0.1:".count))))
-        }
+        let clients = try processes.map { try GatehouseServe.client(of: $0) }
         let applied = processes.map { $0.standardError.components(separatedBy: "\"migration applied\"").count - 1 }
         #expect(applied.reduce(0, +) == 12, "each migration applied once in all: \(applied)")
         let jwks = try clients.map { try $0.send("GET", "/api/v4/receipts/keys").text }

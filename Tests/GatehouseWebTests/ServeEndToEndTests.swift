@@ -15,18 +15,10 @@ struct ServeEndToEndTests {
         let process: ChildProcess
         let client: PlainHTTP
 
-        init(executable: String, database: String, directory: String) throws {
-            process = try ChildProcess(executable, [
-                "serve", "--host", "127.0.0.1", "--port", "0", "--database", database,
-                "--resources", TestApp.repositoryRoot, "--log-level", "warning",
-            ], standardErrorPath: directory + "/serve.log")
-            let first = process.readLine(timeout: 30)
-            let prefix = "gatehouse listening on http://127.0.0.1:"
-            let line = try #require(first, "no first line from gatehouse serve; its log: \(process.standardError)")
-            #expect(line.hasPrefix(prefix), "first line: \(line)")
-            let port = try #require(UInt16(line.dropFirst(prefix.count)), "no port in \(line)")
-            #expect(port != 0)
-            client = PlainHTTP(loopbackPort: port)
+        init(database: String, directory: String) throws {
+            process = try GatehouseServe.start(["--database", database, "--resources", TestApp.repositoryRoot, "--log-level", "warning"],
+                                               log: directory + "/serve.log")
+            client = try GatehouseServe.client(of: process)
         }
 
         /// SIGTERM, then expects a graceful stop: exit code 0 after "gatehouse stopped".
@@ -54,12 +46,11 @@ struct ServeEndToEndTests {
         let json = auth + [("Content-Type", "application/json")]
         let base = "/api/management/v1"
 
-        let first = try Server(executable: executable, database: database, directory: directory)
+        let first = try Server(database: database, directory: directory)
         #expect(try first.client.send("GET", "/healthz").text == "ok\n")
 
         // A second server on the same database refuses to start: the first one serves from memory what it wrote.
-        let rival = try ChildProcess(executable, ["serve", "--port", "0", "--database", database, "--resources", TestApp.repositoryRoot],
-                                      standardErrorPath: directory + "/second.log")
+        let rival = try GatehouseServe.start(["--database", database, "--resources", TestApp.repositoryRoot], log: directory + "/second.log")
         let (rivalCode, _) = rival.finish(timeout: 30)
         #expect(rivalCode != 0 && rivalCode != nil)
         #expect(rival.standardError.contains("another gatehouse serve (pid \(first.process.pid)) is using"), "\(rival.standardError)")
@@ -104,7 +95,7 @@ struct ServeEndToEndTests {
         first.stop()
 
         // Restarted on the same file: the same state, byte for byte, at the same revision.
-        let second = try Server(executable: executable, database: database, directory: directory)
+        let second = try Server(database: database, directory: directory)
         let reread = try second.client.send("GET", "\(base)/environments/\(id)", headers: auth)
         #expect(reread.status == 200, "\(reread.text)")
         #expect(reread.json == state)
