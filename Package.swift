@@ -72,12 +72,12 @@ let package = Package(
         .testTarget(name: "StorageTests", dependencies: ["Storage"]),
         .testTarget(name: "PostgreSQLTests", dependencies: ["PostgreSQL", "Storage", "ThrowawayPostgres", "TestThreads", "TestSupport"]),
         .testTarget(name: "SQLiteTests", dependencies: ["SQLite", "Storage", "SQLiteCrashWriter", "ChildProcess", "TestSupport"]),
-        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CryptoTests", dependencies: ["Crypto", "TestSupport"]),
         .testTarget(name: "JSONTests", dependencies: ["JSON"]),
         .testTarget(name: "HTTPClientTests", dependencies: ["HTTPClient", "FakeGoogle", "TestSupport"]),
-        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess"],
+        .testTarget(name: "AttestationTests", dependencies: ["Attestation", "Crypto", "JSON", "AttestationTesting", "ChildProcess", "TestSupport"],
                     resources: [.copy("Fixtures")]),
-        .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON"]),
+        .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON", "TestSupport"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseReceipts", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads", "ThrowawayPostgres",
                                                           "PostgreSQL", "Attestation", "AttestationTesting", "DomainTesting", "TestSupport"]),
         .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
@@ -88,7 +88,7 @@ let package = Package(
         // from tests, and a child process the SQLite crash test kills.
         .target(name: "TestThreads", path: "Tests/Support/TestThreads"),
         // The one temporary folder of the test targets.
-        .target(name: "TestSupport", path: "Tests/Support/TestSupport"),
+        .target(name: "TestSupport", path: "Tests/Support/TestSupport", resources: [.copy("Fixtures")]),
         // The domain opened on either engine with the one test clock (the domain tests; the web's TestApp builds on it).
         .target(name: "DomainTesting", dependencies: ["Gatehouse", "TestSupport", "ThrowawayPostgres"], path: "Tests/Support/DomainTesting"),
         .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL", "ChildProcess"], path: "Tests/Support/ThrowawayPostgres"),

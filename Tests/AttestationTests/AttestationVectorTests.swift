@@ -1,3 +1,4 @@
+import TestSupport
 import Attestation
 import Crypto
 import Testing
@@ -105,7 +106,7 @@ import Testing
     @Test func theBuiltInRootIsApples() throws {
         let roots = try AppAttestRoots.apple()
         #expect(roots.isApple)
-        let shared = try AppAttestRoots(pem: try Fixtures.text("apple_app_attestation_root_ca.pem"))
+        let shared = try AppAttestRoots(pem: try appleAppAttestationRootPEM())
         #expect(shared.certificates.map(\.der) == roots.certificates.map(\.der))
         #expect(roots.certificates.first?.subject == "ST=California,O=Apple Inc.,CN=Apple App Attestation Root CA")
         #expect(!(try AppAttestRoots(pem: try Fixtures.text("apple_root_ca_g3.pem"))).isApple)

@@ -1,3 +1,4 @@
+import TestSupport
 import Attestation
 import AttestationTesting
 import Crypto
@@ -141,17 +142,5 @@ import Testing
         #expect(judgement.decodeError?.stage == .decryption)
         #expect(judgement.json["payload"] == .null)
         #expect(scene.judge(token: "garbage", seenBefore: true).verdict.reasons == ["decryptionFailed", "verdictReplayed"])
-    }
-
-    /// DER `SEQUENCE { INTEGER r, INTEGER s }` of a raw signature (minimal integers), built by hand.
-    func derSignature(raw: [UInt8]) -> [UInt8]? {
-        guard raw.count == 64 else { return nil }
-        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            var value = Array(bytes.drop { $0 == 0 })
-            if value.first.map({ $0 & 0x80 != 0 }) ?? true { value.insert(0, at: 0) }
-            return [0x02, UInt8(value.count)] + value
-        }
-        let body = integer(raw[0..<32]) + integer(raw[32..<64])
-        return [0x30, UInt8(body.count)] + body
     }
 }

@@ -1,14 +1,6 @@
+import TestSupport
 import Foundation
 import Testing
-
-/// Apple App Attestation Root CA, as published at
-/// https://www.apple.com/certificateauthority/Apple_App_Attestation_Root_CA.pem: the PEM file in Fixtures/ (see its
-/// NOTICE.md). SHA-256 of the DER:
-/// 1C:B9:82:3B:A2:8B:A6:AD:2D:33:A0:06:94:1D:E2:AE:4F:51:3E:F1:D4:E8:31:B9:F7:E0:FA:7B:62:42:C9:32.
-func appleAppAttestationRootPEM() throws -> String {
-    let fixtures = try #require(Bundle.module.url(forResource: "Fixtures", withExtension: nil), "no Fixtures in the test bundle")
-    return try String(contentsOf: fixtures.appendingPathComponent("apple_app_attestation_root_ca.pem"), encoding: .utf8)
-}
 
 /// The certificate chain (x5c) of Apple's published example App Attest attestation (App ID
 /// 0352187391.com.apple.example_app_attest), as carried in splitsecure/go-app-attest's tests (MIT,

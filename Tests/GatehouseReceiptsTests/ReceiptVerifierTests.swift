@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 import Crypto
 import GatehouseReceipts
@@ -62,7 +63,7 @@ struct ReceiptVerifierTests {
         #expect(check(ReceiptFixture.join(segments)).reasons == [.signatureInvalid])
         // The same signature as DER is not ES256.
         let original = ReceiptFixture.segments(token)
-        let der = try #require(derSignature(original[2]))
+        let der = try #require(derSignature(raw: original[2]))
         #expect(check(ReceiptFixture.join([original[0], original[1], der])).reasons == [.signatureInvalid])
     }
 
@@ -111,16 +112,5 @@ struct ReceiptVerifierTests {
         #expect(check(" " + token).reasons == [.malformed])
         let standard = parts.map { $0.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") }.joined(separator: ".")
         if standard != token { #expect(check(standard).reasons == [.malformed]) }
-    }
-
-    /// `r ‖ s` as DER, to check that receipts refuse it.
-    func derSignature(_ raw: [UInt8]) -> [UInt8]? {
-        func integer(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-            var value = Array(bytes.drop { $0 == 0 })
-            if value.first.map({ $0 >= 0x80 }) ?? true { value.insert(0, at: 0) }
-            return [0x02, UInt8(value.count)] + value
-        }
-        let body = integer(raw[0..<32]) + integer(raw[32..<64])
-        return [0x30, UInt8(body.count)] + body
     }
 }
