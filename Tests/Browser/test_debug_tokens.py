@@ -1,11 +1,9 @@
 """Debug tokens in a real browser: an owner creates one on the Keys page, sees its value once (with how to pass it),
 a CI build uses it, the production warnings show on the Overview and the Traffic checklist, and the owner revokes it
 behind a confirmation. Desktop and phone screenshots go to .build/screenshots/debug-*.png."""
-import base64
-import hashlib
-import hmac
 import json
 import os
+import sys
 import time
 import urllib.request
 
@@ -13,23 +11,17 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import Select
 
 from conftest import Shots
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "EndToEnd"))
+from signed_request import ios_assess_body  # noqa: E402
 from test_dashboard import PASSWORD, environment_id, fill, navigating, submit
 from test_pages import look
 
 
-def b64url(data):
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
 def assess_with_debug_token(base, public_key, token):
     """POST /api/v4/assess as an iOS CI build would: a signed request whose attestation is the debug token."""
-    signed = json.dumps({"app": {"id": "com.example.app"}, "device": {"id": "ci-simulator"}})
-    timestamp = int(time.time() * 1000)
-    nonce = b64url(os.urandom(16))
-    canonical = "\n".join(["gatehouse-v2", "ios", str(timestamp), nonce, "signed:" + hashlib.sha256(signed.encode()).hexdigest()])
-    signature = b64url(hmac.new(public_key.encode(), canonical.encode(), hashlib.sha256).digest())
-    body = {"apiKey": public_key, "platform": "ios", "request": {"timestamp": timestamp, "nonce": nonce, "signature": signature},
-            "signed": signed, "attestation": {"provider": "debug", "token": token}}
+    body = ios_assess_body(public_key, {"app": {"id": "com.example.app"}, "device": {"id": "ci-simulator"}},
+                           attestation={"provider": "debug", "token": token})
     request = urllib.request.Request(base + "/api/v4/assess", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
         return json.load(response)

@@ -8,9 +8,6 @@ and expects a clean exit. Exits non-zero when Schemathesis finds anything or the
 
 Usage: api_schema.py GATEHOUSE_BINARY SCHEMATHESIS_BINARY [extra schemathesis arguments...]
 """
-import base64
-import hashlib
-import hmac
 import json
 import os
 import shutil
@@ -21,6 +18,8 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+
+from signed_request import ios_assess_body
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -44,14 +43,7 @@ def call(base, method, path, token, body=None):
 
 def receipt(base, public_key):
     """A receipt from POST /api/v4/assess for a signed iOS request without attestation (DEVICE-API.md "Assessment")."""
-    signed = json.dumps({"app": {"id": "com.example.yourapp"}})
-    nonce = base64.urlsafe_b64encode(os.urandom(16)).rstrip(b"=").decode()
-    timestamp = int(time.time() * 1000)
-    canonical = "\n".join(["gatehouse-v2", "ios", str(timestamp), nonce,
-                           "signed:" + hashlib.sha256(signed.encode()).hexdigest()])
-    signature = base64.urlsafe_b64encode(hmac.new(public_key.encode(), canonical.encode(), hashlib.sha256).digest()).rstrip(b"=").decode()
-    body = {"apiKey": public_key, "platform": "ios", "request": {"timestamp": timestamp, "nonce": nonce, "signature": signature},
-            "signed": signed}
+    body = ios_assess_body(public_key, {"app": {"id": "com.example.yourapp"}})
     request = urllib.request.Request(base + "/api/v4/assess", data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json"})
     with urllib.request.urlopen(request, timeout=10) as response:
