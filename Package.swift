@@ -91,7 +91,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/Support/TestSupport", resources: [.copy("Fixtures")]),
         // The domain opened on either engine with the one test clock (the domain tests; the web's TestApp builds on it).
         .target(name: "DomainTesting", dependencies: ["Gatehouse", "TestSupport", "ThrowawayPostgres"], path: "Tests/Support/DomainTesting"),
-        .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL", "ChildProcess"], path: "Tests/Support/ThrowawayPostgres"),
+        .target(name: "ThrowawayPostgres", dependencies: ["PostgreSQL", "ChildProcess", "TestSupport"], path: "Tests/Support/ThrowawayPostgres"),
         .target(name: "ChildProcess", path: "Tests/Support/ChildProcess"),
         // A fake Google over TLS (Tests/EndToEnd/fake_google.py) with a throwaway CA, for HTTPClient and the decoder.
         .target(name: "FakeGoogle", dependencies: ["ChildProcess", "HTTPClient", "TestSupport"], path: "Tests/Support/FakeGoogle"),

@@ -1,3 +1,4 @@
+import TestSupport
 import JSON
 import Synchronization
 import DomainTesting
@@ -24,9 +25,6 @@ public final class TestApp: Sendable {
     public var directory: String { fixture.directory.path }
     /// The PostgreSQL database of this app in the PostgreSQL pass (dropped with it); nil on SQLite.
     public var postgres: ThrowawayPostgres.Database? { fixture.postgres }
-
-    /// The repository root (resources).
-    public static var repositoryRoot: String { DomainFixture.repositoryRoot }
 
     /// An app on this pass's engine, its clock at 1 795 000 000 (late 2026), with `configure` applied to the
     /// configuration (the domain's half included) before anything opens.

@@ -1,3 +1,4 @@
+import TestSupport
 import DomainTesting
 import Foundation
 @testable import Gatehouse
@@ -15,7 +16,7 @@ enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     var testDescription: String { rawValue }
 
     /// The repository's migrations folder.
-    static var migrations: String { DomainFixture.repositoryRoot + "/Migrations" }
+    static var migrations: String { repositoryRoot + "/Migrations" }
 
     /// A fresh domain on this engine, its clock at `now` (unix seconds).
     func open(now: Int64 = 1_800_000_000) throws -> EngineStore {

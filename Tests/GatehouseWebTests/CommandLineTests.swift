@@ -1,3 +1,4 @@
+import TestSupport
 import ChildProcess
 import Foundation
 import GatehouseTesting
@@ -16,7 +17,7 @@ struct CommandLineTests {
         var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("GATEHOUSE_") }
         for (k, v) in environment { env[k] = v }
         let run = try CommandRun(try CommandRun.gatehouse(), arguments, input: Array((input ?? "").utf8), environment: env,
-                                 directory: TestApp.repositoryRoot, timeout: timeout)
+                                 directory: repositoryRoot, timeout: timeout)
         return Run(status: run.status, output: run.outputText, error: run.error)
     }
 
@@ -109,7 +110,7 @@ struct CommandLineTests {
         let resources = (database as NSString).deletingLastPathComponent + "/resources"
         let fm = FileManager.default
         for folder in ["Public", "Migrations", "Templates"] {
-            try fm.copyItem(atPath: TestApp.repositoryRoot + "/" + folder, toPath: resources + "/" + folder)
+            try fm.copyItem(atPath: repositoryRoot + "/" + folder, toPath: resources + "/" + folder)
         }
         let page = resources + "/Templates/pages/login.mustache"
         try "{{<layouts/base}}\n{{$content}}\n  {{#broken}}\n{{/content}}\n{{/layouts/base}}\n".write(toFile: page, atomically: true, encoding: .utf8)

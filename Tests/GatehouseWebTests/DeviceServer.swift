@@ -1,3 +1,4 @@
+import TestSupport
 import Attestation
 import AttestationTesting
 import ChildProcess
@@ -40,17 +41,17 @@ final class DeviceServer {
         if let postgresURL {
             postgres = nil
             database = postgresURL
-            databaseArguments = ["--database", database, "--resources", TestApp.repositoryRoot, "--master-key", ThrowawayPostgres.masterKey()]
+            databaseArguments = ["--database", database, "--resources", repositoryRoot, "--master-key", ThrowawayPostgres.masterKey()]
         } else if onPostgres {
             let throwaway = try ThrowawayPostgres.database()
             postgres = throwaway
             database = throwaway.url
-            databaseArguments = ["--database", database, "--resources", TestApp.repositoryRoot, "--master-key", ThrowawayPostgres.masterKey()]
+            databaseArguments = ["--database", database, "--resources", repositoryRoot, "--master-key", ThrowawayPostgres.masterKey()]
                 + (ThrowawayPostgres.pooled ? ["--database-prepared-statements", "off"] : [])
         } else {
             postgres = nil
             database = directory + "/gatehouse.sqlite"
-            databaseArguments = ["--database", database, "--resources", TestApp.repositoryRoot]
+            databaseArguments = ["--database", database, "--resources", repositoryRoot]
         }
         rootsFile = directory + "/roots.pem"
         try Self.ca().rootPEM.write(toFile: rootsFile, atomically: true, encoding: .utf8)

@@ -14,7 +14,7 @@ struct MigrateCommandTests {
     /// A resources folder holding a copy of `Migrations/` and nothing else.
     static func migrationsOnly() throws -> TemporaryDirectory {
         let folder = try TemporaryDirectory("gatehouse-migrations-only")
-        try FileManager.default.copyItem(atPath: TestApp.repositoryRoot + "/Migrations", toPath: folder.file("Migrations"))
+        try FileManager.default.copyItem(atPath: repositoryRoot + "/Migrations", toPath: folder.file("Migrations"))
         return folder
     }
 

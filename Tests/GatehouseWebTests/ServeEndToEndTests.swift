@@ -16,7 +16,7 @@ struct ServeEndToEndTests {
         let client: PlainHTTP
 
         init(database: String, directory: String) throws {
-            process = try GatehouseServe.start(["--database", database, "--resources", TestApp.repositoryRoot, "--log-level", "warning"],
+            process = try GatehouseServe.start(["--database", database, "--resources", repositoryRoot, "--log-level", "warning"],
                                                log: directory + "/serve.log")
             client = try GatehouseServe.client(of: process)
         }
@@ -38,7 +38,7 @@ struct ServeEndToEndTests {
 
         // A write token from the CLI, printed once on stdout.
         let cli = try ChildProcess(executable, ["token", "create", "--name", "e2e", "--scope", "write", "--database", database,
-                                                "--resources", TestApp.repositoryRoot], standardErrorPath: directory + "/cli.log")
+                                                "--resources", repositoryRoot], standardErrorPath: directory + "/cli.log")
         let (cliCode, cliLines) = cli.finish(timeout: 60)
         #expect(cliCode == 0, "token create: \(cli.standardError)")
         let token = try #require(cliLines.first { $0.hasPrefix("gtm_") }, "token create printed \(cliLines)")
@@ -50,7 +50,7 @@ struct ServeEndToEndTests {
         #expect(try first.client.send("GET", "/healthz").text == "ok\n")
 
         // A second server on the same database refuses to start: the first one serves from memory what it wrote.
-        let rival = try GatehouseServe.start(["--database", database, "--resources", TestApp.repositoryRoot], log: directory + "/second.log")
+        let rival = try GatehouseServe.start(["--database", database, "--resources", repositoryRoot], log: directory + "/second.log")
         let (rivalCode, _) = rival.finish(timeout: 30)
         #expect(rivalCode != 0 && rivalCode != nil)
         #expect(rival.standardError.contains("another gatehouse serve (pid \(first.process.pid)) is using"), "\(rival.standardError)")

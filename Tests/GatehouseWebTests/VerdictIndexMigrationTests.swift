@@ -14,7 +14,7 @@ struct VerdictIndexMigrationTests {
         let temporary = try TemporaryDirectory("gatehouse-migration")
         let directory = temporary.path
         try FileManager.default.createDirectory(atPath: directory + "/Migrations", withIntermediateDirectories: true)
-        let source = TestApp.repositoryRoot + "/Migrations/"
+        let source = repositoryRoot + "/Migrations/"
         // 0001, and the revisions today's store moves on in every write (0012).
         for file in ["0001_initial.sql", "0012_revisions.sql"] {
             try FileManager.default.copyItem(atPath: source + file, toPath: directory + "/Migrations/" + file)

@@ -157,12 +157,8 @@ struct ServerTests {
         #expect(server.openConnections >= 1000, "the idle connections were dropped to serve the new one")
     }
 
-    /// Tests/EndToEnd/hold_connections.py, found from this file's path.
-    static let holdConnections: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }
-        return url.path + "/EndToEnd/hold_connections.py"
-    }()
+    /// Tests/EndToEnd/hold_connections.py.
+    static let holdConnections = repositoryRoot + "/Tests/EndToEnd/hold_connections.py"
 
     @Test func maxConnectionsClosesTheExtraOnes() throws {
         let server = try startServer(limits: HTTPLimits(maxConnections: 2), responder: echo)

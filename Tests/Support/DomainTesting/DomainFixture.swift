@@ -29,13 +29,6 @@ public final class DomainFixture: Sendable {
     /// The PostgreSQL database made for this fixture, dropped with it; nil on SQLite.
     public let postgres: ThrowawayPostgres.Database?
 
-    /// The repository root, found from this file's path (migrations, templates and public files come from it).
-    public static let repositoryRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
     /// A new database on `engine` with the clock at `now` (unix seconds: every test says when it runs), and the
     /// domain opened over it, writing its lines to `log`; `configure` changes the configuration first. With
     /// `systemMonotonic` the domain's monotonic time (rate limits, how recently it followed other servers) is the
@@ -47,7 +40,7 @@ public final class DomainFixture: Sendable {
         clock = TestClock(now)
         self.systemMonotonic = systemMonotonic
         var configuration = DomainConfiguration()
-        configuration.resources = Self.repositoryRoot
+        configuration.resources = repositoryRoot
         switch engine {
         case .sqlite:
             postgres = nil

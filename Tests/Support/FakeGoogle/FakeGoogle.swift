@@ -1,3 +1,4 @@
+import TestSupport
 import ChildProcess
 import Foundation
 import HTTPClient
@@ -19,8 +20,7 @@ public final class FakeGoogle: @unchecked Sendable {
     /// Starts a fake and waits for its port.
     public init() throws {
         let material = try TLSMaterial.shared()
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("EndToEnd/fake_google.py").path
+        let script = repositoryRoot + "/Tests/EndToEnd/fake_google.py"
         let errors = material.directory + "/fake-\(UUID().uuidString).err"
         process = try ChildProcess("/usr/bin/python3", ["-u", script, material.serverCertificate, material.serverKey],
                                    standardErrorPath: errors)

@@ -1,3 +1,4 @@
+import TestSupport
 import ChildProcess
 import Foundation
 import PostgreSQL
@@ -106,10 +107,8 @@ public enum ThrowawayPostgres {
         }
 
         static func run(_ command: String, _ directory: String) throws -> String {
-            var script = URL(fileURLWithPath: #filePath)
-            for _ in 0..<3 { script.deleteLastPathComponent() }
             // posix_spawn and waitpid (ChildProcess): Foundation's Process was seen never to notice this script's exit.
-            let run = try ChildProcess("/bin/sh", [script.path + "/postgres-cluster.sh", command, directory], standardErrorPath: directory + ".err")
+            let run = try ChildProcess("/bin/sh", [repositoryRoot + "/Tests/postgres-cluster.sh", command, directory], standardErrorPath: directory + ".err")
             defer { try? FileManager.default.removeItem(atPath: directory + ".err") }
             let (code, lines) = run.finish(timeout: 120)
             guard code == 0 else { throw Unavailable(description: "postgres-cluster.sh \(command): \(run.standardError)") }
