@@ -25,7 +25,8 @@ ENGINE_FOLDER = "Sources/Gatehouse/Store/Engines"
 DOMAIN_FILE = "Sources/Gatehouse/Domain/Domain.swift"
 WEB_COMMANDS = {"Sources/gatehouse/Serve.swift"}
 SERVICE_FIELD = re.compile(r"^\s*(?:public\s+)?let\s+\w+\s*:\s*(\w+)\s*$")
-CACHE_FIELD = re.compile(r"\b(?:let|var)\s+\w+\s*(?::[^=]*\w*Cache\b|=\s*\w*Cache\b)")
+# A stored property (a declaration at a type's top level, four spaces in) whose type or initial value is a cache.
+CACHE_FIELD = re.compile(r"^ {4}(?:(?:public|internal|private|fileprivate)\s+)?(?:let|var)\s+\w+\s*(?::[^=]*\w*Cache\b|=\s*\w*Cache\b)")
 CACHE_MADE = re.compile(r"\b\w*Cache\s*(?:<[^>]*>)?\s*\(")
 STORE_NAMED = re.compile(r"\bStore\b|\.store\b")
 IMPORT = re.compile(r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)")
@@ -100,7 +101,7 @@ def layering():
                 crossings.append(f"{path}:{number}: the web makes a cache; caches belong to the domain's services")
     for path in swift_files("Sources/Gatehouse/Store"):
         for number, line in code_lines(path):
-            if CACHE_FIELD.search(line):
+            if CACHE_FIELD.match(line):
                 crossings.append(f"{path}:{number}: the store declares a cache; the service that reads the table owns it")
     for path in swift_files("Sources/gatehouse"):
         if path in WEB_COMMANDS:

@@ -14,10 +14,10 @@ extension Duration {
     public func milliseconds(roundingUp: Bool = false) -> Int {
         let (seconds, attoseconds) = components
         guard seconds >= 0, attoseconds >= 0 else { return 0 }
-        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        if overflow { return .max }
-        let part = (attoseconds + (roundingUp ? 999_999_999_999_999 : 0)) / 1_000_000_000_000_000
-        return Int(clamping: whole.addingReportingOverflow(part).overflow ? .max : whole + part)
+        let (whole, tooLong) = seconds.multipliedReportingOverflow(by: 1000)
+        if tooLong { return .max }
+        let (total, overflow) = whole.addingReportingOverflow((attoseconds + (roundingUp ? 999_999_999_999_999 : 0)) / 1_000_000_000_000_000)
+        return overflow ? .max : Int(total)
     }
 
     /// The duration in seconds, as a floating-point number (for metrics and thread waits).

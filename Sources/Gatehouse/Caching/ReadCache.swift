@@ -2,12 +2,12 @@
 ///
 /// A reader notes the generation before it reads and keeps its value only when no write ended meanwhile; the store
 /// calls `invalidate()` once a transaction that wrote a table the cache follows has ended, committed or not
-/// (`Store.follow`: no service invalidates by hand). So a kept value is never older than the last write this process
+/// (`Store.cache(limit:following:)`: no service invalidates by hand). So a kept value is never older than the last write this process
 /// made, and reads that hit the cache touch no database connection at all. Only this process may write the cached
 /// tables (the CLI creates tokens and admins, which a miss reads from the database).
 /// Bounded: past `limit` values it starts over. Values that never change for their key (a response body by entity
 /// tag) need no invalidation at all.
-public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
+final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
     // Safe to share: `generation` and `values` are only touched under `lock`.
     private let lock = ReadWriteLock()
     private var generation = 0
@@ -17,7 +17,7 @@ public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchec
     private let freshness: Freshness?
 
     /// A cache of at most `limit` values.
-    public convenience init(limit: Int) {
+    convenience init(limit: Int) {
         self.init(limit: limit, freshness: nil)
     }
 
@@ -30,7 +30,7 @@ public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchec
     /// The cached value for `key`, or the one `read` returns (kept when no write ended while it read). Nil when
     /// `read` finds nothing (absence is never cached: a new row must be found at once). While this server has not
     /// followed the other servers' changes lately (``Freshness``), every call reads and nothing is kept.
-    public func value(_ key: Key, read: () throws -> Value?) rethrows -> Value? {
+    func value(_ key: Key, read: () throws -> Value?) rethrows -> Value? {
         if let freshness, freshness.isStale { return try read() }
         let (cached, seen) = lock.reading { (values[key], generation) }
         if let cached { return cached }
@@ -55,7 +55,7 @@ public final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchec
     }
 
     /// Forgets every value (the store calls it after each write to the tables the cache follows).
-    public func invalidate() {
+    func invalidate() {
         lock.writing {
             generation += 1
             values.removeAll(keepingCapacity: true)

@@ -27,6 +27,8 @@ public struct ConfigurationOption: Sendable {
 /// what each means is read by the configuration that declared the option (``DomainConfiguration``, the web's).
 public struct ConfigurationValues: Sendable {
     var values: [String: String]
+    /// Each option's variable, by flag (for the messages, which name both).
+    let variables: [String: String]
     /// The process environment (for the `*_FILE` variables that name a file holding a secret).
     let environment: [String: String]
 
@@ -66,7 +68,13 @@ public struct ConfigurationValues: Sendable {
             i += 1
         }
         if rest.count > positional { throw ConfigurationError("unexpected argument \(rest[positional]); see --help") }
-        return (ConfigurationValues(values: values, environment: environment), rest)
+        let variables = Dictionary(options.map { ($0.flag, $0.variable) }, uniquingKeysWith: { first, _ in first })
+        return (ConfigurationValues(values: values, variables: variables, environment: environment), rest)
+    }
+
+    /// How messages name `flag`: with its variable (`--port / GATEHOUSE_PORT`).
+    public func name(_ flag: String) -> String {
+        variables[flag].map { "\(flag) / \($0)" } ?? flag
     }
 
     /// The value given for `flag`, if any.
@@ -96,22 +104,23 @@ public struct ConfigurationValues: Sendable {
         }
     }
 
-    /// The whole number given for `flag` within `range`, if any; `name` says the flag and its variable in the error.
+    /// The whole number given for `flag` within `range`, if any; `meaning` follows the range in the error (what its
+    /// ends mean).
     /// - Throws: `ConfigurationError` saying the range.
-    public func integer(_ flag: String, in range: ClosedRange<Int>, _ name: String) throws(ConfigurationError) -> Int? {
+    public func integer(_ flag: String, in range: ClosedRange<Int>, meaning: String = "") throws(ConfigurationError) -> Int? {
         guard let v = values[flag] else { return nil }
         guard let n = Int(v), range.contains(n) else {
-            throw ConfigurationError("\(name) must be a number from \(range.lowerBound) to \(range.upperBound), got \(v)")
+            throw ConfigurationError("\(name(flag)) must be a number from \(range.lowerBound) to \(range.upperBound)\(meaning), got \(v)")
         }
         return n
     }
 
     /// The rate (requests per second, 0 to a million) given for `flag`, if any.
     /// - Throws: `ConfigurationError` saying the range.
-    public func rate(_ flag: String, _ name: String) throws(ConfigurationError) -> Double? {
+    public func rate(_ flag: String) throws(ConfigurationError) -> Double? {
         guard let value = values[flag] else { return nil }
         guard let n = Double(value), n.isFinite, (0...1_000_000).contains(n) else {
-            throw ConfigurationError("\(name) must be a number of requests per second from 0 (no limit) to 1000000, got \(value)")
+            throw ConfigurationError("\(name(flag)) must be a number of requests per second from 0 (no limit) to 1000000, got \(value)")
         }
         return n
     }

@@ -66,14 +66,14 @@ public struct DomainConfiguration: Sendable {
     /// - Throws: `ConfigurationError` saying what to set.
     public init(_ values: ConfigurationValues) throws(ConfigurationError) {
         if let v = try values.value("--database", orFileNamedBy: "GATEHOUSE_DATABASE_FILE") {
-            guard !v.isEmpty else { throw ConfigurationError("--database / GATEHOUSE_DATABASE must name a SQLite file or a postgres:// URL") }
+            guard !v.isEmpty else { throw ConfigurationError("\(values.name("--database")) must name a SQLite file or a postgres:// URL") }
             database = v
         }
-        databasePool = try values.integer("--database-pool", in: 1...256, "--database-pool / GATEHOUSE_DATABASE_POOL") ?? databasePool
+        databasePool = try values.integer("--database-pool", in: 1...256) ?? databasePool
         if values["--database-prepared-statements"] != nil { databasePreparedStatements = try values.flag("--database-prepared-statements") }
         if let v = values["--durability"] {
             guard let durability = CommitDurability(rawValue: v.lowercased()) else {
-                throw ConfigurationError("--durability / GATEHOUSE_DURABILITY must be full (every acknowledged change survives a power cut) or normal, got \(v)")
+                throw ConfigurationError("\(values.name("--durability")) must be full (every acknowledged change survives a power cut) or normal, got \(v)")
             }
             self.durability = durability
         }
@@ -86,7 +86,7 @@ public struct DomainConfiguration: Sendable {
         if let v = values["--app-attest-roots"], !v.isEmpty { appAttestRoots = v }
         if let v = values["--play-integrity-endpoint"], !v.isEmpty {
             guard v.lowercased().hasPrefix("https://"), v.count > "https://".count else {
-                throw ConfigurationError("--play-integrity-endpoint / GATEHOUSE_PLAY_INTEGRITY_ENDPOINT must be an https:// URL, got \(v)")
+                throw ConfigurationError("\(values.name("--play-integrity-endpoint")) must be an https:// URL, got \(v)")
             }
             playIntegrityEndpoint = v
         }
@@ -94,16 +94,12 @@ public struct DomainConfiguration: Sendable {
         if let v = values["--token-uri-hosts"] {
             let hosts = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard hosts.allSatisfy({ host in !host.contains("/") && !host.contains("@") }) else {
-                throw ConfigurationError("--token-uri-hosts / GATEHOUSE_TOKEN_URI_HOSTS takes host or host:port names separated by commas, got \(v)")
+                throw ConfigurationError("\(values.name("--token-uri-hosts")) takes host or host:port names separated by commas, got \(v)")
             }
             tokenEndpoints = TokenEndpoints(extraHosts: hosts)
         }
-        if let v = values["--google-decodes-per-address"] {
-            guard let n = Int(v), (0...1_000_000).contains(n) else {
-                throw ConfigurationError("--google-decodes-per-address / GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS must be a number from 0 (no limit) to 1000000, got \(v)")
-            }
-            googleDecodesPerAddress = n
-        }
+        googleDecodesPerAddress = try values.integer("--google-decodes-per-address", in: 0...1_000_000, meaning: " (0: no limit)")
+            ?? googleDecodesPerAddress
     }
 
     /// Where `Public/`, `Templates/` and `Migrations/` are when `--resources` does not say: the working directory when

@@ -17,10 +17,8 @@ public struct APIKeys: Sendable {
     /// the store lives.
     public init(store: Store) {
         self.store = store
-        publicKeys = ReadCache(limit: 10_000, freshness: store.freshness)
-        secretKeyExpiries = ReadCache(limit: 1, freshness: store.freshness)
-        store.follow(.apiKeys, publicKeys.invalidate)
-        store.follow(.apiKeys, secretKeyExpiries.invalidate)
+        publicKeys = store.cache(limit: 10_000, following: .apiKeys)
+        secretKeyExpiries = store.cache(limit: 1, following: .apiKeys)
     }
 
     /// When each environment's unrevoked secret keys expire (`Int64.max`: never), by environment id.

@@ -27,10 +27,8 @@ public struct DebugTokens: Sendable {
     /// the store lives.
     public init(store: Store) {
         self.store = store
-        byHash = ReadCache(limit: 10_000, freshness: store.freshness)
-        unrevoked = ReadCache(limit: 1, freshness: store.freshness)
-        store.follow(.debugTokens, byHash.invalidate)
-        store.follow(.debugTokens, unrevoked.invalidate)
+        byHash = store.cache(limit: 10_000, following: .debugTokens)
+        unrevoked = store.cache(limit: 1, following: .debugTokens)
     }
 
     /// A new token of `environmentID` named `name`, live until `expiresAt` (unix seconds; nil: 30 days from now).

@@ -16,8 +16,7 @@ public struct Environments: Sendable {
     /// the store lives.
     public init(store: Store) {
         self.store = store
-        cache = ReadCache(limit: 10_000, freshness: store.freshness)
-        store.follow(.environments, cache.invalidate)
+        cache = store.cache(limit: 10_000, following: .environments)
     }
 
     /// A new environment with its first public and secret key. The secret's plaintext is returned only here.

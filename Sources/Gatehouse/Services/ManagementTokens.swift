@@ -16,8 +16,7 @@ public struct ManagementTokens: Sendable {
     /// the store lives.
     public init(store: Store) {
         self.store = store
-        byHash = ReadCache(limit: 10_000, freshness: store.freshness)
-        store.follow(.managementTokens, byHash.invalidate)
+        byHash = store.cache(limit: 10_000, following: .managementTokens)
     }
 
     public func create(name: String, scope: ManagementToken.Scope, actor: AuditActor) throws -> (token: ManagementToken, secret: String) {

@@ -22,8 +22,7 @@ public struct Sessions: Sendable {
     /// the store lives.
     public init(store: Store, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) throws {
         self.store = store
-        byHash = ReadCache(limit: 10_000, freshness: store.freshness)
-        store.follow([.sessions, .admins], byHash.invalidate)
+        byHash = store.cache(limit: 10_000, following: [.sessions, .admins])
         self.hasher = hasher
         self.policy = policy
         decoyHash = try hasher.decoy()

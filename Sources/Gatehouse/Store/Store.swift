@@ -42,6 +42,14 @@ public final class Store: Sendable {
         revisions.follow(tables, forget)
     }
 
+    /// A new cache of at most `limit` values read from `tables`, emptied after every write to them and reading through
+    /// while this server has not followed the others lately: how a service makes each cache it owns.
+    func cache<Key, Value>(limit: Int, following tables: CachedTables) -> ReadCache<Key, Value> {
+        let cache = ReadCache<Key, Value>(limit: limit, freshness: freshness)
+        follow(tables, cache.invalidate)
+        return cache
+    }
+
     /// The master key from `GATEHOUSE_MASTER_KEY` (base64 of 32 bytes) or from a key file created beside the database
     /// (mode 0600) on first start. Throws with a message saying what to set.
     public static func masterKey(environmentValue: String?, keyFilePath: String) throws -> [UInt8] {

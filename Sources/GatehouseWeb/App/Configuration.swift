@@ -61,20 +61,17 @@ public struct Configuration: Sendable {
         var c = Configuration()
         c.domain = try DomainConfiguration(values)
         if let v = values["--host"] { c.host = v }
-        c.port = try values.integer("--port", in: 0...65535, "--port / GATEHOUSE_PORT") ?? c.port
+        c.port = try values.integer("--port", in: 0...65535) ?? c.port
         c.demo = try values.flag("--demo")
         if let v = values["--metrics"] { c.metrics = v.isEmpty ? "open" : v }
         c.secureCookies = try values.flag("--secure-cookies")
         c.trustProxy = try values.flag("--trust-proxy")
-        if let v = values["--trusted-proxies"] {
-            guard let n = Int(v), (1...16).contains(n) else {
-                throw ConfigurationError("--trusted-proxies / GATEHOUSE_TRUSTED_PROXIES must be a number from 1 to 16 (the reverse proxies in a row in front of the server), got \(v)")
-            }
+        if let n = try values.integer("--trusted-proxies", in: 1...16, meaning: " (the reverse proxies in a row in front of the server)") {
             c.trustedProxies = n
         }
-        c.workers = try values.integer("--workers", in: 1...1024, "--workers / GATEHOUSE_WORKERS") ?? c.workers
-        c.deviceRatePerAddress = try values.rate("--device-rate-per-address", "--device-rate-per-address / GATEHOUSE_DEVICE_RATE_PER_ADDRESS") ?? c.deviceRatePerAddress
-        c.deviceRatePerKey = try values.rate("--device-rate-per-key", "--device-rate-per-key / GATEHOUSE_DEVICE_RATE_PER_KEY") ?? c.deviceRatePerKey
+        c.workers = try values.integer("--workers", in: 1...1024) ?? c.workers
+        c.deviceRatePerAddress = try values.rate("--device-rate-per-address") ?? c.deviceRatePerAddress
+        c.deviceRatePerKey = try values.rate("--device-rate-per-key") ?? c.deviceRatePerKey
         if let v = values["--log-level"] {
             guard ["debug", "info", "warning", "error"].contains(v) else { throw ConfigurationError("--log-level must be debug, info, warning or error") }
             c.logLevel = v
