@@ -4,26 +4,21 @@ import TestSupport
 /// Real keys made with the `openssl` command for tests: a service-account JSON key with an RSA private key, and
 /// Play Console-style local keys (AES-256 + EC P-256 public key).
 public enum TestKeys {
-    /// Runs openssl with arguments (and `input` on its standard input); returns standard output.
-    static func openssl(_ arguments: [String], input: Data? = nil) throws -> Data {
-        Data(try TestSupport.openssl(arguments, in: NSTemporaryDirectory(), input: input.map { [UInt8]($0) }))
-    }
-
     /// A PKCS#8 PEM RSA private key.
     public static func rsaPrivateKeyPEM() throws -> String {
-        String(decoding: try openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]), as: UTF8.self)
+        String(decoding: try openssl(["genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"], in: NSTemporaryDirectory()), as: UTF8.self)
     }
 
     /// Base64 DER (SubjectPublicKeyInfo) of a fresh EC P-256 public key.
     public static func ecPublicKeyBase64() throws -> String {
-        let pem = try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
-        return try openssl(["pkey", "-pubout", "-outform", "DER"], input: pem).base64EncodedString()
+        let pem = try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"], in: NSTemporaryDirectory())
+        return Data(try openssl(["pkey", "-pubout", "-outform", "DER"], in: NSTemporaryDirectory(), input: pem)).base64EncodedString()
     }
 
     /// Base64 DER of a fresh EC P-384 public key (the wrong curve for Play Integrity).
     public static func ecP384PublicKeyBase64() throws -> String {
-        let pem = try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"])
-        return try openssl(["pkey", "-pubout", "-outform", "DER"], input: pem).base64EncodedString()
+        let pem = try openssl(["genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"], in: NSTemporaryDirectory())
+        return Data(try openssl(["pkey", "-pubout", "-outform", "DER"], in: NSTemporaryDirectory(), input: pem)).base64EncodedString()
     }
 
     /// A service-account JSON key object (as a JSON string) around a real RSA private key.

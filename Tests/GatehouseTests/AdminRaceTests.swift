@@ -1,3 +1,4 @@
+import DomainTesting
 import Crypto
 import Foundation
 @testable import Gatehouse
@@ -12,7 +13,7 @@ struct AdminRaceTests {
     static let password = "correct horse battery staple"
 
     /// Two stores on one database as two servers (on SQLite, one store twice: one process holds the file).
-    static func twoServers(_ engine: StoreEngine) throws -> (EngineStore, Store) {
+    static func twoServers(_ engine: DomainEngine) throws -> (EngineStore, Store) {
         let first = try engine.open()
         guard first.postgres != nil else { return (first, first.store) }
         return (first, try first.fixture.anotherServer().store)
@@ -21,8 +22,8 @@ struct AdminRaceTests {
     /// Sixteen wrong guesses at one account from sixteen addresses, sent at once through two servers: exactly the
     /// policy's free failures are judged, every other one waits (each attempt is counted before its check, and the
     /// check and the count are one decision at a time).
-    @Test(arguments: StoreEngine.allCases)
-    func parallelGuessesThroughTwoServersMeetTheThrottle(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func parallelGuessesThroughTwoServersMeetTheThrottle(_ engine: DomainEngine) throws {
         let (first, second) = try Self.twoServers(engine)
         try Admins(store: first.store).create(email: "frank@example.com", password: Self.password, role: .viewer, actor: .system)
         let servers = [try Sessions(store: first.store), try Sessions(store: second)]
@@ -45,8 +46,8 @@ struct AdminRaceTests {
 
     /// Two owners demote (or disable) each other at the same moment through two servers: one wins, the other is
     /// told there would be no active owner left, and one active owner remains.
-    @Test(arguments: StoreEngine.allCases)
-    func twoOwnersDemotingEachOtherLeaveOneOwner(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func twoOwnersDemotingEachOtherLeaveOneOwner(_ engine: DomainEngine) throws {
         let (first, second) = try Self.twoServers(engine)
         for round in 0..<8 {
             let admins = Admins(store: first.store)
@@ -70,8 +71,8 @@ struct AdminRaceTests {
 
     /// A sign-in with the old password whose check ends just before a change of that password opens no session:
     /// the change commits between the check and the session's insert (the test's hook), and the sign-in is refused.
-    @Test(arguments: StoreEngine.allCases)
-    func aSignInStraddlingAPasswordChangeOpensNothing(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func aSignInStraddlingAPasswordChangeOpensNothing(_ engine: DomainEngine) throws {
         let (first, second) = try Self.twoServers(engine)
         let admin = try Admins(store: first.store).create(email: "grace@example.com", password: Self.password, role: .owner, actor: .system)
         var sessions = try Sessions(store: first.store)

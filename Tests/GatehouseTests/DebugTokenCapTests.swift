@@ -1,3 +1,4 @@
+import DomainTesting
 import Foundation
 @testable import Gatehouse
 import Testing
@@ -7,8 +8,8 @@ import TestThreads
 /// (READ COMMITTED counts the tokens before any of the racing ones is written).
 @Suite("Debug tokens: the cap under concurrency")
 struct DebugTokenCapTests {
-    @Test(arguments: StoreEngine.allCases)
-    func parallelCreationsThroughTwoServersStopAtTwenty(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func parallelCreationsThroughTwoServersStopAtTwenty(_ engine: DomainEngine) throws {
         let (first, second) = try AdminRaceTests.twoServers(engine)
         let (environment, _) = try first.environment()
         let services = [DebugTokens(store: first.store), DebugTokens(store: second)]

@@ -1,3 +1,4 @@
+import DomainTesting
 import Attestation
 import Crypto
 import Foundation
@@ -25,7 +26,7 @@ struct DeviceDomainTests {
             // The synthetic CA's certificates are valid from when openssl makes them (the CA on first use, each leaf when
             // a key is attested, seconds later on a loaded machine): the store's time is two minutes ahead of now, inside
             // every certificate's validity.
-            engine = try StoreEngine.sqlite.open(now: Int64(Date().timeIntervalSince1970) + 120)
+            engine = try DomainEngine.sqlite.open(now: Int64(Date().timeIntervalSince1970) + 120)
             let (created, keys) = try engine.environment()
             var patch = EnvironmentPatch()
             patch.appleAppIDs = .set([DeviceDomainTests.appID])

@@ -1,3 +1,4 @@
+import DomainTesting
 import Foundation
 @testable import Gatehouse
 import PostgreSQL
@@ -14,7 +15,7 @@ struct GroupCommitTests {
     struct Refused: Error {}
 
     /// An empty table `t` on `engine`, and what to remove afterwards.
-    private func database(_ engine: StoreEngine) throws -> (any SQLDatabase, cleanup: () -> Void) {
+    private func database(_ engine: DomainEngine) throws -> (any SQLDatabase, cleanup: () -> Void) {
         switch engine {
         case .sqlite:
             let directory = NSTemporaryDirectory() + "gatehouse-group-" + UUID().uuidString
@@ -32,8 +33,8 @@ struct GroupCommitTests {
         }
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func concurrentChangesCommitTogetherAndFailAlone(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func concurrentChangesCommitTogetherAndFailAlone(_ engine: DomainEngine) throws {
         let (database, cleanup) = try database(engine)
         defer { cleanup() }
         let committer = GroupCommit(database: database, maxBatch: 8)
@@ -62,8 +63,8 @@ struct GroupCommitTests {
 
     /// Small batches under several leaders (PostgreSQL runs half its pool's transactions at once): every caller gets
     /// its own result, each change runs in exactly one committed transaction, and no caller is left waiting.
-    @Test(arguments: StoreEngine.allCases)
-    func manyCallersOverSeveralLeadersEachCommitOnce(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func manyCallersOverSeveralLeadersEachCommitOnce(_ engine: DomainEngine) throws {
         let (database, cleanup) = try database(engine)
         defer { cleanup() }
         let committer = GroupCommit(database: database, maxBatch: 3)

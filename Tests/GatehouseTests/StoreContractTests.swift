@@ -1,3 +1,4 @@
+import DomainTesting
 import Attestation
 import Crypto
 import Foundation
@@ -11,8 +12,8 @@ import Testing
 /// store; time is the engine store's clock.
 @Suite("Store contract")
 struct StoreContractTests {
-    @Test(arguments: StoreEngine.allCases)
-    func aChallengeIsConsumedOnceAlsoByTenConcurrentConsumers(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func aChallengeIsConsumedOnceAlsoByTenConcurrentConsumers(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let now = s.clock.now
@@ -51,8 +52,8 @@ struct StoreContractTests {
     /// The counter commit after a lost race: the window moved between the judgement and the commit (another server
     /// committed counter 3 after this one judged counter 5 against a fresh window), so the commit re-reads the stored
     /// window and judges again; what it stores keeps the other's seen counter, so replaying 3 is refused afterwards.
-    @Test(arguments: StoreEngine.allCases)
-    func aCounterCommitThatLostARaceKeepsTheWinnersSeenCounters(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func aCounterCommitThatLostARaceKeepsTheWinnersSeenCounters(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let keyID = [UInt8](repeating: 9, count: 32)
@@ -73,8 +74,8 @@ struct StoreContractTests {
         #expect(try s.store.read { db in try AttestedKeysTable.window(db, keyID: keyID) } == window)
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func aCounterAdvancesConditionallyOneOfTwentyWriters(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func aCounterAdvancesConditionallyOneOfTwentyWriters(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let keyID = [UInt8](repeating: 7, count: 32)
@@ -101,8 +102,8 @@ struct StoreContractTests {
         #expect(try s.store.read { db in try AttestedKeysTable.load(db, keyID: keyID, environmentID: "env_other") } == nil)
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func aNonceIsSpentOncePerAppAcrossEnvironments(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func aNonceIsSpentOncePerAppAcrossEnvironments(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let later = s.clock.now + 600
         let spend = { (app: String, nonce: String) in
@@ -122,8 +123,8 @@ struct StoreContractTests {
         #expect(try spend("com.example.app", "n1"), "forgotten once it cannot pass the window")
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func aPlayIntegrityTokenIsSpentOnceAndFailedTokensAreKeptCapped(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func aPlayIntegrityTokenIsSpentOnceAndFailedTokensAreKeptCapped(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let now = s.clock.now
@@ -149,8 +150,8 @@ struct StoreContractTests {
         #expect(try s.store.read { db in try FailedIntegrityTokensTable.recent(db, environmentID: "env_other", now: now) }.isEmpty)
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func receiptKeysRotate(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func receiptKeysRotate(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let keys = ReceiptKeys(store: s.store)
         let first = try keys.prepare()
@@ -164,8 +165,8 @@ struct StoreContractTests {
         #expect(try keys.published().keys.map(\.kid) == [revoked.current])
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func setupFormsSentAtOnceMakeOneFirstOwner(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func setupFormsSentAtOnceMakeOneFirstOwner(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let admins = Admins(store: s.store, hasher: PasswordHasher(parameters: Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, saltLength: 16)))
         let outcomes = concurrently(40) { i -> String in
@@ -183,8 +184,8 @@ struct StoreContractTests {
         #expect(try admins.count() == 1, "\(outcomes)")
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func sessionsAreCreatedExpiredAndEnded(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func sessionsAreCreatedExpiredAndEnded(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let hasher = PasswordHasher(parameters: Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, saltLength: 16))
         _ = try Admins(store: s.store, hasher: hasher).create(email: "ada@example.com", password: "correct horse battery", role: .owner, actor: .system)
@@ -201,8 +202,8 @@ struct StoreContractTests {
         #expect(try sessions.session(idle) == nil, "expired")
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func apiKeysAndManagementTokensAreFoundAndRevoked(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func apiKeysAndManagementTokensAreFoundAndRevoked(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let (environment, issued) = try s.environment()
         let keys = APIKeys(store: s.store)
@@ -227,8 +228,8 @@ struct StoreContractTests {
         #expect { try tokens.authenticate(value) } throws: { if case DomainError.unauthenticated = $0 { true } else { false } }
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func rollupsAreIncrementedByTwoWritersOfOneHour(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func rollupsAreIncrementedByTwoWritersOfOneHour(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let verdicts = Verdicts(store: s.store)
@@ -246,8 +247,8 @@ struct StoreContractTests {
         #expect(mismatch.observed.first { $0.field == "certificateDigest" }?.count == 50)
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func auditEntriesAreWrittenInTheChangesTransaction(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func auditEntriesAreWrittenInTheChangesTransaction(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         let audit = AuditLog(store: s.store)
@@ -270,8 +271,8 @@ struct StoreContractTests {
         #expect(try Environments(store: s.store).get(environmentID).name == "Renamed", "the cache follows the change")
     }
 
-    @Test(arguments: StoreEngine.allCases)
-    func aBusyOrBrokenEngineIsTheDomainsUnavailableOrConflict(_ engine: StoreEngine) throws {
+    @Test(arguments: DomainEngine.allCases)
+    func aBusyOrBrokenEngineIsTheDomainsUnavailableOrConflict(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
         // A duplicate primary key through either write path is a conflict, never the engine's own error.

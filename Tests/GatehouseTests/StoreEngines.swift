@@ -1,26 +1,15 @@
-import TestSupport
 import DomainTesting
 import Foundation
 @testable import Gatehouse
 import Testing
 import ThrowawayPostgres
 
-/// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"): each opens a migrated,
-/// empty domain on a clock the test moves: SQLite, and PostgreSQL (a database of its own in the server `make test`
-/// starts; without it the PostgreSQL cases fail, saying so).
-enum StoreEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
-    case sqlite
-    /// A database of its own in the throwaway PostgreSQL that `make test` starts (Tests/with-postgres.sh).
-    case postgresql
-
-    var testDescription: String { rawValue }
-
-    /// The repository's migrations folder.
-    static var migrations: String { repositoryRoot + "/Migrations" }
-
+/// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"), each opening a
+/// migrated, empty domain on a clock the test moves.
+extension DomainEngine {
     /// A fresh domain on this engine, its clock at `now` (unix seconds).
     func open(now: Int64 = 1_800_000_000) throws -> EngineStore {
-        try EngineStore(DomainFixture(self == .sqlite ? .sqlite : .postgresql, now: now))
+        try EngineStore(DomainFixture(self, now: now))
     }
 }
 

@@ -56,5 +56,3 @@ final class Recorder: Sendable {
     var count: Int { items.withLock { $0.count } }
 }
 
-/// Seconds elapsed since a monotonic start.
-func secondsSince(_ start: UInt64) -> Double { Double(monotonicNanoseconds() - start) / 1e9 }

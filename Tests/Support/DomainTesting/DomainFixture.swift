@@ -1,13 +1,17 @@
 import Foundation
 import Gatehouse
 import TestSupport
+import Testing
 import ThrowawayPostgres
 
 /// The engines a domain test runs on: SQLite (a new file), and PostgreSQL (a database of its own in the server
 /// `make test` starts, Tests/with-postgres.sh; without it the PostgreSQL cases fail, saying so).
-public enum DomainEngine: String, CaseIterable, Sendable {
+public enum DomainEngine: String, CaseIterable, CustomTestStringConvertible, Sendable {
     case sqlite
+    /// A database of its own in the throwaway PostgreSQL that `make test` starts (Tests/with-postgres.sh).
     case postgresql
+
+    public var testDescription: String { rawValue }
 
     /// The engine `make test`'s pass runs the web suites on: PostgreSQL in its PostgreSQL and pgBouncer passes.
     public static var ofThisPass: DomainEngine { ThrowawayPostgres.endToEnd ? .postgresql : .sqlite }
