@@ -34,11 +34,18 @@ public struct ReceiptVerifier: Sendable {
     /// ``ReceiptLimits/proofMaxAheadMilliseconds``, or not a signature by `cnf.jwk` over this method and path.
     /// An unbound receipt ignores the proof. Last, what ``policy`` demands: `unbound`, `unattested`.
     public func verify(_ token: String, method: String, pathAndQuery: String, proof: String?, nowMilliseconds: Int64) -> ReceiptVerification {
-        let claims: ReceiptClaims
-        switch signedClaims(token) {
-        case .refused(let reason): return ReceiptVerification(reasons: [reason], claims: nil)
-        case .claims(let read): claims = read
+        switch verifySignature(token) {
+        case .refused(let reason): ReceiptVerification(reasons: [reason], claims: nil)
+        case .verified(let signed): verify(signed, method: method, pathAndQuery: pathAndQuery, proof: proof, nowMilliseconds: nowMilliseconds)
         }
+    }
+
+    /// Checks a receipt whose signature verified before (``verifySignature(_:)``, remembered by a caller that sees
+    /// the same receipt many times) as ``verify(_:method:pathAndQuery:proof:nowMilliseconds:)`` does after the
+    /// signature: expiry, environment, proof, policy. The caller must make sure `signed.keyID` is still among
+    /// ``keys`` (a revoked key's receipts are not valid).
+    public func verify(_ signed: SignedReceipt, method: String, pathAndQuery: String, proof: String?, nowMilliseconds: Int64) -> ReceiptVerification {
+        let claims = signed.claims
         var reasons: [ReceiptReason] = []
         let now = nowMilliseconds / 1000
         let (latestIssue, overflow) = now.addingReportingOverflow(limits.issuedAtLeewaySeconds)
@@ -52,14 +59,15 @@ public struct ReceiptVerifier: Sendable {
         return ReceiptVerification(reasons: reasons, claims: claims)
     }
 
-    /// What reading a token's signed part gave: its claims, or the one reason it has none.
-    enum Signed {
-        case claims(ReceiptClaims)
+    /// What checking a token's signature gave: its claims under the key that signed them, or the one reason it has none.
+    public enum SignatureCheck: Sendable {
+        case verified(SignedReceipt)
         case refused(ReceiptReason)
     }
 
-    /// The claims of `token` when its header is ours and its signature verifies under the JWKS key it names.
-    func signedClaims(_ token: String) -> Signed {
+    /// The claims of `token` when its header is ours and its signature verifies under the JWKS key it names; the
+    /// one costly step of a verification (an ECDSA verify).
+    public func verifySignature(_ token: String) -> SignatureCheck {
         guard token.utf8.count <= limits.maxTokenBytes else { return .refused(.malformed) }
         // Split as bytes: splitting the String itself walks grapheme clusters, a tenth of a verification's time.
         let bytes = Array(token.utf8)
@@ -83,7 +91,7 @@ public struct ReceiptVerifier: Sendable {
         let signingInput = Array(bytes[..<segments[1].endIndex])
         guard keys.verifies(kid: kid, signature: signature, message: signingInput) else { return .refused(.signatureInvalid) }
         do {
-            return .claims(try ReceiptClaims(payload: payload))
+            return .verified(SignedReceipt(claims: try ReceiptClaims(payload: payload), keyID: kid))
         } catch {
             return .refused(.malformed)
         }
@@ -95,5 +103,16 @@ public struct ReceiptVerifier: Sendable {
         let (age, overflow) = nowMilliseconds.subtractingReportingOverflow(proof.timestamp)
         guard !overflow, age <= limits.proofMaxAgeMilliseconds, age >= -limits.proofMaxAheadMilliseconds else { return false }
         return proof.verifies(key: key.publicKey, method: method, pathAndQuery: pathAndQuery)
+    }
+}
+
+/// A receipt whose signature verified: its claims and the `kid` of the key that signed them.
+public struct SignedReceipt: Sendable, Equatable {
+    public let claims: ReceiptClaims
+    public let keyID: String
+
+    public init(claims: ReceiptClaims, keyID: String) {
+        self.claims = claims
+        self.keyID = keyID
     }
 }

@@ -4,6 +4,9 @@ extension Router {
     /// Finds the handler for `request` and fills `pathParameters`. When no route matches (`matched` false) the
     /// handler throws 404, 405 or 400 (malformed percent-encoding), so that middleware runs around those answers too.
     func resolve(_ request: inout Request) -> (handler: Handler, matched: Bool) {
+        for mount in mounts where Self.isAtOrBelow(request.target, mount.prefix) {
+            return (mount.handler, true)
+        }
         guard let raw = RoutePattern.pathSegments(of: request.target) else {
             return ({ _ in throw HTTPError(status: 404) }, false)
         }
@@ -21,6 +24,7 @@ extension Router {
         }
         let endpoint = node.endpoints[request.method]
             ?? (request.method == "HEAD" ? node.endpoints["GET"] : nil)
+            ?? node.endpoints["*"]
         guard let endpoint else {
             var allowed = Set(node.endpoints.keys)
             if allowed.contains("GET") { allowed.insert("HEAD") }
@@ -31,6 +35,17 @@ extension Router {
             request.pathParameters[name] = value
         }
         return (endpoint.handler, true)
+    }
+}
+
+extension Router {
+    /// Whether the origin-form `target` is `prefix` or a path below it, with or without a query.
+    static func isAtOrBelow(_ target: String, _ prefix: String) -> Bool {
+        let utf8 = target.utf8
+        guard utf8.starts(with: prefix.utf8) else { return false }
+        let rest = utf8.dropFirst(prefix.utf8.count)
+        guard let next = rest.first else { return true }
+        return next == UInt8(ascii: "/") || next == UInt8(ascii: "?")
     }
 }
 

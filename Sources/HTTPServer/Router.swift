@@ -6,7 +6,9 @@ import HTTP
 /// Patterns are `/`-separated segments: literals, `{name}` (one segment, percent-decoded into
 /// `request.pathParameters["name"]`) and, last only, `{name...}` (the rest of the path, one or more segments).
 /// Literal segments win over parameters. No matching path → 404; a path that matches other methods → 405 with
-/// `Allow`; HEAD falls back to GET. Registering the same method and pattern twice is a programmer error (trap).
+/// `Allow`; HEAD falls back to GET; a route registered for method `*` answers every method it has no route for.
+/// A mount (``mount(_:_:)``) takes every method and every path at or below its prefix, undecoded, before the
+/// patterns are tried. Registering the same method and pattern twice is a programmer error (trap).
 public struct Router: Sendable {
     /// A request handler. It runs on a worker thread and may block; a thrown error becomes a response in one place
     /// (see `HTTPResponseError`).
@@ -23,6 +25,8 @@ public struct Router: Sendable {
     }
 
     var root = RouteNode()
+    /// Prefixes handed whole to one handler, tried first.
+    var mounts: [(prefix: String, handler: Handler)] = []
     var middlewares: [Middleware] = []
     /// The route handlers already include the middleware (set on the copy `responder` freezes).
     var precomposed = false
@@ -59,6 +63,16 @@ public struct Router: Sendable {
     /// Registers a DELETE route.
     public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { add("DELETE", pattern, handler) }
 
+    /// Hands every request whose path is `prefix` or below it (`prefix/…`, with any query), whatever its method, to
+    /// `handler`, before any pattern is tried and before the path is percent-decoded: for a handler that reads the
+    /// rest of `request.target` itself (a forward-auth endpoint judging another server's path, where a path that does
+    /// not decode is an answer, not a 400).
+    public mutating func mount(_ prefix: String, _ handler: @escaping Handler) {
+        precondition(prefix.hasPrefix("/") && !prefix.hasSuffix("/"), "a mount's prefix starts with / and does not end with one: \(prefix)")
+        mounts.append((prefix, handler))
+        routes.append(Route(method: "*", pattern: prefix + "/{path}"))
+    }
+
     /// Adds middleware around every route (and around the 404/405 answers). The first added is the outermost.
     public mutating func use(_ middleware: @escaping Middleware) {
         middlewares.append(middleware)
@@ -72,6 +86,7 @@ public struct Router: Sendable {
         let middlewares = self.middlewares
         // Wrap every route's handler in the middleware once, not per request.
         frozen.root.mapEndpoints { Self.compose($0, middlewares, logger: logger) }
+        frozen.mounts = frozen.mounts.map { ($0.prefix, Self.compose($0.handler, middlewares, logger: logger)) }
         frozen.precomposed = true
         let router = frozen
         return { request in router.respond(to: request, logger: logger) }

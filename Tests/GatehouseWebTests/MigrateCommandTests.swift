@@ -24,7 +24,8 @@ struct MigrateCommandTests {
         let database = try CommandLineTests.temporaryDatabase()
         let migrated = try CommandLineTests.run(["migrate", "--database", database, "--resources", resources])
         #expect(migrated.status == 0, "\(migrated.error)")
-        #expect(migrated.output.contains("12 migrations applied, 0 pending"), "\(migrated.output)")
+        let migrations = try FileManager.default.contentsOfDirectory(atPath: resources + "/Migrations").filter { $0.hasSuffix(".sql") }.count
+        #expect(migrated.output.contains("\(migrations) migrations applied, 0 pending"), "\(migrated.output)")
         let keys = try Database(path: database).read { db in try db.queryOne("SELECT COUNT(*) AS n FROM receipt_keys")?.int("n") }
         #expect(keys == 0, "gatehouse migrate made a receipt key")
     }

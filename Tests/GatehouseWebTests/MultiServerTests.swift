@@ -36,7 +36,8 @@ struct MultiServerTests {
         defer { for process in processes { process.kill(SIGKILL); _ = process.finish(timeout: 10) } }
         let clients = try processes.map { try GatehouseServe.client(of: $0) }
         let applied = processes.map { $0.standardError.components(separatedBy: "\"migration applied\"").count - 1 }
-        #expect(applied.reduce(0, +) == 12, "each migration applied once in all: \(applied)")
+        let migrations = try FileManager.default.contentsOfDirectory(atPath: repositoryRoot + "/Migrations/postgresql").filter { $0.hasSuffix(".sql") }.count
+        #expect(applied.reduce(0, +) == migrations, "each migration applied once in all: \(applied)")
         let jwks = try clients.map { try $0.send("GET", "/api/v4/receipts/keys").text }
         #expect(Set(jwks).count == 1, "every server publishes the same JWKS")
         #expect(try JSONParser.parse(jwks[0])["keys"]?.array?.count == 1)
@@ -83,6 +84,33 @@ struct MultiServerTests {
         let replayed = try servers[2].assess(body)
         #expect(replayed.tampering == ["replayed"])
         #expect(replayed.assessed == "rejected requestReplayed")
+    }
+
+    @Test func aConsumeRoutesReceiptPassesTheEdgeOnceAcrossServers() throws {
+        let servers = try Self.three()
+        let auth = [("Authorization", "Bearer " + servers[0].token), ("Content-Type", "application/json")]
+        let created = try servers[0].client.send("POST", "/api/management/v1/environments", headers: auth,
+                                                 body: Array(#"{"name": "Edge", "kind": "production"}"#.utf8))
+        let environment = try #require(created.json?["id"]?.string)
+        let secret = try #require(created.json?["keys"]?.array?.compactMap { $0["secret"]?.string }.first)
+        let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"] == "public" }?["value"]?.string)
+        try servers[0].patch(environment, ["enforcement": ["mode": "enforce", "routes": [["name": "pay", "match": "POST /api/pay", "consume": true]]]])
+        let token = try #require(try servers[1].assess(AssessFixture.ios(publicKey).json(attestation: nil)).json?["sessionToken"]?.string)
+        // Every server has the route (the patch reaches the others within a second).
+        for server in servers {
+            let seconds = try waitUntil(seconds: 10) {
+                try server.client.send("GET", "/api/v4/edge/nginx", headers: [("Authorization", "Bearer " + secret), ("X-Original-Method", "POST"),
+                                                                              ("X-Original-URI", "/api/pay")]).header("Gatehouse-Route") == "pay"
+            }
+            #expect(seconds != nil, "the route never reached a server")
+        }
+        let clients = servers.map(\.client)
+        let statuses = concurrently(12) { i in
+            (try? clients[i % 3].send("GET", "/api/v4/edge/nginx", headers: [("Authorization", "Bearer " + secret), ("antibot-token", token),
+                                                                            ("X-Original-Method", "POST"), ("X-Original-URI", "/api/pay")]).status) ?? -1
+        }
+        #expect(statuses.filter { $0 == 204 }.count == 1, "\(statuses)")
+        #expect(statuses.filter { $0 == 401 }.count == 11, "\(statuses)")
     }
 
     @Test func attackModeAndARevokedKeyThroughOneServerAreWhatTheOthersJudgeByWithinASecond() throws {

@@ -15,6 +15,8 @@ final class ReceiptsFixture {
     let client: PlainHTTP
     let environmentID: String
     let secret: String
+    /// The environment's public key (`pk_…`), for assessments.
+    let publicKey: String
     let otherEnvironmentID: String
     let otherSecret: String
     let phone: ECPrivateKey
@@ -23,15 +25,16 @@ final class ReceiptsFixture {
         let app = try TestApp()
         self.app = app
         let auth: Headers = ["Authorization": "Bearer " + (try app.token())]
-        func environment(_ name: String) throws -> (String, String) {
+        func environment(_ name: String) throws -> (String, String, String) {
             let created = app.send("POST", "/api/management/v1/environments", json: ["name": .string(name), "kind": "production"],
                                    headers: auth).json
             let id = try #require(created?["id"]?.string)
             let secret = try #require(created?["keys"]?.array?.compactMap { $0["secret"]?.string }.first)
-            return (id, secret)
+            let publicKey = try #require(created?["keys"]?.array?.first { $0["type"] == "public" }?["value"]?.string)
+            return (id, secret, publicKey)
         }
-        (environmentID, secret) = try environment("Receipts")
-        (otherEnvironmentID, otherSecret) = try environment("Other")
+        (environmentID, secret, publicKey) = try environment("Receipts")
+        (otherEnvironmentID, otherSecret, _) = try environment("Other")
         phone = try ECPrivateKey.generate()
         server = try LoopbackServer(app)
         client = PlainHTTP(loopbackPort: server.port)

@@ -39,6 +39,10 @@ public final class Domain: Sendable {
     public let assess: AssessService
     /// Receipts checked for backends, and spent once when asked.
     public let receiptChecker: ReceiptChecker
+    /// Judged calls by route and outcome: counted at the edge, reported by backends.
+    public let enforcementOutcomes: EnforcementOutcomes
+    /// The check reverse proxies ask before passing a call to the app's API.
+    public let edge: EdgeCheck
     /// Attested keys counted per environment (the Apps tab).
     public let keyCounts: AttestedKeyCounts
     /// Candidate Play Integrity keys tried on recent failures.
@@ -69,6 +73,10 @@ public final class Domain: Sendable {
         assess = AssessService(store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
                                recorder: recorder, receipts: receipts, tally: assessTally)
         receiptChecker = ReceiptChecker(store: store, keys: receiptKeys)
+        enforcementOutcomes = EnforcementOutcomes(store: store) { error in
+            log.error("enforcement outcomes could not be written", ["error": "\(error)"])
+        }
+        edge = EdgeCheck(store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)
         keyCounts = AttestedKeyCounts(store: store)
         keyCheck = PlayIntegrityKeyCheck(store: store)
         jobs = DomainJobs(log: log)
@@ -84,6 +92,7 @@ public final class Domain: Sendable {
     /// maintenance and, on a shared database, following the other servers.
     public func start() {
         recorder.start()
+        enforcementOutcomes.start()
         jobs.start(self)
     }
 
@@ -91,6 +100,7 @@ public final class Domain: Sendable {
     public func stop() {
         jobs.stop(self)
         recorder.stop()
+        enforcementOutcomes.stop()
     }
 
     /// Makes the first receipt signing key when there is none (what a server needs before it answers; a one-shot
@@ -112,6 +122,7 @@ public final class Domain: Sendable {
     @discardableResult
     public func runHourly() throws -> (verdicts: Int, sessions: Int) {
         let deleted = try verdicts.prune()
+        try enforcementOutcomes.prune()
         try admins.pruneLoginFailures()
         return (deleted, try sessions.pruneExpired())
     }

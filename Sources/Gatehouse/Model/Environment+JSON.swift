@@ -12,6 +12,7 @@ extension Environment {
             .init("androidApps", Self.json(androidApps)),
             .init("appleAppIds", .array(appleAppIDs.map { .string($0) })),
             .init("playIntegrity", playIntegrity.json),
+            .init("enforcement", enforcement.json),
             .init("createdAt", .string(Timestamp.format(createdAt))),
             .init("updatedAt", .string(Timestamp.format(updatedAt))),
         ])

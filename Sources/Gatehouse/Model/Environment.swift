@@ -7,6 +7,8 @@ public struct Environment: Sendable, Equatable {
     public var androidApps: [AndroidApp]
     public var appleAppIDs: [String]
     public var playIntegrity: PlayIntegrityStatus
+    /// Its routes and modes for the edge check and the backend middlewares (DEVICE-API.md "Enforcement").
+    public var enforcement: EnforcementSettings = EnforcementSettings()
     /// Bumped on every change; the entity tag clients send back in `If-Match`.
     public var revision: Int64
     public var createdAt: Int64

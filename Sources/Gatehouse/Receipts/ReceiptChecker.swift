@@ -37,8 +37,16 @@ public final class ReceiptChecker: Sendable {
                       environmentID: String, consume: Bool) throws -> ReceiptCheck {
         let now = store.clock()
         let verifier = ReceiptVerifier(keys: try keys.published(), environment: environmentID, policy: policy)
-        var verification = verifier.verify(token, method: method, pathAndQuery: pathAndQuery, proof: proof,
+        let verification = verifier.verify(token, method: method, pathAndQuery: pathAndQuery, proof: proof,
                                            nowMilliseconds: now.multipliedReportingOverflow(by: 1000).partialValue)
+        return try settle(verification, environmentID: environmentID, consume: consume)
+    }
+
+    /// What only the server knows of a verified receipt of `environmentID`: whether it was spent (reason `consumed`
+    /// added); with `consume`, spends it when it is otherwise valid (committed before this returns).
+    /// - Throws: `DomainError.unavailable` when the database is busy; `StorageError` (nothing is spent then).
+    func settle(_ verification: ReceiptVerification, environmentID: String, consume: Bool) throws -> ReceiptCheck {
+        var verification = verification
         // Only a receipt of this environment is looked up: another environment's spends are not this key's to see.
         guard let claims = verification.claims, claims.environment == environmentID else {
             return ReceiptCheck(verification: verification, consumed: false)

@@ -12,6 +12,9 @@ public struct APIKeys: Sendable {
     /// When each environment's unrevoked secret keys expire (`Int64.max`: never), for the checklists' key count;
     /// follows the keys.
     let secretKeyExpiries: ReadCache<Int, [String: [Int64]]>
+    /// Secret keys by the SHA-256 of their value, for the edge check (every proxied call presents one); follows the
+    /// keys, so a revoked key is refused within a second on every server.
+    let secretKeys: ReadCache<[UInt8], SecretKeyRow>
 
     /// The service over `store`: one per domain (``Domain``), as its caches follow the store's writes for as long as
     /// the store lives.
@@ -19,6 +22,7 @@ public struct APIKeys: Sendable {
         self.store = store
         publicKeys = store.cache(limit: 10_000, following: .apiKeys)
         secretKeyExpiries = store.cache(limit: 1, following: .apiKeys)
+        secretKeys = store.cache(limit: 10_000, following: .apiKeys)
     }
 
     /// When each environment's unrevoked secret keys expire (`Int64.max`: never), by environment id.
@@ -92,7 +96,8 @@ public struct APIKeys: Sendable {
     public func authenticateSecret(_ presented: String) throws -> APIKey {
         let hash = RandomToken.hash(presented)
         let now = store.clock()
-        let found = try store.read { db in try APIKeysTable.secretKey(db, hash: hash) }
+        // Found by its hash (an unknown key is not cached), then compared in constant time.
+        let found = try secretKeys.value(hash) { try store.read { db in try APIKeysTable.secretKey(db, hash: hash) }.map(SecretKeyRow.init) }
         guard let found, constantTimeEquals(found.hash, hash) else {
             throw DomainError.unauthenticated("unknown secret key")
         }
@@ -121,4 +126,10 @@ public struct APIKeys: Sendable {
         try APIKeysTable.insert(db, key, secretHash: type == .secret ? RandomToken.hash(value) : nil)
         return IssuedKey(key: key, secret: type == .secret ? value : nil)
     }
+}
+
+/// A secret key as stored: the key and the SHA-256 of its value.
+struct SecretKeyRow: Sendable {
+    var key: APIKey
+    var hash: [UInt8]
 }

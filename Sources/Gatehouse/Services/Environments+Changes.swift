@@ -48,6 +48,13 @@ extension Environments {
             changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
             try EnvironmentsTable.replaceAndroidApps(db, id: id, apps: after.androidApps)
         }
+        if after.enforcement.mode != before.enforcement.mode {
+            changes.append(AuditChange(field: "enforcement.mode", before: .string(before.enforcement.mode.rawValue), after: .string(after.enforcement.mode.rawValue)))
+        }
+        if after.enforcement.routes != before.enforcement.routes {
+            changes.append(AuditChange(field: "enforcement.routes", before: before.enforcement.json["routes"] ?? .null, after: after.enforcement.json["routes"] ?? .null))
+            try EnvironmentsTable.replaceRoutes(db, id: id, routes: after.enforcement.routes)
+        }
         if after.appleAppIDs != before.appleAppIDs {
             changes.append(AuditChange(field: "appleAppIds", before: .array(before.appleAppIDs.map { .string($0) }), after: .array(after.appleAppIDs.map { .string($0) })))
             try EnvironmentsTable.replaceAppleAppIDs(db, id: id, ids: after.appleAppIDs)

@@ -74,6 +74,8 @@ public struct Environments: Sendable {
             case .remove: environment.appleAppIDs = []
             case .set(let ids): environment.appleAppIDs = ids
             }
+            if let mode = patch.enforcementMode { environment.enforcement.mode = mode }
+            if let routes = patch.enforcementRoutes { environment.enforcement.routes = routes }
             switch patch.dailyQuota {
             case .absent: break
             case .remove: environment.playIntegrity.dailyQuota = PlayIntegrityStatus.defaultDailyQuota

@@ -24,7 +24,8 @@ struct CachedTables: OptionSet, Sendable, Hashable {
         "environments": .environments, "android_apps": .environments, "android_app_digests": .environments,
         "apple_app_ids": .environments, "play_integrity_credentials": .environments,
         "api_keys": .apiKeys, "admins": .admins, "sessions": .sessions, "management_tokens": .managementTokens,
-        "verdict_rollups": .trafficRollups, "verdict_observed_rollups": .trafficRollups, "receipt_keys": .receiptKeys,
+        "verdict_rollups": .trafficRollups, "verdict_observed_rollups": .trafficRollups, "enforcement_outcomes": .trafficRollups,
+        "enforcement_routes": .environments, "receipt_keys": .receiptKeys,
         "debug_tokens": .debugTokens,
     ]
 

@@ -21,6 +21,15 @@ public final class VerdictRecorder: Sendable {
     /// Flushes every `interval`, or when woken past `highWater`.
     private let job = PeriodicJob(name: "gh-verdicts")
     private let onError: @Sendable (any Error) -> Void
+    /// Verdicts written since start, by environment, provider and status (`/metrics`).
+    private let written = Mutex<[TotalKey: Int]>([:])
+
+    /// The key of ``totals()``.
+    public struct TotalKey: Hashable, Sendable {
+        public var environmentID: String
+        public var provider: String
+        public var status: String
+    }
 
     /// A recorder writing through `verdicts` every `interval`; `onError` hears of a batch that could not be written
     /// (it is dropped: statistics, not state).
@@ -66,6 +75,11 @@ public final class VerdictRecorder: Sendable {
             var written = 0
             for (environmentID, batch) in batches {
                 waiting.subtract(batch.count, ordering: .relaxed)
+                self.written.withLock { totals in
+                    for verdict in batch {
+                        totals[TotalKey(environmentID: environmentID, provider: verdict.provider, status: verdict.status), default: 0] += 1
+                    }
+                }
                 do {
                     written += try verdicts.ingest(batch, environmentID: environmentID)
                 } catch {
@@ -74,6 +88,11 @@ public final class VerdictRecorder: Sendable {
             }
             return written
         }
+    }
+
+    /// Verdicts recorded since start (counted as they are flushed), by environment, provider and status.
+    public func totals() -> [TotalKey: Int] {
+        written.withLock { $0 }
     }
 
     /// Starts the background job that flushes every `interval` (once; later calls do nothing).

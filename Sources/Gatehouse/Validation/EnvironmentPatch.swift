@@ -2,7 +2,8 @@ import Crypto
 import JSON
 
 /// A validated change to an environment, read from a JSON Merge Patch body (RFC 7396) in seed 003's wire format:
-/// `name`, `kind`, `attackMode`, `androidApps`, `appleAppIds`, `playIntegrity.{serviceAccount, local, dailyQuota}`.
+/// `name`, `kind`, `attackMode`, `androidApps`, `appleAppIds`, `playIntegrity.{serviceAccount, local, dailyQuota}`,
+/// `enforcement.{mode, routes}`.
 /// Arrays replace whole; `null` removes; absent members leave the field alone.
 public struct EnvironmentPatch: Sendable, Equatable {
     public var name: String?
@@ -14,6 +15,10 @@ public struct EnvironmentPatch: Sendable, Equatable {
     public var localKeys: Change<LocalDecodingKeys> = .absent
     /// `playIntegrity.dailyQuota`: set, or back to Google's default (`null`, or `playIntegrity: null`).
     public var dailyQuota: Change<Int> = .absent
+    /// `enforcement.mode` (`enforcement: null` sets `off`).
+    public var enforcementMode: EnforcementMode?
+    /// `enforcement.routes`, the whole list (`null` removes them all).
+    public var enforcementRoutes: [EnforcementRoute]?
 
     public init() {}
 
@@ -48,6 +53,8 @@ public struct EnvironmentPatch: Sendable, Equatable {
                 } else if let ids = appleAppIDs(member.value, at: pointer, errors: &errors) {
                     patch.appleAppIDs = .set(ids)
                 }
+            case "enforcement":
+                (patch.enforcementMode, patch.enforcementRoutes) = EnforcementFields.parse(member.value, at: pointer, errors: &errors)
             case "playIntegrity":
                 playIntegrity(member.value, at: pointer, tokenEndpoints: tokenEndpoints, into: &patch, errors: &errors)
             case let key where readOnlyFields.contains(key):
@@ -55,7 +62,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
             case "playIntegrityStatus":
                 errors.add(pointer, "is read-only and cannot be changed")
             default:
-                errors.add(pointer, "is not a field of an environment (expected name, kind, attackMode, androidApps, appleAppIds or playIntegrity)")
+                errors.add(pointer, "is not a field of an environment (expected name, kind, attackMode, androidApps, appleAppIds, playIntegrity or enforcement)")
             }
         }
         try errors.throwIfAny()

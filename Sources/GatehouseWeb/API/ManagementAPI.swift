@@ -118,6 +118,15 @@ struct ManagementAPI: Sendable {
         return JSONBody.response(try domain.checklists.report(for: environment).json)
     }
 
+    /// `GET …/environments/{id}/enforcement`: the last seven days per route and source, and what enforcing each
+    /// route would have refused.
+    func enforcement(_ request: Request) throws -> Response {
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        let environment = try domain.environments.get(try request.parameter("environmentId"))
+        let week = try domain.enforcementOutcomes.week(environmentID: environment.id, settings: environment.enforcement)
+        return JSONBody.response(week.json, headers: ["Cache-Control": "no-store"])
+    }
+
     func listAudit(_ request: Request) throws -> Response {
         _ = try domain.tokens.actor(of: request, scope: .read)
         var errors = FieldErrors()

@@ -8,8 +8,8 @@ extension Application {
     /// Every route, in one table. Each handler is wrapped to record metrics under its pattern.
     static func register(_ router: inout Router, domain: Domain, configuration: Configuration, metrics: Metrics, dashboard: Dashboard) {
         router.use(SecurityHeaders.middleware)
-        func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
-            router.add(method, pattern, { request in
+        func metered(_ pattern: String, _ handler: @escaping Router.Handler) -> Router.Handler {
+            { request in
                 let start = ContinuousClock.now
                 var status = 500
                 defer {
@@ -23,7 +23,10 @@ extension Application {
                     status = error.status
                     throw error
                 }
-            })
+            }
+        }
+        func add(_ method: String, _ pattern: String, _ handler: @escaping Router.Handler) {
+            router.add(method, pattern, metered(pattern, handler))
         }
 
         // Operations.
@@ -70,6 +73,7 @@ extension Application {
         add("DELETE", "\(v1)/environments/{environmentId}/debug-tokens/{tokenId}", api.revokeDebugToken)
         add("GET", "\(v1)/environments/{environmentId}/checklist", api.checklist)
         add("POST", "\(v1)/environments/{environmentId}/play-integrity/check", api.checkPlayIntegrityKeys)
+        add("GET", "\(v1)/environments/{environmentId}/enforcement", api.enforcement)
         add("GET", "\(v1)/audit", api.listAudit)
 
         // Static assets (Public/).
@@ -80,8 +84,14 @@ extension Application {
         dashboard.register(add)
 
         // Verdict ingest.
-        let ingest = IngestAPI(keys: domain.keys, verdicts: domain.verdicts, clock: domain.clock)
+        let ingest = IngestAPI(keys: domain.keys, verdicts: domain.verdicts, outcomes: domain.enforcementOutcomes, clock: domain.clock)
         add("POST", "/api/ingest/v1/verdicts", ingest.ingest)
+        add("POST", "/api/ingest/v1/enforcement", ingest.ingestEnforcement)
+
+        // The edge check for reverse proxies (DEVICE-API.md "The edge check").
+        EdgeAPI(edge: domain.edge, keys: domain.keys, environments: domain.environments).register(add: add, mount: { prefix, handler in
+            router.mount(prefix, metered(prefix + "/…", handler))
+        })
 
         // Receipts: the JWKS and the backends' check (DEVICE-API.md "Receipts").
         ReceiptsAPI(receiptKeys: domain.receiptKeys, keys: domain.keys, checker: domain.receiptChecker).register(add)

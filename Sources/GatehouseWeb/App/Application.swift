@@ -52,6 +52,17 @@ public final class Application: Sendable {
             let totals = receiptChecker.totals
             return ["consumed": totals.consumed, "refused": totals.refusedConsumed]
         }
+        let recorder = domain.recorder
+        metrics.counters("gatehouse_verdicts_total", help: "Device verdicts judged by this server, per environment, provider and status (written to traffic).",
+                         labels: ["environment", "provider", "status"]) {
+            Dictionary(uniqueKeysWithValues: recorder.totals().map { ([$0.key.environmentID, $0.key.provider, $0.key.status], $0.value) })
+        }
+        let outcomes = domain.enforcementOutcomes
+        metrics.counters("gatehouse_enforcement_total",
+                         help: "Calls judged by this server's edge check and counts reported by backends to it, per environment, route and outcome.",
+                         labels: ["environment", "route", "outcome"]) {
+            Dictionary(uniqueKeysWithValues: outcomes.totalsSinceStart().map { ([$0.key.environmentID, $0.key.route, $0.key.outcome.rawValue], $0.value) })
+        }
         var router = Router()
         Self.register(&router, domain: domain, configuration: configuration, metrics: metrics, dashboard: dashboard)
         routes = router.routes

@@ -28,8 +28,9 @@ public final class Metrics: Sendable {
     private let shards = (0..<16).map { _ in Shard() }
     /// Gauges read when scraped (open connections, database write queue).
     private let gauges = Mutex<[(name: String, help: String, read: @Sendable () -> Int)]>([])
-    /// Counter families read when scraped, one label each (Google decodes per environment).
-    private let counters = Mutex<[(name: String, help: String, label: String, read: @Sendable () -> [String: Int])]>([])
+    /// Counter families read when scraped, with their labels (Google decodes per environment; verdicts per
+    /// environment, provider and status).
+    private let counters = Mutex<[(name: String, help: String, labels: [String], read: @Sendable () -> [[String]: Int])]>([])
 
     public init() {}
 
@@ -51,7 +52,13 @@ public final class Metrics: Sendable {
 
     /// Adds a counter family with one `label`, its values per label value read at every scrape.
     public func counters(_ name: String, help: String, label: String, _ read: @escaping @Sendable () -> [String: Int]) {
-        counters.withLock { $0.append((name, help, label, read)) }
+        counters(name, help: help, labels: [label]) { Dictionary(uniqueKeysWithValues: read().map { ([$0.key], $0.value) }) }
+    }
+
+    /// Adds a counter family with `labels`, its values per list of label values (in the order of `labels`) read at
+    /// every scrape.
+    public func counters(_ name: String, help: String, labels: [String], _ read: @escaping @Sendable () -> [[String]: Int]) {
+        counters.withLock { $0.append((name, help, labels, read)) }
     }
 
     /// The exposition text.
@@ -79,7 +86,10 @@ public final class Metrics: Sendable {
         }
         for c in counters.withLock({ $0 }) {
             out += "# HELP \(c.name) \(c.help)\n# TYPE \(c.name) counter\n"
-            for (value, n) in c.read().sorted(by: { $0.key < $1.key }) { out += "\(c.name){\(c.label)=\"\(Self.escape(value))\"} \(n)\n" }
+            for (values, n) in c.read().sorted(by: { $0.key.lexicographicallyPrecedes($1.key) }) {
+                let labels = zip(c.labels, values).map { "\($0)=\"\(Self.escape($1))\"" }.joined(separator: ",")
+                out += "\(c.name){\(labels)} \(n)\n"
+            }
         }
         return out
     }

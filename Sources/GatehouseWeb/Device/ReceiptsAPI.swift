@@ -103,37 +103,12 @@ struct ReceiptsAPI: Sendable {
         return Input(token: token, method: method, pathAndQuery: path, proof: proof, policy: policy, consume: consume)
     }
 
-    /// The backend's policy, `"require": {"bound": bool, "attestation": "verified", "debug": bool}` (each member optional; absent or
-    /// null: nothing required). Anything else is named in `errors` by pointer.
+    /// The backend's policy, `"require"` (``ReceiptPolicyFields``); its faults go to `errors`.
     static func policy(_ value: JSON?, errors: inout [FieldError]) -> ReceiptPolicy {
-        var policy = ReceiptPolicy()
-        switch value {
-        case nil, .null?:
-            return policy
-        case .object(let members)?:
-            for member in members {
-                switch (member.key, member.value) {
-                case ("bound", .bool(let bound)):
-                    policy.requiresBound = bound
-                case ("bound", _):
-                    errors.append(FieldError("/require/bound", "must be true (only bound receipts are valid) or false"))
-                case ("attestation", .string(ReceiptAttestation.verified)):
-                    policy.requiresVerifiedAttestation = true
-                case ("attestation", _):
-                    errors.append(FieldError("/require/attestation", "must be \"verified\" (only receipts issued on a verified attestation are valid)"))
-                case ("debug", .bool(let debug)):
-                    policy.allowsDebug = debug
-                case ("debug", _):
-                    errors.append(FieldError("/require/debug", "must be true (a debug token's attestation meets \"attestation\": \"verified\") or false"))
-                default:
-                    errors.append(FieldError(Pointer.join("/require", member.key), "is not a policy member: require takes bound, attestation and debug"))
-                }
-            }
-            return policy
-        default:
-            errors.append(FieldError("/require", "must be an object {\"bound\": true, \"attestation\": \"verified\"} (each member optional)"))
-            return policy
-        }
+        var fields = FieldErrors()
+        let policy = ReceiptPolicyFields.parse(value, at: "/require", errors: &fields)
+        errors += fields.errors
+        return policy
     }
 
     /// A method as RFC 9110 §5.6.2 `token` characters.

@@ -1,4 +1,5 @@
 import Crypto
+import GatehouseReceipts
 import JSON
 import Storage
 
@@ -44,8 +45,15 @@ enum EnvironmentsTable {
             status.localVerificationKeySHA256 = try c.optionalText("local_key_sha256")
             credentials[try c.text("environment_id")] = status
         }
+        var routes: [String: [EnforcementRoute]] = [:]
+        try db.forEachRow(
+            "SELECT environment_id, name, pattern, mode, require_bound, require_attestation, require_debug, consume FROM enforcement_routes WHERE \(environmentCondition) ORDER BY environment_id, position",
+            arguments
+        ) { r in
+            routes[try r.text("environment_id"), default: []].append(try route(r))
+        }
         var environments: [Environment] = []
-        try db.forEachRow("SELECT id, name, kind, attack_mode, play_integrity_daily_quota, revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
+        try db.forEachRow("SELECT id, name, kind, attack_mode, enforcement_mode, play_integrity_daily_quota, revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
             let id = try row.text("id")
             var playIntegrity = credentials[id] ?? PlayIntegrityStatus()
             playIntegrity.dailyQuota = try row.int("play_integrity_daily_quota")
@@ -57,6 +65,7 @@ enum EnvironmentsTable {
                 androidApps: apps[id] ?? [],
                 appleAppIDs: appleIDs[id] ?? [],
                 playIntegrity: playIntegrity,
+                enforcement: EnforcementSettings(mode: try mode(row, "enforcement_mode") ?? .off, routes: routes[id] ?? []),
                 revision: try row.integer("revision"),
                 createdAt: try row.integer("created_at"),
                 updatedAt: try row.integer("updated_at")
@@ -95,8 +104,8 @@ enum EnvironmentsTable {
     static func update(_ db: any SQLConnection, _ environment: Environment, now: Int64) throws {
         db.wrote(.environments)
         try db.execute(
-            "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, play_integrity_daily_quota = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
-            [.text(environment.name), .text(environment.kind.rawValue), SQLValue(environment.attackMode),
+            "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, enforcement_mode = ?, play_integrity_daily_quota = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
+            [.text(environment.name), .text(environment.kind.rawValue), SQLValue(environment.attackMode), .text(environment.enforcement.mode.rawValue),
              .integer(Int64(environment.playIntegrity.dailyQuota)), .integer(now), .text(environment.id)]
         )
     }
@@ -138,6 +147,39 @@ enum EnvironmentsTable {
             return nil
         }
         return (try row.optionalBlob("service_account_sealed"), try row.optionalBlob("local_sealed"))
+    }
+
+    /// Replaces the environment's enforcement routes with `routes`, in order.
+    static func replaceRoutes(_ db: any SQLConnection, id: String, routes: [EnforcementRoute]) throws {
+        db.wrote(.environments)
+        try db.execute("DELETE FROM enforcement_routes WHERE environment_id = ?", [.text(id)])
+        for (i, route) in routes.enumerated() {
+            try db.execute(
+                "INSERT INTO enforcement_routes (environment_id, position, name, pattern, mode, require_bound, require_attestation, require_debug, consume) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [.text(id), .integer(Int64(i)), .text(route.name), .text(route.match.text), SQLValue(route.mode?.rawValue),
+                 SQLValue(route.require.requiresBound), SQLValue(route.require.requiresVerifiedAttestation), SQLValue(route.require.allowsDebug),
+                 SQLValue(route.consume)]
+            )
+        }
+    }
+
+    static func route(_ r: Row) throws -> EnforcementRoute {
+        let match: RouteMatch, pattern = try r.text("pattern")
+        do {
+            match = try RouteMatch(pattern)
+        } catch {
+            throw StorageError(.malformedRow, "enforcement_routes.pattern: \(error.message)")
+        }
+        return EnforcementRoute(name: try r.text("name"), match: match, mode: try mode(r, "mode"),
+                                require: ReceiptPolicy(requiresBound: try r.bool("require_bound"), requiresVerifiedAttestation: try r.bool("require_attestation"),
+                                                       allowsDebug: try r.bool("require_debug")),
+                                consume: try r.bool("consume"))
+    }
+
+    static func mode(_ r: Row, _ column: String) throws -> EnforcementMode? {
+        guard let text = try r.optionalText(column) else { return nil }
+        guard let mode = EnforcementMode(rawValue: text) else { throw StorageError(.malformedRow, "\(column) is not off, monitor or enforce") }
+        return mode
     }
 
     static func replaceAndroidApps(_ db: any SQLConnection, id: String, apps: [AndroidApp]) throws {

@@ -1,0 +1,99 @@
+/// A route's `match`, compiled (DEVICE-API.md "Routes and modes"): an HTTP method or `*`, one space, then a path
+/// pattern of `/`-separated segments where `*` is exactly one (non-empty) segment and a final `**` any rest, the
+/// empty rest included. Literal segments compare with the segments of a normalized path (``NormalizedPath``); the
+/// query string is never matched.
+public struct RouteMatch: Sendable, Equatable {
+    /// One segment of the pattern.
+    enum Segment: Sendable, Equatable {
+        case literal(String)
+        case one
+        case rest
+    }
+
+    /// The text it was read from, as the API shows it.
+    public let text: String
+    /// The method, nil for `*`.
+    let method: String?
+    let segments: [Segment]
+
+    /// Why a `match` text is not one.
+    public struct Invalid: Error, Sendable, Equatable {
+        public let message: String
+    }
+
+    /// Compiles `text`.
+    /// - Throws: ``Invalid`` saying what is wrong.
+    public init(_ text: String) throws(Invalid) {
+        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2 else {
+            throw Invalid(message: "must be a method or *, one space, then a path pattern, e.g. \"POST /api/payments/**\"")
+        }
+        let method = String(parts[0])
+        guard method == "*" || Self.isMethod(method) else {
+            throw Invalid(message: "must start with an HTTP method in capitals (GET, POST, …) or *")
+        }
+        let pattern = parts[1]
+        guard pattern.utf8.first == UInt8(ascii: "/") else { throw Invalid(message: "must have a path pattern starting with / after the method") }
+        guard pattern.utf8.count <= 1024 else { throw Invalid(message: "must have a path pattern of at most 1024 characters") }
+        var segments: [Segment] = []
+        let raw = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        for (i, part) in raw.enumerated() {
+            let isLast = i == raw.count - 1
+            switch part {
+            case "**":
+                guard isLast else { throw Invalid(message: "may have ** only as the last segment (any rest of the path)") }
+                segments.append(.rest)
+            case "*":
+                segments.append(.one)
+            case "":
+                // "/" alone, or a trailing slash: an empty last segment; "//" inside is never in a normalized path.
+                guard isLast else { throw Invalid(message: "must not have an empty segment (//): paths are matched with repeated / collapsed") }
+                segments.append(.literal(""))
+            case ".", "..":
+                throw Invalid(message: "must not have . or .. segments: paths are matched with dot segments removed")
+            default:
+                guard part.utf8.allSatisfy(Self.isSegmentByte) else {
+                    throw Invalid(message: "must have path segments of letters, digits and -._~!$&'()+,;=:@ only (written decoded, without %, ? or spaces); * and ** stand for whole segments")
+                }
+                segments.append(.literal(String(part)))
+            }
+        }
+        self.text = text
+        self.method = method == "*" ? nil : method
+        self.segments = segments
+    }
+
+    /// Whether a call `method` on `path` matches.
+    public func matches(method: String, path: NormalizedPath) -> Bool {
+        if let own = self.method, own != method { return false }
+        let parts = path.segments
+        var i = 0
+        for segment in segments {
+            switch segment {
+            case .rest:
+                return true
+            case .one:
+                guard i < parts.count, !parts[i].isEmpty else { return false }
+            case .literal(let text):
+                guard i < parts.count, parts[i] == text else { return false }
+            }
+            i += 1
+        }
+        return i == parts.count
+    }
+
+    /// RFC 9110 token characters, upper-case letters only (methods are case-sensitive and registered in capitals).
+    static func isMethod(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count <= 32 && text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        }
+    }
+
+    static func isSegmentByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
+        default: "-._~!$&'()+,;=:@".utf8.contains(byte)
+        }
+    }
+}
