@@ -23,6 +23,7 @@ public enum Checklist {
         let week = TrafficWeek(rollups: rollups, from: from, to: now)
         let items = configurationItems(configuration, week: week)
             + trafficItems(configuration, week: week, thresholds: thresholds)
+            + enforcementItems(configuration, from: from)
         return ChecklistReport(windowFrom: from, windowTo: now, items: ordered(items))
     }
 

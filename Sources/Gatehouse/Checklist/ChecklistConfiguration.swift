@@ -23,6 +23,8 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     public var dailyQuota: Int
     /// The names of the environment's active debug tokens (unrevoked, unexpired), oldest first.
     public var activeDebugTokens: [String]
+    /// The week's judged calls per enforcement route, with each route's mode (`GET …/enforcement`'s figures).
+    public var enforcementRoutes: [RouteOutcomes]
 
     /// Creates a configuration; every argument has the value of a freshly created, empty environment.
     public init(
@@ -35,8 +37,10 @@ public struct ChecklistConfiguration: Sendable, Equatable {
         activeSecretKeys: Int = 0,
         googleDecodesToday: Int = 0,
         dailyQuota: Int = PlayIntegrityStatus.defaultDailyQuota,
-        activeDebugTokens: [String] = []
+        activeDebugTokens: [String] = [],
+        enforcementRoutes: [RouteOutcomes] = []
     ) {
+        self.enforcementRoutes = enforcementRoutes
         self.activeDebugTokens = activeDebugTokens
         self.googleDecodesToday = googleDecodesToday
         self.dailyQuota = dailyQuota

@@ -60,7 +60,6 @@ public final class Domain: Sendable {
         admins = Admins(store: store)
         sessions = try Sessions(store: store)
         verdicts = Verdicts(store: store)
-        checklists = ChecklistService(verdicts: verdicts, keys: keys, debugTokens: debugTokens)
         receiptKeys = ReceiptKeys(store: store)
         receipts = ReceiptIssuer(keys: receiptKeys)
         assessTally = AssessTally()
@@ -77,6 +76,7 @@ public final class Domain: Sendable {
             log.error("enforcement outcomes could not be written", ["error": "\(error)"])
         }
         edge = EdgeCheck(store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)
+        checklists = ChecklistService(verdicts: verdicts, keys: keys, debugTokens: debugTokens, enforcementOutcomes: enforcementOutcomes)
         keyCounts = AttestedKeyCounts(store: store)
         keyCheck = PlayIntegrityKeyCheck(store: store)
         jobs = DomainJobs(log: log)

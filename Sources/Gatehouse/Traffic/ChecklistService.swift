@@ -8,12 +8,14 @@ public final class ChecklistService: Sendable {
     let verdicts: Verdicts
     let keys: APIKeys
     let debugTokens: DebugTokens
+    let enforcementOutcomes: EnforcementOutcomes
     /// The week's rollups and the last evaluation per environment; follows the rollups.
     let cache = RollupCache()
 
     /// The checklists over the domain's shared services: one per domain (``Domain``), as its cache follows the store's
     /// writes for as long as the store lives.
-    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens) {
+    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes) {
+        self.enforcementOutcomes = enforcementOutcomes
         store = verdicts.store
         self.verdicts = verdicts
         self.keys = keys
@@ -97,7 +99,10 @@ public final class ChecklistService: Sendable {
                 activeSecretKeys: key.activeSecretKeys,
                 googleDecodesToday: decodes[environment.id] ?? 0,
                 dailyQuota: environment.playIntegrity.dailyQuota,
-                activeDebugTokens: key.activeDebugTokens
+                activeDebugTokens: key.activeDebugTokens,
+                // Written with the rollups (declared as them), so a cached evaluation is dropped when they move.
+                enforcementRoutes: environment.enforcement.routes.isEmpty ? []
+                    : try enforcementOutcomes.week(environmentID: environment.id, settings: environment.enforcement).routes
             )
             let rollups = try entry.rollups ?? verdicts.weekRollups(environmentID: environment.id, now: now)
             let report = Checklist.evaluate(configuration: configuration, rollups: rollups, now: now)

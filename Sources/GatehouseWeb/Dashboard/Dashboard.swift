@@ -3,7 +3,7 @@ import HTTP
 import HTTPServer
 
 /// The server-rendered admin dashboard: one controller per area (sign-in, account, environments, apps, keys,
-/// traffic, admins, tokens, audit), each holding only the domain services it calls and the shared `Pages`. They call
+/// traffic, enforcement, admins, tokens, audit), each holding only the domain services it calls and the shared `Pages`. They call
 /// the same domain operations as the REST API.
 struct Dashboard: Sendable {
     /// Registers a route: method, path pattern, handler.
@@ -15,6 +15,7 @@ struct Dashboard: Sendable {
     let apps: AppsController
     let keys: KeysController
     let traffic: TrafficController
+    let enforcement: EnforcementController
     let admins: AdminsController
     let tokens: TokensController
     let audit: AuditController
@@ -30,7 +31,8 @@ struct Dashboard: Sendable {
         apps = AppsController(pages: pages, environments: domain.environments, keyCounts: domain.keyCounts, keyCheck: domain.keyCheck)
         keys = KeysController(pages: pages, environments: domain.environments, keys: domain.keys, debugTokens: domain.debugTokens, clock: clock)
         traffic = TrafficController(pages: pages, environments: domain.environments, verdicts: domain.verdicts,
-                                    checklists: domain.checklists, audit: domain.audit, clock: clock)
+                                    checklists: domain.checklists, audit: domain.audit, outcomes: domain.enforcementOutcomes, clock: clock)
+        enforcement = EnforcementController(pages: pages, environments: domain.environments, outcomes: domain.enforcementOutcomes)
         admins = AdminsController(pages: pages, admins: domain.admins)
         tokens = TokensController(pages: pages, tokens: domain.tokens)
         audit = AuditController(pages: pages, audit: domain.audit, environments: domain.environments)
@@ -48,5 +50,6 @@ struct Dashboard: Sendable {
         apps.register(add)
         keys.register(add)
         traffic.register(add)
+        enforcement.register(add)
     }
 }

@@ -1,22 +1,20 @@
 import Gatehouse
 import JSON
 
-/// The traffic page's chart as inline SVG, rendered on the server: one stacked bar per day (verified at the bottom,
-/// then rejected, forged, unavailable) and a dashed line where the configuration changed.
+/// The traffic page's charts as inline SVG, rendered on the server: one stacked bar per day (the first series at the
+/// bottom: verdicts verified, rejected, forged, unavailable; or calls to the API by outcome) and a dashed line where
+/// the configuration changed.
 ///
 /// The markup carries class attributes only — no inline style, no colour — so `gatehouse.css` paints it from its
 /// variables and it reads in light and dark alike. Every bar and line has a `<title>`; the page puts a table with
 /// the same numbers beside it for screen readers.
 struct TrafficChart: Sendable {
-    /// One day's verdicts by status.
+    /// One day's counts, one per series.
     struct Day: Sendable, Equatable {
         var start: Int64
-        var verified: Int
-        var rejected: Int
-        var forged: Int
-        var unavailable: Int
+        var counts: [Int]
 
-        var total: Int { verified + rejected + forged + unavailable }
+        var total: Int { counts.reduce(0, +) }
     }
 
     /// A configuration change to mark on the time axis.
@@ -25,11 +23,25 @@ struct TrafficChart: Sendable {
         var label: String
     }
 
-    /// The statuses in stacking order, bottom first.
+    /// The verdicts' statuses in stacking order, bottom first.
     static let statuses = ["verified", "rejected", "forged", "unavailable"]
 
+    /// The series' names in stacking order, bottom first; each is also its bars' class.
+    let series: [String]
     let days: [Day]
     let changes: [Change]
+    /// The `id` of the chart's title (unique in the page) and what it says.
+    let titleID: String
+    let title: String
+
+    init(series: [String] = statuses, days: [Day], changes: [Change], titleID: String = "chart-title",
+         title: String = "Verdicts per day and status") {
+        self.series = series
+        self.days = days
+        self.changes = changes
+        self.titleID = titleID
+        self.title = title
+    }
 
     // Geometry of the viewBox.
     static let width = 720.0, height = 240.0
@@ -44,8 +56,8 @@ struct TrafficChart: Sendable {
         let slot = days.isEmpty ? plotWidth : plotWidth / Double(days.count)
         let barWidth = (slot * 0.58).rounded()
         var out = "<svg class=\"chart\" viewBox=\"0 0 \(Self.n(Self.width)) \(Self.n(Self.height))\" role=\"img\" "
-            + "aria-labelledby=\"chart-title\" xmlns=\"http://www.w3.org/2000/svg\">"
-        out += "<title id=\"chart-title\">Verdicts per day and status, last \(days.count) days (UTC)</title>"
+            + "aria-labelledby=\"\(titleID)\" xmlns=\"http://www.w3.org/2000/svg\">"
+        out += "<title id=\"\(titleID)\">\(Self.escape(title)), last \(days.count) days (UTC)</title>"
         // Grid lines and the y axis labels: 0, half, the top.
         for fraction in [0.0, 0.5, 1.0] {
             let y = baseline - fraction * plotHeight
@@ -58,9 +70,9 @@ struct TrafficChart: Sendable {
         for (index, day) in days.enumerated() {
             let x = Self.left + slot * Double(index) + (slot - barWidth) / 2
             let label = Self.dayLabel(day.start)
-            out += "<g class=\"day\"><title>\(Self.escape(label)): \(Self.escape(Self.summary(day)))</title>"
+            out += "<g class=\"day\"><title>\(Self.escape(label)): \(Self.escape(summary(day)))</title>"
             var y = baseline
-            for (status, count) in zip(Self.statuses, [day.verified, day.rejected, day.forged, day.unavailable]) where count > 0 {
+            for (status, count) in zip(series, day.counts) where count > 0 {
                 let h = Double(count) / Double(scale) * plotHeight
                 y -= h
                 out += "<rect class=\"\(status)\" x=\"\(Self.n(x))\" y=\"\(Self.n(y))\" width=\"\(Self.n(barWidth))\" "
@@ -85,9 +97,8 @@ struct TrafficChart: Sendable {
     }
 
     /// `"12 verified, 30 rejected, 2 forged, 0 unavailable"`.
-    static func summary(_ day: Day) -> String {
-        zip(statuses, [day.verified, day.rejected, day.forged, day.unavailable])
-            .map { "\(Wording.number($1)) \($0)" }.joined(separator: ", ")
+    func summary(_ day: Day) -> String {
+        zip(series, day.counts).map { "\(Wording.number($1)) \($0)" }.joined(separator: ", ")
     }
 
     /// The smallest of 1, 2, 5 × 10ⁿ (n ≥ 0) at or above `value`; at least 10, so an empty week has an axis.

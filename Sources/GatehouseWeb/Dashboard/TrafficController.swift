@@ -11,6 +11,7 @@ struct TrafficController: Sendable {
     let verdicts: Verdicts
     let checklists: ChecklistService
     let audit: AuditLog
+    let outcomes: EnforcementOutcomes
     let clock: TimeSource
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
@@ -31,8 +32,7 @@ struct TrafficController: Sendable {
         let summary = Checklist.summarize(rollups: rollups, now: now)
         let daily = try verdicts.dailyCounts(environmentID: environment.id, now: now)
         let days = daily.map { day in
-            TrafficChart.Day(start: day.day, verified: day.counts["verified"] ?? 0, rejected: day.counts["rejected"] ?? 0,
-                             forged: day.counts["forged"] ?? 0, unavailable: day.counts["unavailable"] ?? 0)
+            TrafficChart.Day(start: day.day, counts: TrafficChart.statuses.map { day.counts[$0] ?? 0 })
         }
         let changes = try configurationChanges(environment.id, from: days.first?.start ?? now)
         let chart = TrafficChart(days: days, changes: changes)
@@ -60,8 +60,8 @@ struct TrafficController: Sendable {
             "days": .array(days.map { day in
                 [
                     "label": .string(TrafficChart.dayLabel(day.start)),
-                    "verified": .string(Wording.number(day.verified)), "rejected": .string(Wording.number(day.rejected)),
-                    "forged": .string(Wording.number(day.forged)), "unavailable": .string(Wording.number(day.unavailable)),
+                    "verified": .string(Wording.number(day.counts[0])), "rejected": .string(Wording.number(day.counts[1])),
+                    "forged": .string(Wording.number(day.counts[2])), "unavailable": .string(Wording.number(day.counts[3])),
                     "total": .string(Wording.number(day.total)),
                 ]
             }),
@@ -86,8 +86,41 @@ struct TrafficController: Sendable {
             }),
         ]
         values["noReasons"] = .bool(summary.topReasons.isEmpty)
+        values["api"] = try yourAPI(environment, changes: changes)
         return pages.page("pages/environment-traffic", title: "Traffic · \(environment.name)", values, context: context,
                           section: "environments")
+    }
+
+    /// The section "Your API": the week's judged calls by route and outcome (edge and backends), a chart by day, and
+    /// per route the sentence of what enforcing would have refused.
+    func yourAPI(_ environment: Environment, changes: [TrafficChart.Change]) throws -> MustacheValue {
+        let week = try outcomes.week(environmentID: environment.id, settings: environment.enforcement)
+        // Routes without a call this week stay off the table unless configured.
+        let routes = week.routes.filter { $0.mode != nil || $0.all.total > 0 }
+        let stacked = Array(EnforcementOutcome.allCases.reversed())  // verified at the bottom
+        let series = stacked.map(\.rawValue)
+        let chart = TrafficChart(series: series.map { "outcome-" + $0 },
+                                 days: week.daily.map { day in TrafficChart.Day(start: day.day, counts: stacked.map { day.counts[$0] }) },
+                                 changes: changes, titleID: "api-chart-title", title: "Calls to your API per day and outcome")
+        let total = week.daily.reduce(0) { $0 + $1.counts.total }
+        return [
+            "hasCalls": .bool(total > 0),
+            "total": .string(Wording.number(total)),
+            "chart": .string(chart.svg()),
+            "outcomes": .array(series.map { .string($0) }),
+            "routes": .array(routes.map { route in
+                [
+                    "name": .string(route.name),
+                    "mode": .string(route.mode?.rawValue ?? "backend only"),
+                    "edge": EnforcementController.outcomes(route.edge),
+                    "backend": EnforcementController.outcomes(route.backend),
+                    "hasBackend": .bool(route.backend.total > 0),
+                    "sentence": .string(EnforcementWording.wouldRefuse(route)),
+                ]
+            }),
+            "hasRoutes": .bool(!environment.enforcement.routes.isEmpty),
+            "hasRouteRows": .bool(!routes.isEmpty),
+        ]
     }
 
     /// One checklist item for the template.

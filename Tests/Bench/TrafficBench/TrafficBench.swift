@@ -117,7 +117,8 @@ struct TrafficBench {
             defer { try? FileManager.default.removeItem(atPath: directory) }
             let (store, environment, _, database) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: now)
             let verdicts = Verdicts(store: store)
-            let checklists = ChecklistService(verdicts: verdicts, keys: APIKeys(store: store), debugTokens: DebugTokens(store: store))
+            let checklists = ChecklistService(verdicts: verdicts, keys: APIKeys(store: store), debugTokens: DebugTokens(store: store),
+                                              enforcementOutcomes: EnforcementOutcomes(store: store))
             var note = ""
             if size <= 100_000 {
                 var random = SplitMix64(seed: 11)
