@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev libpq-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build release run test check-imports test-asan test-browser test-api-schema bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
+.PHONY: deps test-deps build release run test check-imports test-asan test-browser test-api-schema test-edge bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -29,9 +29,11 @@ run: build
 # The test suites' own server: a throwaway PostgreSQL 15 that Tests/with-postgres.sh starts beside `swift test` (the
 # store contract suite and the PostgreSQL driver run on it as well as on SQLite).
 TEST_PACKAGES = postgresql-15 pgbouncer
+# The reverse proxies the edge check is tested behind (test-edge): Debian's nginx (auth_request) and Caddy (forward_auth).
+EDGE_PACKAGES = nginx caddy
 
 test-deps: deps
-	@missing=""; for p in $(TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(TEST_PACKAGES) $(EDGE_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
@@ -48,6 +50,7 @@ test: test-deps check-imports
 	GATEHOUSE_TEST_ENGINE=postgresql sh Tests/with-postgres.sh sh Tests/with-pgbouncer.sh $(SWIFT) test --skip-build --disable-xctest --filter '$(ENGINE_SUITES)'
 	$(MAKE) test-asan
 	$(MAKE) test-api-schema
+	$(MAKE) test-edge
 	$(MAKE) test-browser
 
 # The code that reads memory through pointers under AddressSanitizer (a debug build of its own in .build/asan): the
@@ -83,23 +86,30 @@ test-api-schema: deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python Tests/EndToEnd/api_schema.py "$$($(SWIFT) build --show-bin-path)/gatehouse" $(VENV)/bin/schemathesis
 
+# The edge check behind Debian's nginx (auth_request) and Caddy (forward_auth), configured with the blocks of
+# docs/enforcement.md, against a live `gatehouse serve` on a temporary database and free ports: refusals, the headers
+# the API receives, client-sent headers that must change nothing, and the outcomes counted (Tests/EndToEnd/edge_proxies.py).
+test-edge: test-deps
+	$(SWIFT) build --product gatehouse
+	python3 Tests/EndToEnd/edge_proxies.py "$$($(SWIFT) build --show-bin-path)/gatehouse"
+
 # Browser tests: Debian's chromium + chromium-driver driven by selenium against a real `gatehouse serve`.
-test-browser: deps $(VENV)/.installed
+test-browser: test-deps $(VENV)/.installed
 	@missing=""; for p in $(BROWSER_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python -m pytest -q Tests/Browser
 
-bench: release bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-crypto bench-mustache
+bench: release bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-crypto bench-mustache
 
 # The recipe of the benches that drive a release `gatehouse serve` with wrk: $(call wrk_bench,PRODUCT,SCRIPT) installs
-# wrk and curl when missing, builds gatehouse and the bench's preparation tool PRODUCT (release) and runs
-# Tests/Bench/SCRIPT.
+# wrk and curl when missing, builds gatehouse and the bench's preparation tool PRODUCT (release; none when empty) and
+# runs Tests/Bench/SCRIPT.
 define wrk_bench
 @command -v wrk >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq wrk curl; }
 $(SWIFT) build -c release --product gatehouse
-$(SWIFT) build -c release --product $(1)
+$(if $(1),$(SWIFT) build -c release --product $(1))
 sh Tests/Bench/$(2)
 endef
 
@@ -127,6 +137,14 @@ bench-pi: deps
 bench-assess: deps
 	@command -v sqlite3 >/dev/null 2>&1 || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq sqlite3; }
 	$(call wrk_bench,AssessBench,assess-bench.sh)
+
+# The edge check (GET /api/v4/edge/nginx) over HTTP (wrk): the server's CPU per call with a receipt seen before (bound,
+# with a proof; unbound) and with a new bound receipt each call, against one `openssl speed` ECDSA verify and a bare
+# /healthz in the same run; then the p99 Debian's nginx adds with the check (docs/enforcement.md's block) at half its
+# peak rate. Prepared with Python's standard library and openssl, no Swift product (Tests/Bench/edge-bench.sh).
+bench-edge: deps
+	@command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq nginx; }
+	$(call wrk_bench,,edge-bench.sh)
 
 # The management API (GET and PATCH of an environment) under wrk against nginx serving a static file in the same run.
 bench-api: deps

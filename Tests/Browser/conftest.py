@@ -91,12 +91,20 @@ class Shots:
         self.count = 0
         SHOTS.mkdir(parents=True, exist_ok=True)
 
-    def __call__(self, name, narrow=False):
+    def __call__(self, name, narrow=False, at=None):
+        """Saves the window (and, `narrow`, the window at phone size); `at`, a CSS selector, is scrolled into view
+        first at each size (a resize moves what the window shows)."""
         self.count += 1
         path = SHOTS / f"{self.prefix}-{self.count:02d}-{name}.png"
+        self.scroll(at)
         self.driver.save_screenshot(str(path))
         if narrow:
             self.driver.set_window_size(390, 844)
+            self.scroll(at)
             self.driver.save_screenshot(str(SHOTS / f"{self.prefix}-{self.count:02d}-{name}-phone.png"))
             self.driver.set_window_size(1280, 800)
         return path
+
+    def scroll(self, css):
+        if css:
+            self.driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", css)

@@ -52,7 +52,7 @@ struct ChecklistEnforcementTests {
         ])
         let pay = try #require(items["enforcement.refusing.pay"])
         #expect(pay.status == .warn)
-        #expect(pay.detail.hasPrefix("Enforcing pay refused 6 % of the last day's 100 calls, most of them without a receipt"))
+        #expect(pay.detail.hasPrefix("Under enforce, pay refuses 6 % of the last day's 100 calls, most of them without a receipt"))
         #expect(items["enforcement.refusing.calm"]?.status == .ok, "5 % is not more than 5 %")
     }
 
@@ -75,6 +75,12 @@ struct ChecklistEnforcementTests {
         #expect(EnforcementWording.wouldRefuse(route)
                 == "Enforcing payments now would have refused 3.1 % of last week's 41,200 calls: 2.8 % came without a receipt (app versions without the SDK), 0.3 % with an invalid one.")
         route.mode = .enforce
-        #expect(EnforcementWording.wouldRefuse(route).hasPrefix("Enforcing payments refused 3.1 %"))
+        #expect(EnforcementWording.wouldRefuse(route).hasPrefix("Under enforce, payments would refuse 3.1 % of last week's 41,200 calls: 2.8 %"),
+                "the week may hold calls monitored before the switch: the sentence says what enforce refuses, not what it did")
+        route.edge = OutcomeCounts()
+        route.backend = OutcomeCounts()
+        route.name = EnforcementSettings.unmatched
+        route.mode = .off
+        #expect(EnforcementWording.wouldRefuse(route) == "Calls no route matches are not checked (mode off).")
     }
 }

@@ -46,15 +46,15 @@ extension Checklist {
         let counted = "\(EnforcementWording.percent(day.wouldRefuse, of: day.total)) of the last day's \(Wording.count(day.total, "call"))"
         guard share > refusingShare else {
             return ChecklistItem(id: id, status: .ok, title: "\(route.name) is enforced",
-                                 detail: day.total == 0 ? "No call in the last day." : "It refused \(counted).", fix: "", evidence: ChecklistEvidence())
+                                 detail: day.total == 0 ? "No call in the last day." : "Under enforce it refuses \(counted).", fix: "", evidence: ChecklistEvidence())
         }
         let missing = day[.missing] * 2 > day.wouldRefuse
         return ChecklistItem(
             id: id, status: .warn, title: "\(route.name) refuses too much",
-            detail: "Enforcing \(route.name) refused \(counted)"
+            detail: "Under enforce, \(route.name) refuses \(counted)"
                 + (missing ? ", most of them without a receipt: an app version without the Gatehouse SDK, or a client the route should not cover."
                     : ", most of them with a receipt that did not hold: a setup fault (a proxy that does not pass antibot-token or antibot-pop, a wrong environment's key) or an attack."),
-            fix: "Look at the route's outcomes on the Traffic tab; switch it back to monitor while you find the cause if real users are refused.",
+            fix: "Look at the route's outcomes under Your API below; if real users are refused, switch it back to monitor on the Enforcement tab while you find the cause.",
             evidence: ChecklistEvidence())
     }
 }

@@ -4,7 +4,8 @@ import Synchronization
 
 /// Receipts whose signature verified, remembered by the token's SHA-256 until their `exp`, so that a receipt seen
 /// before costs the edge check no ECDSA verify of its own (DEVICE-API.md "The edge check"). Bounded: past `limit`
-/// entries the expired ones go, and if that is not enough, all of them. A hit names the key that signed the
+/// entries the expired ones go, and if that is not enough, the half that expires first (so a flood of new receipts
+/// cannot empty it: the receipts of the last minutes stay). A hit names the key that signed the
 /// receipt: the caller checks it is still published, so a revoked key forgets what it verified.
 final class VerifiedReceipts: Sendable {
     private let shards: [Shard]
@@ -37,7 +38,10 @@ final class VerifiedReceipts: Sendable {
         shard(digest).entries.withLock { entries in
             if entries.count >= limit {
                 entries = entries.filter { $0.value.claims.expiresAt > now }
-                if entries.count >= limit { entries.removeAll(keepingCapacity: true) }
+                if entries.count >= limit {
+                    let kept = entries.sorted { $0.value.claims.expiresAt > $1.value.claims.expiresAt }.prefix(limit / 2)
+                    entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+                }
             }
             entries[digest] = receipt
         }

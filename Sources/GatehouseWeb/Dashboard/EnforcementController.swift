@@ -28,9 +28,7 @@ struct EnforcementController: Sendable {
         return try view(context, environment, form: [:], errors: [:], status: 200)
     }
 
-    static let modes: [(value: String, label: String)] = [
-        ("off", "off: check nothing"), ("monitor", "monitor: judge and count, never refuse"), ("enforce", "enforce: refuse what is not verified"),
-    ]
+    static let modes: [(value: String, label: String)] = [("off", "off"), ("monitor", "monitor"), ("enforce", "enforce")]
 
     /// The tab; `form` and `errors` refill the add-route form that failed, with each message beside its field.
     func view(_ context: DashboardContext, _ environment: Environment, form: [String: String], errors: [String: String], status: Int) throws -> Response {
@@ -55,7 +53,7 @@ struct EnforcementController: Sendable {
                 "requires": .string(Self.requirement(route)),
                 "consume": .bool(route.consume),
                 "action": .string("\(base)/routes/\(route.name)"),
-                "modes": .array(([("", "the environment's (\(settings.mode.rawValue))")] + Self.modes).map {
+                "modes": .array(([("", "inherit (\(settings.mode.rawValue))")] + Self.modes).map {
                     ["value": .string($0.0), "label": .string($0.1), "selected": .bool($0.0 == own)]
                 }),
                 "canMoveUp": .bool(index > 0),
@@ -71,7 +69,7 @@ struct EnforcementController: Sendable {
             "name": .string(form["name"] ?? ""), "match": .string(form["match"] ?? ""),
             "bound": .bool(form["bound"] != nil), "attested": .bool(form["attested"] != nil), "debug": .bool(form["debug"] != nil),
             "consume": .bool(form["consume"] != nil),
-            "modes": .array(([("", "the environment's")] + Self.modes).map { ["value": .string($0.0), "label": .string($0.1), "selected": .bool($0.0 == (form["mode"] ?? ""))] }),
+            "modes": .array(([("", "inherit (\(settings.mode.rawValue))")] + Self.modes).map { ["value": .string($0.0), "label": .string($0.1), "selected": .bool($0.0 == (form["mode"] ?? ""))] }),
             "errors": .dictionary(errors.mapValues { .string($0) }),
             "failed": .bool(!errors.isEmpty),
         ]
@@ -83,7 +81,7 @@ struct EnforcementController: Sendable {
     /// The week's outcomes in the order of the table's columns.
     static func outcomes(_ counts: OutcomeCounts) -> MustacheValue {
         .array(EnforcementOutcome.allCases.map { outcome in
-            ["name": .string(outcome.rawValue), "count": .string(Wording.number(counts[outcome]))]
+            ["name": .string(outcome.rawValue), "count": .string(Wording.number(counts[outcome])), "zero": .bool(counts[outcome] == 0)]
         })
     }
 

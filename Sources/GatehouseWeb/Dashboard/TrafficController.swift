@@ -115,6 +115,7 @@ struct TrafficController: Sendable {
                     "edge": EnforcementController.outcomes(route.edge),
                     "backend": EnforcementController.outcomes(route.backend),
                     "hasBackend": .bool(route.backend.total > 0),
+                    "hasEdge": .bool(route.edge.total > 0 || route.backend.total == 0),
                     "sentence": .string(EnforcementWording.wouldRefuse(route)),
                 ]
             }),
