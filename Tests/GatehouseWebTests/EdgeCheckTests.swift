@@ -6,6 +6,7 @@ import JSON
 import Simulator
 import TestThreads
 import Testing
+import TestSupport
 
 /// The edge check for reverse proxies (DEVICE-API.md "The edge check"), over a real socket: every outcome under
 /// `enforce` and `monitor` through each proxy convention, a client's headers of the other conventions ignored, paths
@@ -281,5 +282,34 @@ extension ReceiptsFixture {
     func assessBody(appID: String) throws -> [UInt8] {
         try SignedEnvelope(apiKey: publicKey, platform: "ios", signed: SignedEnvelope.signedText(appID: appID, deviceID: "device-1", receiptKey: nil),
                            timestamp: nowMilliseconds).json(attestation: nil).serialized()
+    }
+}
+
+/// The edge check of a served `gatehouse` (SQLite, or PostgreSQL in the PostgreSQL pass) and the operator's CLI: a
+/// receipt key revoked with `gatehouse receipts rotate-key --revoke-now` in another process makes a receipt the
+/// check remembered invalid within 10 seconds.
+@Suite("The edge check and a revoked receipt key", .serialized, .needsSyntheticCA)
+struct EdgeCheckRevocationTests {
+    @Test func aReceiptKeyRevokedByTheCLIIsRefusedWithinTenSeconds() throws {
+        let server = try DeviceServer()
+        let auth = [("Authorization", "Bearer " + server.token), ("Content-Type", "application/json")]
+        let created = try server.client.send("POST", "/api/management/v1/environments", headers: auth,
+                                             body: Array(#"{"name": "Edge", "kind": "production"}"#.utf8))
+        let environment = try #require(created.json?["id"]?.string)
+        let secret = try #require(created.json?["keys"]?.array?.compactMap { $0["secret"]?.string }.first)
+        let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"] == "public" }?["value"]?.string)
+        try server.patch(environment, ["enforcement": ["mode": "enforce"]])
+        let token = try #require(try server.assess(AssessFixture.ios(publicKey).json(attestation: nil)).json?["sessionToken"]?.string)
+        func check() throws -> String {
+            let answer = try server.client.send("GET", "/api/v4/edge/nginx", headers: [("Authorization", "Bearer " + secret), ("antibot-token", token),
+                                                                                      ("X-Original-Method", "GET"), ("X-Original-URI", "/api/orders")])
+            return "\(answer.status) \(answer.header("Gatehouse-Outcome") ?? "-") \(answer.json?["reasons"]?.array?.compactMap(\.string) ?? [])"
+        }
+        #expect(try check() == "204 verified []")
+        let revoked = try CommandLineTests.run(["receipts", "rotate-key", "--revoke-now"] + server.databaseArguments)
+        #expect(revoked.status == 0, "\(revoked.error)")
+        let seconds = try waitUntil(seconds: 10) { try check() == "401 invalid [\"signatureInvalid\"]" }
+        let last = try check()
+        #expect(seconds != nil, "the revoked key's receipt still passed the check 10 s later: \(last)")
     }
 }

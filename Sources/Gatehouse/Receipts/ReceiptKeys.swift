@@ -15,8 +15,9 @@ public struct ReceiptKeys: Sendable {
 
     /// How long a retired key stays published, in seconds (DEVICE-API.md: an hour).
     public static let retiredKeyLifetime: Int64 = 3600
-    /// How long the keys read from the database are trusted before they are read again, in seconds.
-    public static let refreshSeconds: Int64 = 10
+    /// How long the keys read are kept, in seconds: a key revoked by the CLI in another process stops verifying within
+    /// it (the edge check promises 10 seconds for a receipt it remembered; half that leaves room on a loaded machine).
+    public static let refreshSeconds: Int64 = 5
 
     /// The keys of `store`; a write to them in this process is seen at once (the cache follows the table).
     public init(store: Store) {
