@@ -71,7 +71,7 @@ public struct ECPrivateKey: Sendable {
         defer { EVP_PKEY_free(key) }
         guard let context = EVP_MD_CTX_new() else { throw CryptoError(openSSLOperation: operation) }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw CryptoError(openSSLOperation: operation) }
+        guard EVP_DigestSignInit(context, nil, FetchedDigest.sha256, nil, key) == 1 else { throw CryptoError(openSSLOperation: operation) }
         return try OpenSSL.withBytes(message) { pointer, count in
             var length = 0
             guard EVP_DigestSign(context, nil, &length, pointer, count) == 1 else { throw CryptoError(openSSLOperation: operation) }

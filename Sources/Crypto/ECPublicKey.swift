@@ -104,7 +104,7 @@ public struct ECPublicKey: Sendable {
         let key = handle.pointer
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+        guard EVP_DigestVerifyInit(context, nil, FetchedDigest.sha256, nil, key) == 1 else { return false }
         return OpenSSL.withBytes(message) { messagePointer, messageCount in
             EVP_DigestVerify(context, der, der.count, messagePointer, messageCount) == 1
         }

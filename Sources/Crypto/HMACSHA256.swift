@@ -18,7 +18,7 @@ public enum HMACSHA256 {
         let result = OpenSSL.withBytes(key) { keyPointer, keyCount in
             OpenSSL.withBytes(message) { messagePointer, messageCount in
                 output.withUnsafeMutableBufferPointer { out in
-                    HMAC(EVP_sha256(), keyPointer, Int32(keyCount), messagePointer, messageCount,
+                    HMAC(FetchedDigest.sha256, keyPointer, Int32(keyCount), messagePointer, messageCount,
                          out.baseAddress, &length)
                 }
             }

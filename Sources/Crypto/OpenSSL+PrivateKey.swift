@@ -48,7 +48,7 @@ extension OpenSSL {
     static func signSHA256(_ message: [UInt8], key: OpaquePointer, operation: String) throws -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw CryptoError(openSSLOperation: operation) }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, key) == 1 else { throw CryptoError(openSSLOperation: operation) }
+        guard EVP_DigestSignInit(context, nil, FetchedDigest.sha256, nil, key) == 1 else { throw CryptoError(openSSLOperation: operation) }
         var length = 0
         let sized = withBytes(message) { EVP_DigestSign(context, nil, &length, $0, $1) }
         guard sized == 1, length > 0 else { throw CryptoError(openSSLOperation: operation) }

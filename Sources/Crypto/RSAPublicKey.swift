@@ -45,7 +45,7 @@ public struct RSAPublicKey: Sendable, Equatable {
         defer { EVP_PKEY_free(key) }
         guard let context = EVP_MD_CTX_new() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, EVP_sha256(), nil, key) == 1 else { return false }
+        guard EVP_DigestVerifyInit(context, nil, FetchedDigest.sha256, nil, key) == 1 else { return false }
         return OpenSSL.withBytes(message) { pointer, count in
             EVP_DigestVerify(context, signature, signature.count, pointer, count) == 1
         }

@@ -23,7 +23,7 @@ public enum SHA256 {
         var output = [UInt8](repeating: 0, count: digestLength)
         // EVP_DigestUpdate returns early for a zero count, so a nil base address for empty input is fine.
         let ok = output.withUnsafeMutableBufferPointer { out in
-            EVP_Digest(buffer.baseAddress, buffer.count, out.baseAddress, nil, EVP_sha256(), nil)
+            EVP_Digest(buffer.baseAddress, buffer.count, out.baseAddress, nil, FetchedDigest.sha256, nil)
         }
         guard ok == 1 else { openSSLInvariantFailure("SHA-256") }
         return output

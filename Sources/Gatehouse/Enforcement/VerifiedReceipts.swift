@@ -1,6 +1,5 @@
 import Crypto
 import GatehouseReceipts
-import Synchronization
 
 /// Receipts whose signature verified, remembered by the token's SHA-256 until their `exp`, so that a receipt seen
 /// before costs the edge check no ECDSA verify of its own (DEVICE-API.md "The edge check"). Bounded: past `limit`
@@ -11,8 +10,11 @@ final class VerifiedReceipts: Sendable {
     private let shards: [Shard]
     private let limitPerShard: Int
 
-    private final class Shard: Sendable {
-        let entries = Mutex<[[UInt8]: SignedReceipt]>([:])
+    /// One part of the memory: read by every call with a receipt (a popular receipt's shard by many threads at once),
+    /// written on a receipt's first use, so readers share a reader-writer lock.
+    private final class Shard: @unchecked Sendable {  // `entries` is only touched under `lock`
+        let lock = ReadWriteLock()
+        var entries: [[UInt8]: SignedReceipt] = [:]
     }
 
     init(limit: Int = 100_000) {
@@ -22,28 +24,24 @@ final class VerifiedReceipts: Sendable {
 
     /// The receipt remembered for `digest` (the token's SHA-256), if it has not expired at `now` (unix seconds).
     func receipt(_ digest: [UInt8], now: Int64) -> SignedReceipt? {
-        shard(digest).entries.withLock { entries in
-            guard let found = entries[digest] else { return nil }
-            guard found.claims.expiresAt > now else {
-                entries[digest] = nil
-                return nil
-            }
-            return found
-        }
+        let shard = shard(digest)
+        // An expired entry is left for `keep` to clear when the shard fills.
+        return shard.lock.reading { shard.entries[digest] }.flatMap { $0.claims.expiresAt > now ? $0 : nil }
     }
 
     /// Remembers `receipt` under `digest`.
     func keep(_ receipt: SignedReceipt, digest: [UInt8], now: Int64) {
         let limit = limitPerShard
-        shard(digest).entries.withLock { entries in
-            if entries.count >= limit {
-                entries = entries.filter { $0.value.claims.expiresAt > now }
-                if entries.count >= limit {
-                    let kept = entries.sorted { $0.value.claims.expiresAt > $1.value.claims.expiresAt }.prefix(limit / 2)
-                    entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
+        let shard = shard(digest)
+        shard.lock.writing {
+            if shard.entries.count >= limit {
+                shard.entries = shard.entries.filter { $0.value.claims.expiresAt > now }
+                if shard.entries.count >= limit {
+                    let kept = shard.entries.sorted { $0.value.claims.expiresAt > $1.value.claims.expiresAt }.prefix(limit / 2)
+                    shard.entries = Dictionary(uniqueKeysWithValues: kept.map { ($0.key, $0.value) })
                 }
             }
-            entries[digest] = receipt
+            shard.entries[digest] = receipt
         }
     }
 
