@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev libpq-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build release run test check-imports test-asan test-browser test-api-schema test-edge bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
+.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -169,6 +169,13 @@ bench-crypto: deps
 bench-mustache: deps
 	$(SWIFT) build -c release --product MustacheBench
 	.build/release/MustacheBench
+
+# Writes the receipt conformance vectors the Swift, Python and Node receipt libraries are tested against
+# (Tests/Fixtures/receipts/conformance.json): each case's answer is written by hand in Tests/Tools/ReceiptVectors, and
+# the tool writes nothing unless GatehouseReceipts gives it. New keys each time: commit the file it writes.
+receipt-vectors: deps
+	$(SWIFT) build --product ReceiptVectors
+	"$$($(SWIFT) build --show-bin-path)/ReceiptVectors" Tests/Fixtures/receipts/conformance.json
 
 fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi
 

@@ -111,6 +111,8 @@ let package = Package(
         .executableTarget(name: "AssessBench", dependencies: ["BenchSupport", "Gatehouse", "GatehouseReceipts", "Crypto", "JSON", "AttestationTesting"],
                           path: "Tests/Bench/AssessBench"),
         .executableTarget(name: "PIBench", dependencies: ["BenchSupport", "Gatehouse", "Attestation", "Crypto", "JSON", "AttestationTesting"], path: "Tests/Bench/PIBench"),
+        // The receipt conformance vectors of the three receipt libraries (`make receipt-vectors`).
+        .executableTarget(name: "ReceiptVectors", dependencies: ["GatehouseReceipts", "Crypto", "JSON"], path: "Tests/Tools/ReceiptVectors"),
         .executableTarget(name: "TrafficBench", dependencies: ["Gatehouse", "SQLite", "Storage", "Crypto", "JSON", "SeededRandom"], path: "Tests/Bench/TrafficBench"),
 
         // Fuzz targets (`make fuzz`); a plain build gives a replay tool.

@@ -104,14 +104,22 @@ final class DeviceServer {
     /// What the server logged on standard error.
     var log: String { process.standardError }
 
+    /// Creates an environment of `kind`; returns its id, public key and secret key.
+    func newEnvironment(kind: String) throws -> (id: String, publicKey: String, secretKey: String) {
+        let auth = [("Authorization", "Bearer " + token), ("Content-Type", "application/json")]
+        let created = try client.send("POST", "/api/management/v1/environments", headers: auth,
+                                      body: Array(#"{"name": "Device \#(kind)", "kind": "\#(kind)"}"#.utf8))
+        #expect(created.status == 201, "\(created.text)")
+        let keys = created.json?["keys"]?.array ?? []
+        return (try #require(created.json?["id"]?.string), try #require(keys.first { $0["type"]?.string == "public" }?["value"]?.string),
+                try #require(keys.first { $0["type"]?.string == "secret" }?["secret"]?.string))
+    }
+
     /// Creates an environment of `kind` registering `appIds`; returns its id and public key.
     func environment(kind: String, appIds: [String]) throws -> (id: String, publicKey: String) {
         let auth = [("Authorization", "Bearer " + token), ("Content-Type", "application/json")]
         let base = "/api/management/v1/environments"
-        let created = try client.send("POST", base, headers: auth, body: Array(#"{"name": "Device \#(kind)", "kind": "\#(kind)"}"#.utf8))
-        #expect(created.status == 201, "\(created.text)")
-        let id = try #require(created.json?["id"]?.string)
-        let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "public" }?["value"]?.string)
+        let (id, publicKey, _) = try newEnvironment(kind: kind)
         if !appIds.isEmpty {
             let patch = JSON.object([.init("appleAppIds", .array(appIds.map { .string($0) }))])
             let patched = try client.send("PATCH", "\(base)/\(id)", headers: auth, body: patch.serialized())

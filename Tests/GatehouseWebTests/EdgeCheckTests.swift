@@ -292,12 +292,7 @@ extension ReceiptsFixture {
 struct EdgeCheckRevocationTests {
     @Test func aReceiptKeyRevokedByTheCLIIsRefusedWithinTenSeconds() throws {
         let server = try DeviceServer()
-        let auth = [("Authorization", "Bearer " + server.token), ("Content-Type", "application/json")]
-        let created = try server.client.send("POST", "/api/management/v1/environments", headers: auth,
-                                             body: Array(#"{"name": "Edge", "kind": "production"}"#.utf8))
-        let environment = try #require(created.json?["id"]?.string)
-        let secret = try #require(created.json?["keys"]?.array?.compactMap { $0["secret"]?.string }.first)
-        let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"] == "public" }?["value"]?.string)
+        let (environment, publicKey, secret) = try server.newEnvironment(kind: "production")
         try server.patch(environment, ["enforcement": ["mode": "enforce"]])
         let token = try #require(try server.assess(AssessFixture.ios(publicKey).json(attestation: nil)).json?["sessionToken"]?.string)
         func check() throws -> String {

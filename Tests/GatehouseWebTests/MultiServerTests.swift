@@ -88,12 +88,7 @@ struct MultiServerTests {
 
     @Test func aConsumeRoutesReceiptPassesTheEdgeOnceAcrossServers() throws {
         let servers = try Self.three()
-        let auth = [("Authorization", "Bearer " + servers[0].token), ("Content-Type", "application/json")]
-        let created = try servers[0].client.send("POST", "/api/management/v1/environments", headers: auth,
-                                                 body: Array(#"{"name": "Edge", "kind": "production"}"#.utf8))
-        let environment = try #require(created.json?["id"]?.string)
-        let secret = try #require(created.json?["keys"]?.array?.compactMap { $0["secret"]?.string }.first)
-        let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"] == "public" }?["value"]?.string)
+        let (environment, publicKey, secret) = try servers[0].newEnvironment(kind: "production")
         try servers[0].patch(environment, ["enforcement": ["mode": "enforce", "routes": [["name": "pay", "match": "POST /api/pay", "consume": true]]]])
         let token = try #require(try servers[1].assess(AssessFixture.ios(publicKey).json(attestation: nil)).json?["sessionToken"]?.string)
         // Every server has the route (the patch reaches the others within a second).

@@ -145,14 +145,7 @@ struct ReceiptsConsumeAPITests {
 struct ReceiptsConsumeDurabilityTests {
     @Test func consumedThenKilledAndRestartedIsStillConsumed() throws {
         let server = try DeviceServer()
-        let auth = [("Authorization", "Bearer " + server.token), ("Content-Type", "application/json")]
-        let created = try server.client.send("POST", "/api/management/v1/environments", headers: auth,
-                                             body: Array(#"{"name": "Payments", "kind": "development"}"#.utf8))
-        #expect(created.status == 201, "\(created.text)")
-        let keys = try #require(created.json?["keys"]?.array)
-        let publicKey = try #require(keys.first { $0["type"]?.string == "public" }?["value"]?.string)
-        let secrets = keys.compactMap { $0["secret"]?.string }
-        let secret = try #require(secrets.first)
+        let (_, publicKey, secret) = try server.newEnvironment(kind: "development")
 
         let envelope = try SignedEnvelope(apiKey: publicKey, platform: "ios", signed: SignedEnvelope.signedText(appID: "com.example.pay"),
                                           timestamp: Int64(Date().timeIntervalSince1970 * 1000))
