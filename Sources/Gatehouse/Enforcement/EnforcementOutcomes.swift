@@ -148,7 +148,6 @@ public final class EnforcementOutcomes: Sendable {
         for route in settings.routes {
             var entry = routes.removeValue(forKey: route.name) ?? RouteOutcomes(name: route.name)
             entry.mode = settings.mode(of: route)
-            entry.requires = route.require != .init()
             ordered.append(entry)
         }
         var unmatched = routes.removeValue(forKey: EnforcementSettings.unmatched) ?? RouteOutcomes(name: EnforcementSettings.unmatched)
@@ -193,8 +192,6 @@ public struct RouteOutcomes: Sendable, Equatable {
     public var name: String
     /// The mode it judges under now; nil for a route only a backend reported.
     public var mode: EnforcementMode?
-    /// Whether it has a `require` (otherwise `unmet` cannot occur).
-    public var requires = false
     public var edge = OutcomeCounts()
     public var backend = OutcomeCounts()
     /// Both sources, the last 24 hours.
@@ -221,16 +218,11 @@ public struct RouteOutcomes: Sendable, Equatable {
 }
 
 /// The week of an environment's judged calls (`GET …/enforcement`, the Traffic tab's "Your API").
-public struct EnforcementWeek: Sendable, Equatable {
+public struct EnforcementWeek: Sendable {
     public var days: Int
     public var from: Int64
     public var to: Int64
     public var routes: [RouteOutcomes]
     /// Per UTC day, oldest first: every route and source, for the chart.
     public var daily: [(day: Int64, counts: OutcomeCounts)]
-
-    public static func == (a: EnforcementWeek, b: EnforcementWeek) -> Bool {
-        a.days == b.days && a.from == b.from && a.to == b.to && a.routes == b.routes
-            && a.daily.map(\.day) == b.daily.map(\.day) && a.daily.map(\.counts) == b.daily.map(\.counts)
-    }
 }

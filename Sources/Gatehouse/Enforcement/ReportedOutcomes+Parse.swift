@@ -20,7 +20,8 @@ extension ReportedOutcomes {
             throw ValidationError(errors.errors)
         }
         guard entries.count <= maxEntries else { throw ValidationError("/counts", "must hold at most \(maxEntries) entries: send the rest in another report") }
-        let currentHour = EnforcementOutcomes.hour(of: now)
+        // A backend whose clock runs a little ahead may report the next hour a moment early.
+        let currentHour = EnforcementOutcomes.hour(of: now + Tables.clockSkewMargin)
         let oldest = currentHour - Verdicts.rawRetention
         var counts: [ReportedOutcomes] = []
         for (i, entry) in entries.enumerated() {

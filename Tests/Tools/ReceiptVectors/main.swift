@@ -96,12 +96,16 @@ add("malformed: empty", "", [.malformed], claims: false)
 add("malformed: standard base64 characters", unbound.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "+", [.malformed], claims: false)
 add("malformed: padded base64url", unbound + "=", [.malformed], claims: false)
 add("malformed: header not JSON", try crafted(header: "not json", payload: String(decoding: claims().json.serialized(), as: UTF8.self)), [.malformed], claims: false)
-add("malformed: header without kid", try crafted(header: #"{"alg":"ES256","typ":"gatehouse-receipt+jwt"}"#, payload: "{}"), [.malformed], claims: false)
-add("malformed: header with another typ", try crafted(header: #"{"alg":"ES256","kid":"kid-current","typ":"JWT"}"#, payload: "{}"), [.malformed], claims: false)
-add("malformed: header with crit", try crafted(header: #"{"alg":"ES256","kid":"kid-current","typ":"gatehouse-receipt+jwt","crit":["exp"]}"#, payload: "{}"),
+// Each bad header carries good claims, so that only the header check can refuse it.
+let goodClaims = String(decoding: claims().json.serialized(), as: UTF8.self)
+add("malformed: header without kid", try crafted(header: #"{"alg":"ES256","typ":"gatehouse-receipt+jwt"}"#, payload: goodClaims), [.malformed], claims: false)
+add("malformed: header without typ", try crafted(header: #"{"alg":"ES256","kid":"kid-current"}"#, payload: goodClaims), [.malformed], claims: false)
+add("malformed: header with another typ", try crafted(header: #"{"alg":"ES256","kid":"kid-current","typ":"JWT"}"#, payload: goodClaims), [.malformed], claims: false)
+add("malformed: header with crit", try crafted(header: #"{"alg":"ES256","kid":"kid-current","typ":"gatehouse-receipt+jwt","crit":["exp"]}"#, payload: goodClaims),
     [.malformed], claims: false)
 add("malformed: header with a duplicate member", try crafted(header: #"{"alg":"ES256","kid":"kid-current","kid":"kid-retired","typ":"gatehouse-receipt+jwt"}"#,
-                                                          payload: "{}"), [.malformed], claims: false)
+                                                          payload: goodClaims), [.malformed], claims: false)
+add("malformed: header that is a JSON array", try crafted(header: #"["ES256"]"#, payload: goodClaims), [.malformed], claims: false)
 add("malformed: signed claims that are not JSON", try crafted(header: header, payload: "{"), [.malformed], claims: false)
 add("malformed: signed claims without exp",
     try crafted(header: header, payload: #"{"iss":"gatehouse","env":"env_conformance0000","sub":"req_conformance","iat":1795999940,"action":"allow","att":null}"#),
@@ -206,7 +210,7 @@ guard CommandLine.arguments.count == 2 else {
     exit(2)
 }
 let document: JSON = [
-    "description": "Receipt conformance vectors (DEVICE-API.md \"Receipts\"): receipts signed by Gatehouse's ReceiptSigner and hand-made ones, with the request, proof, time (unix ms) and policy to check each with, and the answer every Gatehouse receipt library must give: valid, the reasons in order, and the claims (the payload) when the signature verifies. Written by `make receipt-vectors` (Tests/Tools/ReceiptVectors); read by GatehouseReceipts' tests and the Python and Node libraries' tests.",
+    "description": "Receipt conformance vectors (DEVICE-API.md \"Receipts\"): receipts signed by Gatehouse's ReceiptSigner and hand-made ones, with the request, proof, time (unix ms) and policy to check each with, and the answer every Gatehouse receipt library must give: valid, the reasons in order, and the claims when the signature verifies (as Gatehouse reads them: the members DEVICE-API.md names, `att` null when absent, `cnf.jwk` as kty, crv, x, y). Written by `make receipt-vectors` (Tests/Tools/ReceiptVectors); read by GatehouseReceipts' tests and the Python and Node libraries' tests.",
     "cases": .array(written),
 ]
 try Data(document.serialized()).write(to: URL(fileURLWithPath: CommandLine.arguments[1]))
