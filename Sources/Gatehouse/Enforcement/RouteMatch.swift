@@ -24,22 +24,23 @@ public struct RouteMatch: Sendable, Equatable {
     /// Compiles `text`.
     /// - Throws: ``Invalid`` saying what is wrong.
     public init(_ text: String) throws(Invalid) {
-        let parts = text.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: false)
+        let parts = text.utf8.split(separator: UInt8(ascii: " "), maxSplits: 1, omittingEmptySubsequences: false)
         guard parts.count == 2 else {
             throw Invalid(message: "must be a method or *, one space, then a path pattern, e.g. \"POST /api/payments/**\"")
         }
-        let method = String(parts[0])
+        let method = String(decoding: parts[0], as: UTF8.self)
         guard method == "*" || Self.isMethod(method) else {
             throw Invalid(message: "must start with an HTTP method in capitals (GET, POST, …) or *")
         }
-        let pattern = parts[1]
-        guard pattern.utf8.first == UInt8(ascii: "/") else { throw Invalid(message: "must have a path pattern starting with / after the method") }
-        guard pattern.utf8.count <= 1024 else { throw Invalid(message: "must have a path pattern of at most 1024 characters") }
+        // Read as bytes: a combining mark after a character would join it into one Character and go unseen.
+        let pattern = Array(parts[1])
+        guard pattern.first == UInt8(ascii: "/") else { throw Invalid(message: "must have a path pattern starting with / after the method") }
+        guard pattern.count <= 1024 else { throw Invalid(message: "must have a path pattern of at most 1024 characters") }
         var segments: [Segment] = []
-        let raw = pattern.dropFirst().split(separator: "/", omittingEmptySubsequences: false)
+        let raw = pattern.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
         for (i, part) in raw.enumerated() {
             let isLast = i == raw.count - 1
-            switch part {
+            switch String(decoding: part, as: UTF8.self) {
             case "**":
                 guard isLast else { throw Invalid(message: "may have ** only as the last segment (any rest of the path)") }
                 segments.append(.rest)
@@ -51,11 +52,11 @@ public struct RouteMatch: Sendable, Equatable {
                 segments.append(.literal(""))
             case ".", "..":
                 throw Invalid(message: "must not have . or .. segments: paths are matched with dot segments removed")
-            default:
-                guard part.utf8.allSatisfy(Self.isSegmentByte) else {
+            case let literal:
+                guard part.allSatisfy(Self.isSegmentByte) else {
                     throw Invalid(message: "must have path segments of letters, digits and -._~!$&'()+,;=:@ only (written decoded, without %, ? or spaces); * and ** stand for whole segments")
                 }
-                segments.append(.literal(String(part)))
+                segments.append(.literal(literal))
             }
         }
         self.text = text
