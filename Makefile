@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev libpq-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
+.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge test-node-client test-python-client bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -31,9 +31,12 @@ run: build
 TEST_PACKAGES = postgresql-15 pgbouncer
 # The reverse proxies the edge check is tested behind (test-edge): Debian's nginx (auth_request) and Caddy (forward_auth).
 EDGE_PACKAGES = nginx caddy
+# The Node backend library's runtime and the framework its middleware is tested under (test-node-client): Debian's
+# nodejs and node-express.
+NODE_PACKAGES = nodejs node-express
 
 test-deps: deps
-	@missing=""; for p in $(TEST_PACKAGES) $(EDGE_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@missing=""; for p in $(TEST_PACKAGES) $(EDGE_PACKAGES) $(NODE_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then echo "installing:$$missing"; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; fi
 
@@ -51,6 +54,8 @@ test: test-deps check-imports
 	$(MAKE) test-asan
 	$(MAKE) test-api-schema
 	$(MAKE) test-edge
+	$(MAKE) test-node-client
+	$(MAKE) test-python-client
 	$(MAKE) test-browser
 
 # The code that reads memory through pointers under AddressSanitizer (a debug build of its own in .build/asan): the
@@ -92,6 +97,31 @@ test-api-schema: deps $(VENV)/.installed
 test-edge: test-deps
 	$(SWIFT) build --product gatehouse
 	python3 Tests/EndToEnd/edge_proxies.py "$$($(SWIFT) build --show-bin-path)/gatehouse"
+
+# The Node backend library (clients/node, package gatehouse-receipts): `node --check` on every file, then `node --test`:
+# the shared conformance vectors (Tests/Fixtures/receipts/conformance.json), unit and seeded property tests, the
+# middleware under node:http and Debian's Express, the README's quickstarts, and end to end against a live
+# `gatehouse serve` on a temporary database and a free port (JWKS fetches counted in its access log, key rotation,
+# a consume route, reporting, Gatehouse stopped).
+test-node-client: test-deps
+	$(SWIFT) build --product gatehouse
+	find clients/node -name node_modules -prune -o \( -name '*.js' -o -name '*.mjs' -o -name '*.cjs' \) -print | xargs -n 1 node --check
+	cd clients/node && GATEHOUSE_BINARY="$$(cd ../.. && $(SWIFT) build --show-bin-path)/gatehouse" NODE_PATH=/usr/share/nodejs node --test test/*.test.mjs
+
+# The Python backend library (clients/python, distribution gatehouse-receipts), installed from its folder into the
+# project's virtualenv with its pinned test tools (clients/python/tests/requirements.txt): pytest runs the shared
+# conformance vectors, unit and hypothesis property tests, the middlewares in-process, the README's FastAPI, Flask and
+# Django quickstarts under uvicorn and waitress, and end to end against a live `gatehouse serve` on a temporary
+# database and a free port (JWKS fetches counted in its access log, key rotation, a consume route, reporting, Gatehouse
+# stopped); then mypy --strict and bandit on the package.
+test-python-client: deps $(VENV)/.installed
+	$(SWIFT) build --product gatehouse
+	$(VENV)/bin/pip install -q -r clients/python/tests/requirements.txt
+	$(VENV)/bin/pip install -q --force-reinstall --no-deps ./clients/python
+	cd clients/python && GATEHOUSE_TEST_INSTALLED=1 GATEHOUSE_BINARY="$$(cd ../.. && $(SWIFT) build --show-bin-path)/gatehouse" \
+	  ../../$(VENV)/bin/python -m pytest -q -p no:cacheprovider tests
+	$(VENV)/bin/mypy --strict --cache-dir=/dev/null clients/python/src
+	$(VENV)/bin/bandit -q -r clients/python/src -c clients/python/pyproject.toml
 
 # Browser tests: Debian's chromium + chromium-driver driven by selenium against a real `gatehouse serve`.
 test-browser: test-deps $(VENV)/.installed

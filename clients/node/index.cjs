@@ -1,0 +1,3 @@
+'use strict';
+// The CommonJS entry: require('gatehouse-receipts').
+module.exports = require('./src/index.cjs');
