@@ -221,7 +221,9 @@ def test_monitor_then_enforce_a_route_behind_nginx(server, browser, edge):
     shot("two-routes", narrow=True, at="#routes-heading")
     click(browser, "button[aria-label='Move orders up']")
     assert route_names(browser) == ["orders", "feed"]
-    click(browser, "button[aria-label='Remove feed']")
+    click(browser, "a[aria-label='Remove feed']")
+    assert "Remove the route feed?" in browser.find_element(By.CSS_SELECTOR, ".confirm-card h1").text
+    click(browser, ".confirm-card button[type='submit']")
     assert "Removed feed" in browser.find_element(By.CSS_SELECTOR, ".flash").text
     assert route_names(browser) == ["orders"]
     # orders kept its mode through the moves.

@@ -43,8 +43,13 @@ struct DashboardEnforcementTests {
         #expect(try app.application.domain.environments.get(environmentID).enforcement.routes[1].mode == .enforce)
         #expect(app.postForm("/environments/\(environmentID)/enforcement/mode", ["mode": "monitor", "revision": revision], session: owner).status == 303)
         #expect(try app.application.domain.environments.get(environmentID).enforcement.mode == .monitor)
-        #expect(app.postForm("\(route)/pay", ["action": "remove", "revision": revision], session: owner).status == 303)
+        let asked = app.send("GET", "\(route)/pay/remove", headers: owner.headers)
+        #expect(asked.status == 200 && asked.text.contains("Remove the route pay?"))
+        #expect(asked.text.contains("its receipts are no longer spent"), "pay consumes: the page says what removing it gives up")
+        #expect(routes == ["pay", "orders"], "asking removes nothing")
+        #expect(app.postForm("\(route)/pay/remove", [:], session: owner).status == 303)
         #expect(routes == ["orders"])
+        #expect(app.postForm("\(route)/pay/remove", [:], session: owner).status == 404, "a route removed is gone")
         // Each change is audited as the API's are.
         let entries = try app.application.domain.audit.list(environmentID: environmentID, limit: 20).entries
         #expect(entries.filter { $0.changedFields.contains("enforcement.routes") }.count == 5, "two adds, a move, a mode, a removal")
@@ -77,8 +82,9 @@ struct DashboardEnforcementTests {
         let seen = app.send("GET", "/environments/\(environmentID)/enforcement", headers: viewer.headers).text
         #expect(seen.contains("<strong>orders</strong>"))
         #expect(!seen.contains("Add a route"))
-        let refused = app.postForm("/environments/\(environmentID)/enforcement/routes/orders", ["action": "remove", "revision": revision], session: viewer)
+        let refused = app.postForm("/environments/\(environmentID)/enforcement/routes/orders/remove", [:], session: viewer)
         #expect(refused.status == 403)
+        #expect(app.postForm("/environments/\(environmentID)/enforcement/routes/orders", ["action": "down", "revision": revision], session: viewer).status == 403)
         #expect(routes == ["orders"])
     }
 

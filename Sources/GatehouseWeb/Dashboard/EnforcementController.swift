@@ -7,7 +7,7 @@ import Mustache
 
 /// The environment's Enforcement tab: its mode for calls no route matches, its routes in order with the week's
 /// outcomes beside each, and forms (no JavaScript) to add a route, change a mode, move a route up or down and remove
-/// one. Every change is the environment PATCH the Management API takes (`enforcement.routes` replaced whole), made
+/// one (after a confirmation page, as every removal on the dashboard: an enforced route removed stops refusing). Every change is the environment PATCH the Management API takes (`enforcement.routes` replaced whole), made
 /// conditional on the revision the page showed, so two admins never overwrite each other's routes unseen.
 struct EnforcementController: Sendable {
     let pages: Pages
@@ -20,6 +20,8 @@ struct EnforcementController: Sendable {
         add("POST", "/environments/{environmentId}/enforcement/mode", pages.html(setMode))
         add("POST", "/environments/{environmentId}/enforcement/routes", pages.html(addRoute))
         add("POST", "/environments/{environmentId}/enforcement/routes/{name}", pages.html(changeRoute))
+        add("GET", "/environments/{environmentId}/enforcement/routes/{name}/remove", pages.html(removeRoutePage))
+        add("POST", "/environments/{environmentId}/enforcement/routes/{name}/remove", pages.html(removeRoute))
     }
 
     func enforcementPage(_ request: Request) throws -> Response {
@@ -53,6 +55,7 @@ struct EnforcementController: Sendable {
                 "requires": .string(Self.requirement(route)),
                 "consume": .bool(route.consume),
                 "action": .string("\(base)/routes/\(route.name)"),
+                "removeURL": .string("\(base)/routes/\(route.name)/remove"),
                 "modes": .array(([("", "inherit (\(settings.mode.rawValue))")] + Self.modes).map {
                     ["value": .string($0.0), "label": .string($0.1), "selected": .bool($0.0 == own)]
                 }),
@@ -136,7 +139,7 @@ struct EnforcementController: Sendable {
                               flash: "Added the route \(form["name"] ?? ""): put the check in front of your API (docs/enforcement.md) and watch its outcomes here.")
     }
 
-    /// `action`: a mode (`mode`, empty for the environment's), `up`, `down` or `remove`.
+    /// `action`: a mode (`mode`, empty for the environment's), `up` or `down`.
     func changeRoute(_ request: Request) throws -> Response {
         let form = try Form.read(request)
         let context = try pages.editor(request, form: form)
@@ -161,11 +164,8 @@ struct EnforcementController: Sendable {
         case "down" where index < routes.count - 1:
             routes.swapAt(index, index + 1)
             flash = "Moved \(name) down: it is tried after \(environment.enforcement.routes[index + 1].name)."
-        case "remove":
-            routes.remove(at: index)
-            flash = "Removed \(name): its calls are now judged by the next route that matches, or under the environment's mode."
         default:
-            return refused(ValidationError("/action", "must be mode, up, down or remove"), request)
+            return refused(ValidationError("/action", "must be mode, up or down"), request)
         }
         do {
             try save(environment.id, [.init("routes", .array(routes))], form: form, context: context)
@@ -173,6 +173,46 @@ struct EnforcementController: Sendable {
             return refused(error, request)
         }
         return try pages.done(context, to: "/environments/\(environment.id)/enforcement", flash: flash)
+    }
+
+    /// Asks before a route is removed, saying what its calls become.
+    func removeRoutePage(_ request: Request) throws -> Response {
+        let context = try pages.editor(request)
+        let environment = try environments.get(try request.parameter("environmentId"))
+        let name = try request.parameter("name")
+        guard let route = environment.enforcement.routes.first(where: { $0.name == name }) else {
+            throw DomainError.notFound("no route \(name) in \(environment.name)")
+        }
+        let settings = environment.enforcement
+        var consequences: [MustacheValue] = [
+            .string("its calls (\(route.match.text)) are judged by the next route that matches, or under the environment's mode (\(settings.mode.rawValue)) as (unmatched);"),
+            .string("its counts stay in the week's figures under its name until they age out."),
+        ]
+        if settings.mode(of: route) == .enforce && settings.mode != .enforce {
+            consequences.insert(.string("its calls are no longer refused where nothing else enforces them;"), at: 0)
+        }
+        if route.consume { consequences.insert(.string("its receipts are no longer spent: a receipt passes again within its ten minutes;"), at: 0) }
+        let base = "/environments/\(environment.id)/enforcement"
+        let confirmation = Confirmation(title: "Remove the route \(name)", lead: "\(environment.name) stops judging calls under this route:",
+                                        consequences: consequences, action: "\(base)/routes/\(name)/remove", button: "Remove route",
+                                        cancel: "\(base)#route-\(name)")
+        return pages.confirmPage(confirmation, in: environment, tab: "enforcement", context: context)
+    }
+
+    func removeRoute(_ request: Request) throws -> Response {
+        let form = try Form.read(request)
+        let context = try pages.editor(request, form: form)
+        let environment = try environments.get(try request.parameter("environmentId"))
+        let name = try request.parameter("name")
+        guard let index = environment.enforcement.routes.firstIndex(where: { $0.name == name }) else {
+            throw DomainError.notFound("no route \(name) in \(environment.name)")
+        }
+        var routes = Self.routesJSON(environment.enforcement)
+        routes.remove(at: index)
+        let patch = try EnvironmentPatch.parse(.object([.init("enforcement", .object([.init("routes", .array(routes))]))]))
+        _ = try environments.patch(environment.id, with: patch, actor: context.actor)
+        return try pages.done(context, to: "/environments/\(environment.id)/enforcement",
+                              flash: "Removed \(name): its calls are now judged by the next route that matches, or under the environment's mode.")
     }
 
     /// The page for a change the forms cannot send (a hand-made post): nothing was saved.
