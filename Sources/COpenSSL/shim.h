@@ -13,6 +13,7 @@
 #include <openssl/sha.h>
 #include <openssl/pemerr.h>
 #include <openssl/x509_vfy.h>
+#include <openssl/cms.h>
 
 /* Compound macros Swift cannot import, as inline functions. */
 

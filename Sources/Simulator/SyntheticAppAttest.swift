@@ -15,6 +15,8 @@ public struct SyntheticAppAttest: Sendable {
     public let intermediatePEM: String
     /// Its private key (PEM).
     public let intermediateKeyPEM: String
+    /// The receipt signing that puts an `ATTEST` receipt in each attestation; without it the receipt is junk bytes.
+    public let receipts: SyntheticReceipts?
 
     /// What an attestation should get wrong, to test each check.
     public struct Tweaks: Sendable {
@@ -65,13 +67,15 @@ public struct SyntheticAppAttest: Sendable {
         intermediatePEM = try tool.read("ca.pem")
         intermediateKeyPEM = try tool.read("ca.key")
         roots = try AppAttestRoots(pem: rootPEM)
+        receipts = try SyntheticReceipts()
     }
 
     /// A CA from files: `certificatePEM` both certifies the keys and is the root a server trusts
-    /// (`--app-attest-roots`), with its private key `keyPEM`.
+    /// (`--app-attest-roots`), with its private key `keyPEM`; `receipts` signs the attestations' receipts.
     ///
     /// - Throws: when the certificate cannot be read as roots.
-    public init(certificatePEM: String, keyPEM: String) throws {
+    public init(certificatePEM: String, keyPEM: String, receipts: SyntheticReceipts? = nil) throws {
+        self.receipts = receipts
         rootPEM = certificatePEM
         rootKeyPEM = keyPEM
         intermediatePEM = certificatePEM
@@ -113,12 +117,19 @@ public struct SyntheticAppAttest: Sendable {
                       "-extfile", "@leaf.ext", "-out", "@leaf.pem"])
         let leaf = try Certificate(pem: try tool.read("leaf.pem"))
         let intermediate = try Certificate(pem: intermediatePEM)
+        var receipt = Array("synthetic receipt".utf8)
+        if let receipts {
+            let now = Int64(Date().timeIntervalSince1970)
+            receipt = try receipts.sign(SyntheticReceipts.fields(
+                type: AppAttestReceipt.attestType, appId: appId, certificate: leaf.der, clientHash: clientDataHash,
+                environment: environment == .production ? "production" : "sandbox", created: now, expires: now + 90 * 86_400))
+        }
 
         let attestation = CBOREncoder.encode(.map([
             CBOR.Pair(.text("fmt"), .text(tweaks.fmt)),
             CBOR.Pair(.text("attStmt"), .map([
                 CBOR.Pair(.text("x5c"), .array(([leaf.der, intermediate.der] + tweaks.extraCertificates).map { .bytes($0) })),
-                CBOR.Pair(.text("receipt"), .bytes(Array("synthetic receipt".utf8))),
+                CBOR.Pair(.text("receipt"), .bytes(receipt)),
             ])),
             CBOR.Pair(.text("authData"), .bytes(authData)),
         ]))

@@ -31,7 +31,12 @@ import Testing
         #expect(result.appId == Self.appId)
         #expect(result.environment == .production)
         #expect(result.publicKey?.x962 == key.publicKey.x962)
-        #expect(result.receipt == Array("synthetic receipt".utf8))
+        // Its receipt is the synthetic receipt signing's, for this key and app.
+        let receipts = try #require(ca.receipts)
+        let check = AppAttestReceiptReader(roots: receipts.roots)
+            .check(try #require(result.receipt), expecting: .attestation(appId: Self.appId, attestedKey: key.publicKey.x962), at: key.validAt)
+        #expect(check.reasons == [])
+        #expect(check.receipt?.clientHash == Self.clientDataHash)
         // Apple's root does not know this CA.
         let apple = try Verifiers.apple().verifyAttestation(
             AttestationRequest(attestation: key.attestation, keyId: key.keyId, clientDataHash: Self.clientDataHash),
