@@ -6,10 +6,13 @@ public struct AppAttestRegistration: Sendable, Equatable {
     /// Whether the environment's kind is production: development keys are then rejected `developmentKey`.
     /// A development environment accepts keys of both kinds.
     public var isProduction: Bool
+    /// What the environment asks beyond Apple's checks: launch validation, bundle version, risk metric.
+    public var policy: AppAttestPolicy
 
-    /// A registration of `appIds` in an environment of the given kind.
-    public init(appIds: [String], isProduction: Bool) {
+    /// A registration of `appIds` in an environment of the given kind, asking `policy`.
+    public init(appIds: [String], isProduction: Bool, policy: AppAttestPolicy = AppAttestPolicy()) {
         self.appIds = appIds
         self.isProduction = isProduction
+        self.policy = policy
     }
 }

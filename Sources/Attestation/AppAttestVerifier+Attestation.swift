@@ -11,7 +11,9 @@ extension AppAttestVerifier {
     /// unavailable / `notConfigured` whatever the object: nothing is judged before the environment is set up.
     /// The result carries what was learnt (key id, environment, key, matching app id, the app id Apple certified)
     /// even when not verified. A leaf whose certified app id (extension 1.2.840.113635.100.8.5) is not the one
-    /// rpIdHash names is forged `attestationInvalid`.
+    /// rpIdHash names is forged `attestationInvalid`, as are authenticator-data extensions that do not read. A genuine
+    /// attestation is then held to the registration's policy (launch validation, bundle version), and its receipt
+    /// checked when the verifier has receipt roots (``AttestationResult/receiptCheck``; never the verdict).
     public func verifyAttestation(_ request: AttestationRequest, registration: AppAttestRegistration, now: Int64) -> AttestationResult {
         var result = judgeAttestation(request, registration: registration, now: now)
         if registration.appIds.isEmpty { result.verdict = Verdict(reasons: [.notConfigured]) }
@@ -28,6 +30,11 @@ extension AppAttestVerifier {
         var result = AttestationResult(verdict: .verified, receipt: object.receipt)
         result.environment = AttestationEnvironment(aaguid: credential.aaguid)
         if object.fmt != "apple-appattest" || result.environment == nil || object.authData.signCount != 0 {
+            forged.append(.attestationInvalid)
+        }
+        do {
+            result.extensions = try AppAttestExtensions.read(object.authData.extensionBytes)
+        } catch {
             forged.append(.attestationInvalid)
         }
 
@@ -77,6 +84,11 @@ extension AppAttestVerifier {
         if forged.isEmpty {
             if result.appId == nil { reasons.append(.appIdNotRegistered) }
             if registration.isProduction && result.environment == .development { reasons.append(.developmentKey) }
+            reasons += registration.policy.reasons(for: result.extensions)
+            if let receipts, let receipt = object.receipt, let key = result.publicKey,
+               let appId = result.appId ?? result.attestedAppId {
+                result.receiptCheck = receipts.check(receipt, expecting: .attestation(appId: appId, attestedKey: key.x962), at: now)
+            }
         }
         result.verdict = Verdict(reasons: reasons)
         return result

@@ -18,6 +18,11 @@ public struct AttestationResult: Sendable {
     public var publicKey: ECPublicKey?
     /// `attStmt.receipt`, kept for a later fraud-metric request.
     public var receipt: [UInt8]?
+    /// The receipt checked (when the verifier has receipt roots and the attestation is genuine): it does not change
+    /// the verdict (Apple's validation steps do not include it).
+    public var receiptCheck: ReceiptCheck?
+    /// The authenticator data's extensions (iOS 27 and later).
+    public var extensions: AppAttestExtensions?
 
     /// A result with `verdict` and whatever was learnt.
     public init(verdict: Verdict, keyId: [UInt8]? = nil, appId: String? = nil, environment: AttestationEnvironment? = nil,

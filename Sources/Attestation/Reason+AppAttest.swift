@@ -34,4 +34,19 @@ extension Reason {
     public static let missingKeyId = Reason(.forged, "missingKeyId")
     /// forged: the request names a key that never registered (state: produced by the server side).
     public static let unknownKeyId = Reason(.forged, "unknownKeyId")
+
+    // App Attest in depth (DEVICE-API.md "Launch validation and bundle version", "Using the metric").
+
+    /// rejected: the launch validation category is not among the environment's.
+    public static func validationCategory(_ category: ValidationCategory) -> Reason {
+        Reason(.rejected, "validationCategory:" + category.label)
+    }
+    /// rejected: the object carries no validation category and the environment requires one.
+    public static let validationCategoryMissing = Reason(.rejected, "validationCategoryMissing")
+    /// rejected: the bundle version is below the environment's minimum.
+    public static func bundleVersion(_ version: String) -> Reason {
+        Reason(.rejected, "bundleVersion:" + version)
+    }
+    /// rejected: the key's last risk metric from Apple is above the environment's bound.
+    public static let riskMetricHigh = Reason(.rejected, "riskMetricHigh")
 }

@@ -169,3 +169,17 @@ public struct SyntheticAppAttest: Sendable {
             + [UInt8(credentialId.count >> 8), UInt8(credentialId.count & 0xFF)] + credentialId + cose
     }
 }
+
+extension SyntheticAppAttest {
+    /// The extension map iOS 27 appends to authenticator data: `apple_validation_category_01` as 4 little-endian
+    /// bytes, `apple_bundle_version_01` as text (each left out when nil; empty bytes when both are).
+    public static func extensions(validationCategory: UInt32?, bundleVersion: String?) -> [UInt8] {
+        var pairs: [CBOR.Pair] = []
+        if let bundleVersion { pairs.append(CBOR.Pair(.text(AppAttestExtensions.bundleVersionKey), .text(bundleVersion))) }
+        if let validationCategory {
+            let littleEndian = (0..<4).map { UInt8(truncatingIfNeeded: validationCategory >> (8 * $0)) }
+            pairs.append(CBOR.Pair(.text(AppAttestExtensions.validationCategoryKey), .bytes(littleEndian)))
+        }
+        return pairs.isEmpty ? [] : CBOREncoder.encode(.map(pairs))
+    }
+}

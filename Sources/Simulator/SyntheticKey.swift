@@ -22,11 +22,12 @@ public struct SyntheticKey: Sendable {
     public var publicKey: ECPublicKey { privateKey.publicKey }
 
     /// An assertion (CBOR `{signature, authenticatorData}`) with `counter` over `clientDataHash`, for `rpId`
-    /// (default: the attested app id).
+    /// (default: the attested app id), with `extensions` appended to the authenticator data as iOS 27 does (the AT
+    /// flag set, no credential data, ED clear).
     ///
     /// - Throws: when signing fails.
-    public func assertion(counter: UInt32, clientDataHash: [UInt8], rpId: String? = nil) throws -> [UInt8] {
-        let authenticatorData = SHA256.hash(rpId ?? appId) + [0x40] + Self.bigEndian(counter)
+    public func assertion(counter: UInt32, clientDataHash: [UInt8], rpId: String? = nil, extensions: [UInt8] = []) throws -> [UInt8] {
+        let authenticatorData = SHA256.hash(rpId ?? appId) + [0x40] + Self.bigEndian(counter) + extensions
         let nonce = SHA256.hash(authenticatorData + clientDataHash)
         let signature = try privateKey.signature(for: nonce)
         return CBOREncoder.encode(.map([
@@ -38,8 +39,8 @@ public struct SyntheticKey: Sendable {
     /// An assertion with `counter` over SHA-256(`clientData`).
     ///
     /// - Throws: when signing fails.
-    public func assertion(counter: UInt32, clientData: [UInt8], rpId: String? = nil) throws -> [UInt8] {
-        try assertion(counter: counter, clientDataHash: SHA256.hash(clientData), rpId: rpId)
+    public func assertion(counter: UInt32, clientData: [UInt8], rpId: String? = nil, extensions: [UInt8] = []) throws -> [UInt8] {
+        try assertion(counter: counter, clientDataHash: SHA256.hash(clientData), rpId: rpId, extensions: extensions)
     }
 
     /// The state a server stores after verifying this key's attestation.
