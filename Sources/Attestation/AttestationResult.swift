@@ -20,7 +20,7 @@ public struct AttestationResult: Sendable {
     public var receipt: [UInt8]?
     /// The receipt checked (when the verifier has receipt roots and the attestation is genuine): it does not change
     /// the verdict (Apple's validation steps do not include it).
-    public var receiptCheck: ReceiptCheck?
+    public var receiptCheck: AppAttestReceiptCheck?
     /// The authenticator data's extensions (iOS 27 and later).
     public var extensions: AppAttestExtensions?
 

@@ -4,6 +4,8 @@ public struct ReceiptAttestation: Sendable, Equatable, Hashable {
     public var provider: String
     /// `verified`, `forged`, `rejected` or `unavailable`.
     public var status: String
+    /// App Attest: Apple's fraud risk metric of the key that asserted, when known (`att.risk`).
+    public var risk: Int?
 
     /// The status of an attestation that was verified.
     public static let verified = "verified"
@@ -11,8 +13,9 @@ public struct ReceiptAttestation: Sendable, Equatable, Hashable {
     public static let debugProvider = "debug"
 
     /// The attestation of `provider` with verdict `status`.
-    public init(provider: String, status: String) {
+    public init(provider: String, status: String, risk: Int? = nil) {
         self.provider = provider
         self.status = status
+        self.risk = risk
     }
 }

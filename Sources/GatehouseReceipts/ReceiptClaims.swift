@@ -51,7 +51,11 @@ public struct ReceiptClaims: Sendable, Equatable {
         if let platform { members.append(.init("plat", .string(platform))) }
         members += [
             .init("action", .string(action.rawValue)),
-            .init("att", attestation.map { ["provider": .string($0.provider), "status": .string($0.status)] } ?? .null),
+            .init("att", attestation.map { att in
+                var members: [JSON.Member] = [.init("provider", .string(att.provider)), .init("status", .string(att.status))]
+                if let risk = att.risk { members.append(.init("risk", .int(Int64(risk)))) }
+                return .object(members)
+            } ?? .null),
         ]
         if let key = confirmationKey {
             members.append(.init("cnf", ["jwk": PublicJWK(publicKey: key.publicKey).json]))
@@ -85,8 +89,11 @@ public struct ReceiptClaims: Sendable, Equatable {
             attestation = nil
         case let value?:
             let att = try StrictObject(value, kind: .token, what: "the receipt's att")
+            let risk = att["risk"] == nil ? nil : try att.integer("risk", kind: .token, what: "the receipt's att")
+            guard risk.map({ (0...1_000_000_000).contains($0) }) ?? true else { throw ReceiptError(.token, "the receipt's att.risk is out of range") }
             attestation = ReceiptAttestation(provider: try att.string("provider", kind: .token, what: "the receipt's att", maxLength: 64),
-                                             status: try att.string("status", kind: .token, what: "the receipt's att", maxLength: 64))
+                                             status: try att.string("status", kind: .token, what: "the receipt's att", maxLength: 64),
+                                             risk: risk.map(Int.init))
         }
         if let cnf = object["cnf"] {
             let confirmation = try StrictObject(cnf, kind: .token, what: "the receipt's cnf")

@@ -19,7 +19,7 @@ import Testing
     @Test(arguments: files) func readsAndVerifiesAtValidAt(file: String) throws {
         let vector = try AttestationVector(file)
         let summary = try #require(vector.json["receiptSummary"] as? [String: Any])
-        let expectation = ReceiptExpectation.attestation(appId: vector.appId, attestedKey: vector.x962)
+        let expectation = AppAttestReceiptExpectation.attestation(appId: vector.appId, attestedKey: vector.x962)
         // One source tests its attestation after its receipt expired (and its signer's certificate with it): that
         // receipt is checked when it was made, and refused at validAt for those reasons.
         var at = vector.validAt
@@ -60,7 +60,7 @@ import Testing
 
     static let mutated = "warden_ios16_production.json"
 
-    func check(_ bytes: [UInt8], _ expectation: ReceiptExpectation? = nil, roots: AppAttestRoots? = nil) throws -> ReceiptCheck {
+    func check(_ bytes: [UInt8], _ expectation: AppAttestReceiptExpectation? = nil, roots: AppAttestRoots? = nil) throws -> AppAttestReceiptCheck {
         let vector = try AttestationVector(Self.mutated)
         let reader = AppAttestReceiptReader(roots: try roots ?? AppAttestRoots.appleReceipts())
         return reader.check(bytes, expecting: expectation ?? .attestation(appId: vector.appId, attestedKey: vector.x962), at: vector.validAt)

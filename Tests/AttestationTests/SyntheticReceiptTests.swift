@@ -39,14 +39,16 @@ import Testing
 
     @Test func aSignerWithoutTheMarkerIsNotAReceiptSigner() throws {
         let unmarked = try SyntheticReceipts(marker: false)
+        // Its certificates start now: check a little later than the suite's clock.
+        let now = Int64(Date().timeIntervalSince1970) + 1
         let leaf = try Self.leaf().certificate
         let bytes = try unmarked.sign(SyntheticReceipts.fields(
             type: AppAttestReceipt.attestType, appId: Self.appId, certificate: leaf.der, clientHash: [1], environment: "production",
             created: now, expires: now + 86_400))
-        let check = AppAttestReceiptReader(roots: unmarked.roots).check(bytes, expecting: ReceiptExpectation(appId: Self.appId), at: now)
+        let check = AppAttestReceiptReader(roots: unmarked.roots).check(bytes, expecting: AppAttestReceiptExpectation(appId: Self.appId), at: now)
         #expect(check.reasons == [.notReceiptSigner])
         // Another authority's root does not anchor it either.
-        let other = AppAttestReceiptReader(roots: try Self.authority.get().roots).check(bytes, expecting: ReceiptExpectation(), at: now)
+        let other = AppAttestReceiptReader(roots: try Self.authority.get().roots).check(bytes, expecting: AppAttestReceiptExpectation(), at: now)
         #expect(other.reasons == [.certificateChainInvalid, .notReceiptSigner])
     }
 
@@ -61,7 +63,7 @@ import Testing
         for (type, value) in changes {
             if value.isEmpty { fields[type] = nil } else { fields[type] = value }
         }
-        let check = AppAttestReceiptReader(roots: try Self.authority.get().roots).check(try Self.authority.get().sign(fields), expecting: ReceiptExpectation(), at: now)
+        let check = AppAttestReceiptReader(roots: try Self.authority.get().roots).check(try Self.authority.get().sign(fields), expecting: AppAttestReceiptExpectation(), at: now)
         #expect(check.reasons == [.malformed], "\(label)")
         #expect(check.receipt == nil)
     }
@@ -72,7 +74,7 @@ import Testing
         let member: [UInt8] = [0x30, 0x0B, 0x02, 0x01, 0x06, 0x02, 0x01, 0x01, 0x04, 0x03] + Array("ABC".utf8)
         content = [0x31, UInt8(content.count - 2 + member.count)] + content.dropFirst(2) + member
         let check = AppAttestReceiptReader(roots: try Self.authority.get().roots).check(try Self.authority.get().sign(content: content),
-                                                                                       expecting: ReceiptExpectation(), at: now)
+                                                                                       expecting: AppAttestReceiptExpectation(), at: now)
         #expect(check.reasons == [.malformed])
     }
 }

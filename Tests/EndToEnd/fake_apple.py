@@ -48,6 +48,7 @@ config = {}
 signer = {}
 workdir = tempfile.mkdtemp(prefix="gatehouse-fake-apple-")
 TEXTS = {400: "Bad Payload", 401: "Unauthorized", 404: "No Data Found"}
+PHRASES = {s.value: s.phrase for s in HTTPStatus}
 
 
 def der(tag, content):
@@ -138,6 +139,11 @@ def write(folder, name, data):
     return path
 
 
+def read(path):
+    with open(path, "rb") as file:
+        return file.read()
+
+
 def jwt_accepted(authorization, cfg, now, folder):
     if not authorization or authorization.startswith("Bearer ") or "keyId" not in cfg:
         return False
@@ -166,8 +172,7 @@ def posted_receipt(body, folder):
         if not receipt or openssl("cms", "-verify", "-noverify", "-inform", "DER", "-binary",
                                   "-in", write(folder, "old.der", receipt), "-out", out):
             return None
-        with open(out, "rb") as file:
-            fields = receipt_fields(file.read())
+        fields = receipt_fields(read(out))
         return fields if 2 in fields and 3 in fields else None
     except Exception:
         return None
@@ -186,8 +191,7 @@ def new_receipt(old, plan, now, folder):
                       "-in", write(folder, "new.content", content), "-out", out)
     if failure:
         raise RuntimeError(failure)
-    with open(out, "rb") as file:
-        return file.read()
+    return read(out)
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -219,16 +223,9 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(data)
 
     def read_body(self):
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            body = b""
-            while True:
-                size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-                if size == 0:
-                    while self.rfile.readline().strip():
-                        pass
-                    return body
-                body += self.rfile.read(size)
-                self.rfile.readline()
+        # Gatehouse's libcurl client always sends a Content-Length: a chunked body is refused (400), not read.
+        if self.headers.get("Transfer-Encoding"):
+            raise ValueError("Transfer-Encoding")
         length = int(self.headers.get("Content-Length") or 0)
         if length < 0:
             raise ValueError("negative Content-Length")
@@ -249,7 +246,8 @@ class Handler(BaseHTTPRequestHandler):
                            "appId": None, "keyIdHex": None, "receiptType": None}
         if path == "/_received" and self.command == "GET":
             with lock:
-                return self.answer(200, list(received), "application/json")
+                records = list(received)
+            return self.answer(200, records, "application/json")
         if path == "/_configure" and self.command == "POST":
             try:
                 given = json.loads(body)
@@ -271,13 +269,16 @@ class Handler(BaseHTTPRequestHandler):
                 if not isinstance(more, list) or not all(isinstance(a, dict) for a in more):
                     raise ValueError("answers is a list of objects")
                 more = [dict(a, status=int(a.get("status", 200)), delay=float(a.get("delay", 0))) for a in more]
+                if not all(200 <= a["status"] <= 599 and a["delay"] >= 0 for a in more):
+                    raise ValueError("status is 200…599 and delay at least 0")
             except Exception as error:
                 return self.answer(400, "bad answers: %r" % error)
             with lock:
                 if given.get("reset"):
                     answers.clear()
                 answers.extend(more)
-                return self.answer(200, {"queued": len(answers)}, "application/json")
+                queued = len(answers)
+            return self.answer(200, {"queued": queued}, "application/json")
         if path == "/v1/attestationData" and self.command == "POST":
             return self.refresh(body)
         return self.answer(404, "not found")
@@ -310,13 +311,7 @@ class Handler(BaseHTTPRequestHandler):
             except Exception as error:
                 return self.answer(500, "fake_apple could not sign: %s" % error)
             return self.answer(200, base64.b64encode(receipt), "base64")
-        if status == 304:
-            return self.answer(304, b"")
-        try:
-            text = TEXTS.get(status) or HTTPStatus(status).phrase
-        except ValueError:
-            text = "status %d" % status
-        return self.answer(status, text)
+        return self.answer(status, TEXTS.get(status) or PHRASES.get(status, "status %d" % status))
 
     do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
 

@@ -35,7 +35,8 @@ struct DeviceDomainTests {
             let recorder = VerdictRecorder(verdicts: Verdicts(store: engine.store))
             let environments = Environments(store: engine.store)
             appAttest = AppAttestService(store: engine.store, environments: environments, keys: APIKeys(store: engine.store),
-                                         roots: try DeviceDomainTests.authority.get().roots, recorder: recorder)
+                                         roots: try DeviceDomainTests.authority.get().roots,
+                                         receiptRoots: try #require(try DeviceDomainTests.authority.get().receipts).roots, recorder: recorder)
             let receiptKeys = ReceiptKeys(store: engine.store)
             try receiptKeys.prepare()
             assess = AssessService(store: engine.store, appAttest: appAttest,

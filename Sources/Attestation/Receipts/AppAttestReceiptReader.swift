@@ -25,11 +25,11 @@ public struct AppAttestReceiptReader: Sendable {
     }
 
     /// Checks `bytes` as a receipt meeting `expectation` at `now` (Unix seconds).
-    public func check(_ bytes: [UInt8], expecting expectation: ReceiptExpectation, at now: Int64) -> ReceiptCheck {
+    public func check(_ bytes: [UInt8], expecting expectation: AppAttestReceiptExpectation, at now: Int64) -> AppAttestReceiptCheck {
         guard let signed = try? SignedData(ber: bytes, maxBytes: maxBytes) else {
-            return ReceiptCheck(receipt: nil, reasons: [.malformed])
+            return AppAttestReceiptCheck(receipt: nil, reasons: [.malformed])
         }
-        var reasons: [ReceiptReason] = []
+        var reasons: [AppAttestReceiptReason] = []
         if !signed.signatureVerifies { reasons.append(.signatureInvalid) }
         let intermediates = signed.certificates.filter { $0.der != signed.signer.der }
         let chained = roots.certificates.contains { root in
@@ -38,14 +38,14 @@ public struct AppAttestReceiptReader: Sendable {
         if !chained { reasons.append(.certificateChainInvalid) }
         if signed.signer.extensionValue(oid: Self.signerMarkerOID) == nil { reasons.append(.notReceiptSigner) }
         guard let receipt = Self.receipt(signed.content) else {
-            return ReceiptCheck(receipt: nil, reasons: reasons + [.malformed])
+            return AppAttestReceiptCheck(receipt: nil, reasons: reasons + [.malformed])
         }
         if let type = expectation.type, receipt.type != type { reasons.append(.typeMismatch) }
         if let appId = expectation.appId, receipt.appId != appId { reasons.append(.appIdMismatch) }
         if let key = expectation.attestedKey, receipt.attestedKey != key { reasons.append(.publicKeyMismatch) }
         if let expiration = receipt.expirationTime, now > expiration { reasons.append(.expired) }
         if let window = expectation.freshWithin, abs(now - receipt.creationTime) > window { reasons.append(.stale) }
-        return ReceiptCheck(receipt: receipt, reasons: reasons)
+        return AppAttestReceiptCheck(receipt: receipt, reasons: reasons)
     }
 
     /// The fields of a receipt's content; nil when it is out of shape or lacks a field every receipt has.

@@ -51,13 +51,14 @@ public final class AssessService: Sendable {
         var nonce = NonceSpend(signatureValid && fresh ? Self.spending(request) : nil)
         var replayed = false
         var verdict: Verdict?
+        var riskMetric: Int?
         do {
             switch request.proof {
             case nil:
                 try nonce.commitAlone(store)
             case .appAttest(let keyID, let assertion)? where fresh:
-                verdict = try judgeAppAttest(keyID: keyID, assertion: assertion, nonce: &nonce, request: request,
-                                             canonical: canonical, environment: environment, now: now)
+                (verdict, riskMetric) = try judgeAppAttest(keyID: keyID, assertion: assertion, nonce: &nonce, request: request,
+                                                           canonical: canonical, environment: environment, now: now)
             case .playIntegrity(let token)? where fresh:
                 verdict = try judgePlayIntegrity(token: token, nonce: &nonce, request: request, canonical: canonical, environment: environment,
                                                  address: address)
@@ -73,7 +74,7 @@ public final class AssessService: Sendable {
         if let proof = request.proof {
             let judged = verdict ?? .of(fresh ? .requestReplayed : .requestStale)
             if verdict == nil { record(judged, proof: proof, request: request, environment: environment, observed: [:], at: now) }
-            attestation = Assessment.AttestationResult(provider: proof.provider, verdict: judged)
+            attestation = Assessment.AttestationResult(provider: proof.provider, verdict: judged, riskMetric: riskMetric)
         }
         if replayed { tampering.append(Tampering.replayed) }
         if request.platform == .android, Self.digestMismatch(request, environment) {
@@ -87,7 +88,7 @@ public final class AssessService: Sendable {
         let action: ReceiptAction = attackMode == .unproven ? .challenge : .allow
         let requestID = try RandomToken.identifier(prefix: "req_")
         let token = try receipts.issue(environmentID: environment.id, requestID: requestID, platform: request.platform.rawValue, action: action,
-                                       attestation: attestation.map { ReceiptAttestation(provider: $0.provider, status: $0.verdict.status.rawValue) },
+                                       attestation: attestation.map { ReceiptAttestation(provider: $0.provider, status: $0.verdict.status.rawValue, risk: $0.riskMetric) },
                                        confirmationKey: request.receiptKey)
         return Assessment(requestID: requestID, attestation: attestation, tampering: tampering, attackMode: attackMode, action: action,
                           sessionToken: token, receiptBound: request.receiptKey != nil)
@@ -105,7 +106,7 @@ public final class AssessService: Sendable {
     /// `nonce`. Recorded into traffic.
     /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing committed or recorded); `StorageError`.
     private func judgeAppAttest(keyID: [UInt8]?, assertion: [UInt8], nonce: inout NonceSpend, request: AssessRequest,
-                                canonical: String, environment: Environment, now: Int64) throws -> Verdict {
+                                canonical: String, environment: Environment, now: Int64) throws -> (Verdict, riskMetric: Int?) {
         let judged = try appAttest.judgeUncommitted(in: environment, keyID: keyID, clientData: Array(canonical.utf8), assertion: assertion, now: now)
         var verdict = judged.outcome.verdict
         var devices = 0
@@ -125,13 +126,13 @@ public final class AssessService: Sendable {
             if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
             if devices > KeyDevicesTable.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
         }
-        var observed: [String: String] = [:]
+        var observed = judged.outcome.observed.traffic
         if let key = judged.key {
             observed["appId"] = key.appID
             observed["attestationEnvironment"] = key.attestationEnvironment.rawValue
         }
         record(verdict, proof: .appAttest(keyID: keyID, assertion: []), request: request, environment: environment, observed: observed, at: now)
-        return verdict
+        return (verdict, judged.key?.riskMetric)
     }
 
     /// A debug token: verified when it is a live token of `environment`, forged `debugTokenInvalid` otherwise. The

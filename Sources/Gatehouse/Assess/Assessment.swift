@@ -9,6 +9,8 @@ public struct Assessment: Sendable {
         /// `play-integrity`, `app-attest` or `debug`.
         public var provider: String
         public var verdict: Verdict
+        /// App Attest: the asserting key's risk metric from Apple, when known (the receipt's `att.risk`).
+        public var riskMetric: Int?
     }
 
     /// Attack mode's effect on this request.

@@ -9,12 +9,16 @@ public struct RegistrationOutcome: Sendable {
     public var appID: String?
     /// The App Attest environment of the key, when it could be read.
     public var attestationEnvironment: AttestationEnvironment?
+    /// The launch validation category, bundle version and receipt it showed.
+    public var observed: AppAttestObservation
 }
 
 /// What an assertion answers (DEVICE-API.md "Assertion"): the verdict and the assertion's counter, if readable.
 public struct AssertionOutcome: Sendable {
     public var verdict: Verdict
     public var counter: UInt32?
+    /// The launch validation category and bundle version it carried, and the key's risk metric.
+    public var observed = AppAttestObservation()
 }
 
 extension Verdict {

@@ -14,7 +14,7 @@ extension AppAttestService {
     public func assert(in environment: Environment, keyID: [UInt8]?, clientData: [UInt8], assertion: [UInt8]) throws -> AssertionOutcome {
         let now = store.clock()
         let (outcome, key) = try judgeAssertion(in: environment, keyID: keyID, clientData: clientData, assertion: assertion, now: now)
-        record(outcome.verdict, environmentID: environment.id, appID: key?.appID, kind: key?.attestationEnvironment, at: now)
+        record(outcome.verdict, environmentID: environment.id, appID: key?.appID, kind: key?.attestationEnvironment, observed: outcome.observed, at: now)
         return outcome
     }
 
@@ -71,7 +71,8 @@ extension AppAttestService {
                 result = verifier.verifyAssertion(request, key: Self.state(entry), registration: registration)
             }
         }
-        var judged = JudgedAssertion(outcome: AssertionOutcome(verdict: result.verdict, counter: result.counter), key: entry.key)
+        let observed = AppAttestObservation(extensions: result.extensions, riskMetric: entry.key.riskMetric, riskMetricAt: entry.key.riskMetricAt)
+        var judged = JudgedAssertion(outcome: AssertionOutcome(verdict: result.verdict, counter: result.counter, observed: observed), key: entry.key)
         if result.verdict.isVerified, let counter = result.counter, let window = result.newWindow {
             judged.pending = PendingCounter(keyID: keyID, counter: counter, judgedAgainst: entry.key.counter, accepted: window, now: now)
         }
@@ -81,7 +82,7 @@ extension AppAttestService {
     /// The outcome of `judged` once its counter's commit gave `committed`; the cache learns the stored window.
     func committed(_ judged: JudgedAssertion, _ committed: (verdict: Verdict, window: CounterWindow?)) -> AssertionOutcome {
         if let pending = judged.pending, let stored = committed.window { attestedKeys.committed(stored, keyID: pending.keyID) }
-        return AssertionOutcome(verdict: committed.verdict, counter: judged.outcome.counter)
+        return AssertionOutcome(verdict: committed.verdict, counter: judged.outcome.counter, observed: judged.outcome.observed)
     }
 
     /// The reasons a stale window could give.
@@ -99,7 +100,8 @@ extension AppAttestService {
 
     /// What the verifier judges an assertion against.
     private static func state(_ entry: AttestedKeyCache.Entry) -> AttestedKeyState {
-        AttestedKeyState(publicKey: entry.publicKey, appId: entry.key.appID, environment: entry.key.attestationEnvironment, counter: entry.key.counter)
+        AttestedKeyState(publicKey: entry.publicKey, appId: entry.key.appID, environment: entry.key.attestationEnvironment, counter: entry.key.counter,
+                         riskMetric: entry.key.riskMetric)
     }
 
     /// Commits a verified counter on the writer: moves the window from the one it was judged against to the accepted

@@ -16,12 +16,13 @@ public final class AppAttestService: Sendable {
     /// (written only when an environment is deleted: registrations and counter commits keep the cache themselves).
     let attestedKeys = AttestedKeyCache()
 
-    /// A service judging against `roots`, reading environments and keys from the domain's shared services and
+    /// A service judging attestations against `roots` and their receipts against `receiptRoots`, reading environments and keys from the domain's shared services and
     /// recording into `recorder`: one per domain (``Domain``), as its cache follows the store's writes for as long as
     /// the store lives.
-    public init(store: Store, environments: Environments, keys: APIKeys, roots: AppAttestRoots, recorder: VerdictRecorder) {
+    public init(store: Store, environments: Environments, keys: APIKeys, roots: AppAttestRoots, receiptRoots: AppAttestRoots,
+                recorder: VerdictRecorder) {
         self.store = store
-        self.verifier = AppAttestVerifier(roots: roots)
+        self.verifier = AppAttestVerifier(roots: roots, receiptRoots: receiptRoots)
         self.recorder = recorder
         self.environments = environments
         self.keys = keys
@@ -66,6 +67,12 @@ public final class AppAttestService: Sendable {
                 }
             }
         } : nil
+        // The receipt is kept only when it was accepted: it is what the refresher sends Apple.
+        let receipt = result.receiptCheck.flatMap { check -> StoredReceipt? in
+            guard check.isValid, let bytes = result.receipt, let read = check.receipt else { return nil }
+            return StoredReceipt(bytes: bytes, notBefore: read.notBefore, expiresAt: read.expirationTime)
+        }
+        let refreshAfter = ReceiptSchedule.first(keyID: keyID, registeredAt: now)
         let environmentID = environment.id
         let verdict = try store.commit { db -> Verdict in
             var verdict = result.verdict
@@ -74,14 +81,17 @@ public final class AppAttestService: Sendable {
             }
             if verdict.isVerified {
                 guard let stored else { return .of(.attestationInvalid) }
-                if try !AttestedKeysTable.insert(db, stored) { verdict = verdict.adding(.keyAlreadyRegistered) }
+                if try !AttestedKeysTable.insert(db, stored, receipt: receipt, refreshAfter: refreshAfter) {
+                    verdict = verdict.adding(.keyAlreadyRegistered)
+                }
             }
             return verdict
         }
         // The registered app id it matched, or else the one Apple certified: an admin learns the typo in a team id.
         let appID = result.appId ?? result.attestedAppId
-        record(verdict, environmentID: environment.id, appID: appID, kind: result.environment, at: now)
-        return RegistrationOutcome(verdict: verdict, keyID: keyID, appID: appID, attestationEnvironment: result.environment)
+        let observed = AppAttestObservation(extensions: result.extensions, receipt: result.receiptCheck)
+        record(verdict, environmentID: environment.id, appID: appID, kind: result.environment, observed: observed, at: now)
+        return RegistrationOutcome(verdict: verdict, keyID: keyID, appID: appID, attestationEnvironment: result.environment, observed: observed)
     }
 
     /// Deletes expired challenges; returns how many.
@@ -94,12 +104,13 @@ public final class AppAttestService: Sendable {
 
     /// What the verifier needs of an environment.
     static func registration(_ environment: Environment) -> AppAttestRegistration {
-        AppAttestRegistration(appIds: environment.appleAppIDs, isProduction: environment.kind == .production)
+        AppAttestRegistration(appIds: environment.appleAppIDs, isProduction: environment.kind == .production, policy: environment.appAttest.policy)
     }
 
     /// Records a judgement into the environment's traffic (written within the recorder's interval).
-    func record(_ verdict: Verdict, environmentID: String, appID: String?, kind: AttestationEnvironment?, at now: Int64) {
-        var observed: [String: String] = [:]
+    func record(_ verdict: Verdict, environmentID: String, appID: String?, kind: AttestationEnvironment?, observed observation: AppAttestObservation,
+                at now: Int64) {
+        var observed = observation.traffic
         if let appID { observed["appId"] = appID }
         if let kind { observed["attestationEnvironment"] = kind.rawValue }
         recorder.record(TrafficVerdict(at: now, platform: "ios", provider: "app-attest", status: verdict.status.rawValue,

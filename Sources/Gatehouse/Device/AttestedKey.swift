@@ -17,10 +17,17 @@ public struct AttestedKey: Sendable, Equatable {
     public var createdAt: Int64
     /// When an assertion by the key was last verified (nil: never).
     public var lastUsedAt: Int64?
+    /// Apple's fraud risk metric from the key's newest receipt, when a refresh brought one.
+    public var riskMetric: Int?
+    /// When that receipt came (Unix seconds).
+    public var riskMetricAt: Int64?
 
     /// A stored key.
     public init(keyID: [UInt8], environmentID: String, publicKey: [UInt8], appID: String,
-                attestationEnvironment: AttestationEnvironment, counter: CounterWindow, createdAt: Int64, lastUsedAt: Int64?) {
+                attestationEnvironment: AttestationEnvironment, counter: CounterWindow, createdAt: Int64, lastUsedAt: Int64?,
+                riskMetric: Int? = nil, riskMetricAt: Int64? = nil) {
+        self.riskMetric = riskMetric
+        self.riskMetricAt = riskMetricAt
         self.keyID = keyID
         self.environmentID = environmentID
         self.publicKey = publicKey

@@ -20,6 +20,7 @@ extension Domain {
                              masterKey: key, durability: configuration.durability, clock: clock)
         for name in applied { log.info("migration applied", ["file": name]) }
         return try Domain(configuration: configuration, store: store, roots: try roots(configuration, log: log),
+                          receiptRoots: try receiptRoots(configuration, log: log),
                           google: try googleDecoder(configuration, clock: clock), log: log)
     }
 
@@ -48,6 +49,30 @@ extension Domain {
         }
         if !roots.isApple {
             log.warning("App Attest roots replaced: attestations are trusted when they chain to the certificates of this file, not to Apple's App Attestation Root CA",
+                        ["file": file, "certificates": String(roots.certificates.count)])
+        }
+        return roots
+    }
+
+    /// The App Attest receipt roots: `configuration.appAttestReceiptRoots` (a PEM file, logged as a warning), else
+    /// Apple Root CA - G3, built in.
+    /// - Throws: `ConfigurationError` when the roots cannot be read.
+    static func receiptRoots(_ configuration: DomainConfiguration, log: DomainLog) throws -> AppAttestRoots {
+        guard let file = configuration.appAttestReceiptRoots else {
+            do {
+                return try AppAttestRoots.appleReceipts()
+            } catch {
+                throw ConfigurationError("\(error)")
+            }
+        }
+        let roots: AppAttestRoots
+        do {
+            roots = try AppAttestRoots(pem: try String(contentsOfFile: file, encoding: .utf8))
+        } catch {
+            throw ConfigurationError("--app-attest-receipt-roots / GATEHOUSE_APP_ATTEST_RECEIPT_ROOTS: \(file) cannot be read as PEM certificates (\(error))")
+        }
+        if !roots.isAppleReceipts {
+            log.warning("App Attest receipt roots replaced: receipts are trusted when their signer chains to the certificates of this file, not to Apple Root CA - G3",
                         ["file": file, "certificates": String(roots.certificates.count)])
         }
         return roots

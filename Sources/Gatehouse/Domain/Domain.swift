@@ -33,6 +33,8 @@ public final class Domain: Sendable {
     public let recorder: VerdictRecorder
     /// App Attest: challenges, key registration, assertions.
     public let appAttest: AppAttestService
+    /// App Attest receipts traded at Apple for fresh ones with their risk metric.
+    public let receiptRefresher: ReceiptRefresher
     /// Play Integrity: local decoding, decoding through Google, the replay store.
     public let playIntegrity: PlayIntegrityService
     /// Signed requests judged whole, with their receipts.
@@ -49,7 +51,8 @@ public final class Domain: Sendable {
     public let keyCheck: PlayIntegrityKeyCheck
     let jobs: DomainJobs
 
-    init(configuration: DomainConfiguration, store: Store, roots: AppAttestRoots, google: GoogleDecoder?, log: DomainLog) throws {
+    init(configuration: DomainConfiguration, store: Store, roots: AppAttestRoots, receiptRoots: AppAttestRoots, google: GoogleDecoder?,
+         log: DomainLog) throws {
         self.configuration = configuration
         self.store = store
         environments = Environments(store: store)
@@ -66,7 +69,9 @@ public final class Domain: Sendable {
         recorder = VerdictRecorder(verdicts: verdicts) { error in
             log.error("device verdicts could not be written to traffic", ["error": "\(error)"])
         }
-        appAttest = AppAttestService(store: store, environments: environments, keys: keys, roots: roots, recorder: recorder)
+        appAttest = AppAttestService(store: store, environments: environments, keys: keys, roots: roots, receiptRoots: receiptRoots,
+                                     recorder: recorder)
+        receiptRefresher = try ReceiptRefresher(store: store, receiptRoots: receiptRoots, configuration: configuration, log: log)
         playIntegrity = PlayIntegrityService(store: store, environments: environments, google: google, recorder: recorder,
                                              googleDecodesPerAddress: configuration.googleDecodesPerAddress)
         assess = AssessService(store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
@@ -93,12 +98,14 @@ public final class Domain: Sendable {
     public func start() {
         recorder.start()
         enforcementOutcomes.start()
+        receiptRefresher.start()
         jobs.start(self)
     }
 
     /// Ends the background work and writes every verdict still queued (the graceful-shutdown path).
     public func stop() {
         jobs.stop(self)
+        receiptRefresher.stop()
         recorder.stop()
         enforcementOutcomes.stop()
     }
@@ -123,6 +130,7 @@ public final class Domain: Sendable {
     public func runHourly() throws -> (verdicts: Int, sessions: Int) {
         let deleted = try verdicts.prune()
         try enforcementOutcomes.prune()
+        try receiptRefresher.prune()
         try admins.pruneLoginFailures()
         return (deleted, try sessions.pruneExpired())
     }

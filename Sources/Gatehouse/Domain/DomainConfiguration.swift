@@ -19,6 +19,13 @@ public struct DomainConfiguration: Sendable {
     public var resources = DomainConfiguration.findResources()
     /// A PEM file of App Attest root certificates replacing Apple's built-in root (tests, private deployments).
     public var appAttestRoots: String?
+    /// A PEM file of roots replacing Apple Root CA - G3 for App Attest receipts (tests, private deployments).
+    public var appAttestReceiptRoots: String?
+    /// The base URL of Apple's receipt refresh (`…/v1/attestationData`); nil: Apple's production and development
+    /// endpoints by the key's kind.
+    public var appAttestDataEndpoint: String?
+    /// Whether receipts are refreshed in the background (`background`) or only through the management endpoint.
+    public var appAttestRefresh: ReceiptRefreshMode = .background
     /// Google's Play Integrity API base URL (https).
     public var playIntegrityEndpoint = "https://playintegrity.googleapis.com"
     /// A PEM file of CAs trusted for outbound HTTPS instead of the system's.
@@ -48,6 +55,9 @@ public struct DomainConfiguration: Sendable {
         ConfigurationOption(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory when it holds them, else the executable's folder or the nearest one above it that does; one-shot commands read only Migrations/)", takesValue: true),
         ConfigurationOption(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest; GATEHOUSE_MASTER_KEY_FILE names a file holding it (SQLite default: a key file <database>.key, created with mode 0600; PostgreSQL: required, the same on every server)", takesValue: true),
         ConfigurationOption(flag: "--app-attest-roots", variable: "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)", takesValue: true),
+        ConfigurationOption(flag: "--app-attest-receipt-roots", variable: "GATEHOUSE_APP_ATTEST_RECEIPT_ROOTS", help: "PEM file of roots replacing Apple Root CA - G3 for App Attest receipts (tests, private deployments; logged as a warning)", takesValue: true),
+        ConfigurationOption(flag: "--app-attest-data-endpoint", variable: "GATEHOUSE_APP_ATTEST_DATA_ENDPOINT", help: "https base URL replacing Apple's receipt refresh endpoints (https://data.appattest.apple.com, https://data-development.appattest.apple.com) for tests", takesValue: true),
+        ConfigurationOption(flag: "--app-attest-refresh", variable: "GATEHOUSE_APP_ATTEST_REFRESH", help: "background (default): active keys' receipts are refreshed through Apple once a day; manual: only by the management endpoint", takesValue: true),
         ConfigurationOption(flag: "--google-decodes-per-address", variable: "GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS", help: "calls to Google's decodeIntegrityToken one client address may cause per hour, per server; 0 = no limit (default 100)", takesValue: true),
         ConfigurationOption(flag: "--play-integrity-endpoint", variable: "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)", takesValue: true),
         ConfigurationOption(flag: "--outbound-ca-file", variable: "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)", takesValue: true),
@@ -84,6 +94,19 @@ public struct DomainConfiguration: Sendable {
             throw ConfigurationError("on PostgreSQL every server needs the same master key, which cannot live beside the data: set --master-key / GATEHOUSE_MASTER_KEY (base64 of 32 bytes) or GATEHOUSE_MASTER_KEY_FILE")
         }
         if let v = values["--app-attest-roots"], !v.isEmpty { appAttestRoots = v }
+        if let v = values["--app-attest-receipt-roots"], !v.isEmpty { appAttestReceiptRoots = v }
+        if let v = values["--app-attest-data-endpoint"], !v.isEmpty {
+            guard v.lowercased().hasPrefix("https://"), v.count > "https://".count else {
+                throw ConfigurationError("\(values.name("--app-attest-data-endpoint")) must be an https:// URL, got \(v)")
+            }
+            appAttestDataEndpoint = v
+        }
+        if let v = values["--app-attest-refresh"] {
+            guard let mode = ReceiptRefreshMode(rawValue: v.lowercased()) else {
+                throw ConfigurationError("\(values.name("--app-attest-refresh")) must be background or manual, got \(v)")
+            }
+            appAttestRefresh = mode
+        }
         if let v = values["--play-integrity-endpoint"], !v.isEmpty {
             guard v.lowercased().hasPrefix("https://"), v.count > "https://".count else {
                 throw ConfigurationError("\(values.name("--play-integrity-endpoint")) must be an https:// URL, got \(v)")

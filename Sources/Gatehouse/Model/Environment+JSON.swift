@@ -1,3 +1,4 @@
+import Attestation
 import JSON
 
 /// The wire form of an environment (seed 003 field names, camelCase). Secrets are never part of it: Play Integrity
@@ -11,6 +12,7 @@ extension Environment {
             .init("attackMode", .bool(attackMode)),
             .init("androidApps", Self.json(androidApps)),
             .init("appleAppIds", .array(appleAppIDs.map { .string($0) })),
+            .init("appAttest", appAttest.json),
             .init("playIntegrity", playIntegrity.json),
             .init("enforcement", enforcement.json),
             .init("createdAt", .string(Timestamp.format(createdAt))),
@@ -39,5 +41,26 @@ extension PlayIntegrityStatus {
         var local: [JSON.Member] = [.init("set", .bool(localSet))]
         if localSet { local.append(.init("verificationKeySha256", .optional(localVerificationKeySHA256))) }
         return .object([.init("serviceAccount", .object(serviceAccount)), .init("local", .object(local)), .init("dailyQuota", .int(Int64(dailyQuota)))])
+    }
+}
+
+extension AppAttestSettings {
+    /// `appAttest`: the policy's members (`null` where unset) and whether a DeviceCheck key is set, with its non-secret
+    /// identifiers.
+    public var json: JSON {
+        var key: [JSON.Member] = [.init("set", .bool(deviceCheckKey != nil))]
+        if let id = deviceCheckKey {
+            key.append(.init("keyId", .string(id.keyID)))
+            key.append(.init("teamId", .string(id.teamID)))
+        }
+        return .object([
+            .init("validationCategories", policy.validationCategories.map { categories in
+                .array(categories.sorted().map { $0.name.map(JSON.string) ?? .int(Int64($0.value)) })
+            } ?? .null),
+            .init("requireValidationCategory", .bool(policy.requireValidationCategory)),
+            .init("minimumBundleVersion", .optional(policy.minimumBundleVersion)),
+            .init("riskMetricAbove", policy.riskMetricAbove.map { .int(Int64($0)) } ?? .null),
+            .init("deviceCheckKey", .object(key)),
+        ])
     }
 }

@@ -9,6 +9,8 @@ public struct Environment: Sendable, Equatable {
     public var playIntegrity: PlayIntegrityStatus
     /// Its routes and modes for the edge check and the backend middlewares (DEVICE-API.md "Enforcement").
     public var enforcement: EnforcementSettings = EnforcementSettings()
+    /// Its App Attest policy and DeviceCheck key (DEVICE-API.md "App Attest in depth").
+    public var appAttest: AppAttestSettings = AppAttestSettings()
     /// Bumped on every change; the entity tag clients send back in `If-Match`.
     public var revision: Int64
     public var createdAt: Int64

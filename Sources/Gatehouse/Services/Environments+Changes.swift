@@ -33,6 +33,27 @@ extension Environments {
         return changes
     }
 
+    /// Seals and stores a DeviceCheck key change (a new key also forgets Apple's refusal of the old one); returns
+    /// the audit change with the key replaced by its identifiers and "[sealed]".
+    static func applyDeviceCheckKey(_ db: any SQLConnection, store: Store, id: String, change: Change<DeviceCheckKey>,
+                                    before: DeviceCheckKeyID?) throws -> [AuditChange] {
+        let described = { (key: DeviceCheckKeyID?) -> JSON in
+            key.map { .object([.init("keyId", .string($0.keyID)), .init("teamId", .string($0.teamID)), .init("privateKey", AuditChange.sealed)]) } ?? .null
+        }
+        switch change {
+        case .absent:
+            return []
+        case .remove:
+            guard before != nil else { return [] }
+            try DeviceCheckKeysTable.delete(db, environmentID: id)
+            return [AuditChange(field: "appAttest.deviceCheckKey", before: described(before), after: .null)]
+        case .set(let key):
+            let sealed = try store.seal(Array(key.privateKeyPEM.utf8), environmentID: id)
+            try DeviceCheckKeysTable.replace(db, environmentID: id, key: key.id, sealed: sealed)
+            return [AuditChange(field: "appAttest.deviceCheckKey", before: described(before), after: described(key.id))]
+        }
+    }
+
     /// The audit changes of every field the model holds (name, kind, attack mode, quota, apps) between `before` and
     /// `after`; writes the registered apps that differ.
     static func store(_ db: any SQLConnection, id: String, before: Environment, after: Environment) throws -> [AuditChange] {
@@ -47,6 +68,14 @@ extension Environments {
         if after.androidApps != before.androidApps {
             changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
             try EnvironmentsTable.replaceAndroidApps(db, id: id, apps: after.androidApps)
+        }
+        if after.appAttest.policy != before.appAttest.policy {
+            let json = { (settings: AppAttestSettings) -> JSON in
+                var members = settings.json.members ?? []
+                members.removeAll { $0.key == "deviceCheckKey" }
+                return .object(members)
+            }
+            changes.append(AuditChange(field: "appAttest", before: json(before.appAttest), after: json(after.appAttest)))
         }
         if after.enforcement.mode != before.enforcement.mode {
             changes.append(AuditChange(field: "enforcement.mode", before: .string(before.enforcement.mode.rawValue), after: .string(after.enforcement.mode.rawValue)))

@@ -76,12 +76,29 @@ public struct Environments: Sendable {
             }
             if let mode = patch.enforcementMode { environment.enforcement.mode = mode }
             if let routes = patch.enforcementRoutes { environment.enforcement.routes = routes }
+            switch patch.validationCategories {
+            case .absent: break
+            case .remove: environment.appAttest.policy.validationCategories = nil
+            case .set(let categories): environment.appAttest.policy.validationCategories = categories
+            }
+            if let required = patch.requireValidationCategory { environment.appAttest.policy.requireValidationCategory = required }
+            switch patch.minimumBundleVersion {
+            case .absent: break
+            case .remove: environment.appAttest.policy.minimumBundleVersion = nil
+            case .set(let version): environment.appAttest.policy.minimumBundleVersion = version
+            }
+            switch patch.riskMetricAbove {
+            case .absent: break
+            case .remove: environment.appAttest.policy.riskMetricAbove = nil
+            case .set(let bound): environment.appAttest.policy.riskMetricAbove = bound
+            }
             switch patch.dailyQuota {
             case .absent: break
             case .remove: environment.playIntegrity.dailyQuota = PlayIntegrityStatus.defaultDailyQuota
             case .set(let quota): environment.playIntegrity.dailyQuota = quota
             }
             return try Self.applyCredentials(db, store: store, id: id, patch: patch, before: environment.playIntegrity)
+                + Self.applyDeviceCheckKey(db, store: store, id: id, change: patch.deviceCheckKey, before: environment.appAttest.deviceCheckKey)
         }
     }
 

@@ -22,7 +22,7 @@ struct CachedTables: OptionSet, Sendable, Hashable {
     /// Each table, with its name as the store's SQL writes it.
     static let byName: [String: CachedTables] = [
         "environments": .environments, "android_apps": .environments, "android_app_digests": .environments,
-        "apple_app_ids": .environments, "play_integrity_credentials": .environments,
+        "apple_app_ids": .environments, "play_integrity_credentials": .environments, "device_check_keys": .environments,
         "api_keys": .apiKeys, "admins": .admins, "sessions": .sessions, "management_tokens": .managementTokens,
         "verdict_rollups": .trafficRollups, "verdict_observed_rollups": .trafficRollups, "enforcement_outcomes": .trafficRollups,
         "enforcement_routes": .environments, "receipt_keys": .receiptKeys,

@@ -1,9 +1,11 @@
+import Attestation
 import Crypto
 import JSON
 
 /// A validated change to an environment, read from a JSON Merge Patch body (RFC 7396) in seed 003's wire format:
 /// `name`, `kind`, `attackMode`, `androidApps`, `appleAppIds`, `playIntegrity.{serviceAccount, local, dailyQuota}`,
-/// `enforcement.{mode, routes}`.
+/// `enforcement.{mode, routes}`, `appAttest.{validationCategories, requireValidationCategory, minimumBundleVersion,
+/// riskMetricAbove, deviceCheckKey}`.
 /// Arrays replace whole; `null` removes; absent members leave the field alone.
 public struct EnvironmentPatch: Sendable, Equatable {
     public var name: String?
@@ -19,6 +21,16 @@ public struct EnvironmentPatch: Sendable, Equatable {
     public var enforcementMode: EnforcementMode?
     /// `enforcement.routes`, the whole list (`null` removes them all).
     public var enforcementRoutes: [EnforcementRoute]?
+    /// `appAttest.validationCategories` (`null`: accept any).
+    public var validationCategories: Change<Set<ValidationCategory>> = .absent
+    /// `appAttest.requireValidationCategory`.
+    public var requireValidationCategory: Bool?
+    /// `appAttest.minimumBundleVersion` (`null`: none).
+    public var minimumBundleVersion: Change<String> = .absent
+    /// `appAttest.riskMetricAbove` (`null`: observe only).
+    public var riskMetricAbove: Change<Int> = .absent
+    /// `appAttest.deviceCheckKey` (write-only; `null` removes it).
+    public var deviceCheckKey: Change<DeviceCheckKey> = .absent
 
     public init() {}
 
@@ -55,6 +67,8 @@ public struct EnvironmentPatch: Sendable, Equatable {
                 }
             case "enforcement":
                 (patch.enforcementMode, patch.enforcementRoutes) = EnforcementFields.parse(member.value, at: pointer, errors: &errors)
+            case "appAttest":
+                AppAttestFields.parse(member.value, at: pointer, into: &patch, errors: &errors)
             case "playIntegrity":
                 playIntegrity(member.value, at: pointer, tokenEndpoints: tokenEndpoints, into: &patch, errors: &errors)
             case let key where readOnlyFields.contains(key):
@@ -62,7 +76,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
             case "playIntegrityStatus":
                 errors.add(pointer, "is read-only and cannot be changed")
             default:
-                errors.add(pointer, "is not a field of an environment (expected name, kind, attackMode, androidApps, appleAppIds, playIntegrity or enforcement)")
+                errors.add(pointer, "is not a field of an environment (expected name, kind, attackMode, androidApps, appleAppIds, appAttest, playIntegrity or enforcement)")
             }
         }
         try errors.throwIfAny()

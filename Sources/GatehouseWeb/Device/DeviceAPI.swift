@@ -38,7 +38,7 @@ struct DeviceAPI: Sendable {
         let environment = try authenticate(apiKey ?? "")
         let outcome = try service.register(in: environment, keyID: keyID ?? [], challenge: challenge ?? "", attestation: attestation ?? [])
         return JSONBody.response([
-            "verdict": Self.json(outcome.verdict),
+            "verdict": Self.json(outcome.verdict, observed: outcome.observed),
             "keyId": .string(Base64.encode(outcome.keyID)),
             "appId": .optional(outcome.appID),
             "attestationEnvironment": .optional(outcome.attestationEnvironment?.rawValue),
@@ -55,7 +55,7 @@ struct DeviceAPI: Sendable {
         let environment = try authenticate(apiKey ?? "")
         let outcome = try service.assert(in: environment, keyID: keyID, clientData: clientData ?? [], assertion: assertion ?? [])
         return JSONBody.response([
-            "verdict": Self.json(outcome.verdict),
+            "verdict": Self.json(outcome.verdict, observed: outcome.observed),
             "counter": outcome.counter.map { .int(Int64($0)) } ?? .null,
         ])
     }
@@ -84,5 +84,12 @@ struct DeviceAPI: Sendable {
     /// `{"status", "reasons"}`.
     static func json(_ verdict: Verdict) -> JSON {
         ["status": .string(verdict.status.rawValue), "reasons": .array(verdict.reasons.map { .string($0) })]
+    }
+
+    /// `{"status", "reasons", "observed"}`, `observed` when something was (DEVICE-API.md "App Attest in depth").
+    static func json(_ verdict: Verdict, observed: AppAttestObservation) -> JSON {
+        guard let observed = observed.json, case .object(var members) = json(verdict) else { return json(verdict) }
+        members.append(.init("observed", observed))
+        return .object(members)
     }
 }

@@ -76,7 +76,7 @@ struct AssessBench {
     static func register(store: Store, environment: Environment, ca: SyntheticAppAttest) throws -> [SyntheticKey] {
         let recorder = VerdictRecorder(verdicts: Verdicts(store: store))
         let service = AppAttestService(store: store, environments: Environments(store: store), keys: APIKeys(store: store),
-                                       roots: ca.roots, recorder: recorder)
+                                       roots: ca.roots, receiptRoots: ca.receipts.map(\.roots) ?? ca.roots, recorder: recorder)
         var keys: [SyntheticKey] = []
         for _ in 0..<keyCount {
             let challenge = try service.issueChallenge(for: environment).challenge

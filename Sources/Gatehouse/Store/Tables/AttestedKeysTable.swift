@@ -16,16 +16,19 @@ enum AttestedKeysTable {
         return try key(row)
     }
 
-    /// Stores a newly attested key with a fresh counter window: false when the key id is registered already.
+    /// Stores a newly attested key with a fresh counter window and, when it was accepted, its attestation's receipt
+    /// with its first refresh due at `refreshAfter`: false when the key id is registered already.
     /// - Throws: `StorageError`.
-    static func insert(_ db: any SQLConnection, _ key: AttestedKey) throws -> Bool {
+    static func insert(_ db: any SQLConnection, _ key: AttestedKey, receipt: StoredReceipt? = nil, refreshAfter: Int64? = nil) throws -> Bool {
         try db.execute(
             """
-            INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key_id) DO NOTHING
+            INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at,
+                                       receipt, receipt_not_before, receipt_expires_at, refresh_after)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key_id) DO NOTHING
             """,
             [.blob(key.keyID), .text(key.environmentID), .blob(key.publicKey), .text(key.appID), .text(key.attestationEnvironment.rawValue),
-             .integer(Int64(key.counter.newest)), .integer(Int64(key.counter.seenBelow)), .integer(key.createdAt)]) == 1
+             .integer(Int64(key.counter.newest)), .integer(Int64(key.counter.seenBelow)), .integer(key.createdAt),
+             SQLValue(receipt?.bytes), SQLValue(receipt?.notBefore), SQLValue(receipt?.expiresAt), SQLValue(receipt == nil ? nil : refreshAfter)]) == 1
     }
 
     /// Moves `keyID`'s window from `old` to `new` (and stamps its last use) only if it is still `old`: true when it
@@ -74,11 +77,12 @@ enum AttestedKeysTable {
     }
 
     /// The columns ``key(_:)`` reads.
-    static let columns = "key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at, last_used_at"
+    static let columns = "key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at, last_used_at, risk_metric, risk_metric_at"
 
     static func key(_ row: Row) throws -> AttestedKey {
         AttestedKey(keyID: try row.blob("key_id"), environmentID: try row.text("environment_id"), publicKey: try row.blob("public_key"),
                            appID: try row.text("app_id"), attestationEnvironment: try environment(row), counter: try window(row),
-                           createdAt: try row.integer("created_at"), lastUsedAt: try row.optionalInteger("last_used_at"))
+                           createdAt: try row.integer("created_at"), lastUsedAt: try row.optionalInteger("last_used_at"),
+                           riskMetric: try row.optionalInteger("risk_metric").map(Int.init), riskMetricAt: try row.optionalInteger("risk_metric_at"))
     }
 }

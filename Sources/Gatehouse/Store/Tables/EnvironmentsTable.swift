@@ -1,3 +1,4 @@
+import Attestation
 import Crypto
 import GatehouseReceipts
 import JSON
@@ -52,8 +53,9 @@ enum EnvironmentsTable {
         ) { r in
             routes[try r.text("environment_id"), default: []].append(try route(r))
         }
+        let deviceCheckKeys = try DeviceCheckKeysTable.identifiers(db, where: environmentCondition, arguments)
         var environments: [Environment] = []
-        try db.forEachRow("SELECT id, name, kind, attack_mode, enforcement_mode, play_integrity_daily_quota, revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
+        try db.forEachRow("SELECT id, name, kind, attack_mode, enforcement_mode, play_integrity_daily_quota, \(appAttestColumns), revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
             let id = try row.text("id")
             var playIntegrity = credentials[id] ?? PlayIntegrityStatus()
             playIntegrity.dailyQuota = try row.int("play_integrity_daily_quota")
@@ -66,6 +68,7 @@ enum EnvironmentsTable {
                 appleAppIDs: appleIDs[id] ?? [],
                 playIntegrity: playIntegrity,
                 enforcement: EnforcementSettings(mode: try mode(row, "enforcement_mode") ?? .off, routes: routes[id] ?? []),
+                appAttest: try appAttest(row, deviceCheckKey: deviceCheckKeys[id]),
                 revision: try row.integer("revision"),
                 createdAt: try row.integer("created_at"),
                 updatedAt: try row.integer("updated_at")
@@ -103,10 +106,18 @@ enum EnvironmentsTable {
     /// Writes the environment's own fields and moves its revision on.
     static func update(_ db: any SQLConnection, _ environment: Environment, now: Int64) throws {
         db.wrote(.environments)
+        let policy = environment.appAttest.policy
         try db.execute(
-            "UPDATE environments SET name = ?, kind = ?, attack_mode = ?, enforcement_mode = ?, play_integrity_daily_quota = ?, revision = revision + 1, updated_at = ? WHERE id = ?",
+            """
+            UPDATE environments SET name = ?, kind = ?, attack_mode = ?, enforcement_mode = ?, play_integrity_daily_quota = ?,
+            app_attest_categories = ?, app_attest_require_category = ?, app_attest_minimum_bundle_version = ?, app_attest_risk_metric_above = ?,
+            revision = revision + 1, updated_at = ? WHERE id = ?
+            """,
             [.text(environment.name), .text(environment.kind.rawValue), SQLValue(environment.attackMode), .text(environment.enforcement.mode.rawValue),
-             .integer(Int64(environment.playIntegrity.dailyQuota)), .integer(now), .text(environment.id)]
+             .integer(Int64(environment.playIntegrity.dailyQuota)),
+             SQLValue(policy.validationCategories.map { $0.sorted().map { String($0.value) }.joined(separator: ",") }),
+             SQLValue(policy.requireValidationCategory), SQLValue(policy.minimumBundleVersion), SQLValue(policy.riskMetricAbove.map(Int64.init)),
+             .integer(now), .text(environment.id)]
         )
     }
 
@@ -132,6 +143,25 @@ enum EnvironmentsTable {
     /// The ids of every environment.
     static func ids(_ db: any SQLConnection) throws -> [String] {
         try db.query("SELECT id FROM environments").map { try $0.text("id") }
+    }
+
+    static let appAttestColumns = "app_attest_categories, app_attest_require_category, app_attest_minimum_bundle_version, app_attest_risk_metric_above"
+
+    static func appAttest(_ row: Row, deviceCheckKey: DeviceCheckKeyID?) throws -> AppAttestSettings {
+        var settings = AppAttestSettings()
+        settings.deviceCheckKey = deviceCheckKey
+        if let text = try row.optionalText("app_attest_categories"), !text.isEmpty {
+            var categories = Set<ValidationCategory>()
+            for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+                guard let number = UInt32(part) else { throw StorageError(.malformedRow, "environments.app_attest_categories is not a list of numbers") }
+                categories.insert(ValidationCategory(number))
+            }
+            settings.policy.validationCategories = categories
+        }
+        settings.policy.requireValidationCategory = try row.bool("app_attest_require_category")
+        settings.policy.minimumBundleVersion = try row.optionalText("app_attest_minimum_bundle_version")
+        settings.policy.riskMetricAbove = try row.optionalInteger("app_attest_risk_metric_above").map(Int.init)
+        return settings
     }
 
     static func kind(_ row: Row) throws -> EnvironmentKind {

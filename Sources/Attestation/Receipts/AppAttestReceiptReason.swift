@@ -1,5 +1,5 @@
 /// Why a receipt is not accepted (the `reasons` of `verify-receipt` and of a registration's observed receipt).
-public enum ReceiptReason: String, Sendable, Equatable, CaseIterable {
+public enum AppAttestReceiptReason: String, Sendable, Equatable, CaseIterable {
     /// Not a CMS SignedData with one signer, or its content is not the receipt's `SET OF SEQUENCE` with the fields
     /// every receipt has (2, 3, 6, 12), or it is longer than the limit.
     case malformed

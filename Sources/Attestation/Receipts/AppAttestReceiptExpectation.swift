@@ -1,6 +1,6 @@
 /// What a receipt must say to be accepted for a key: each member nil to leave it unchecked (`verify-receipt` without
 /// `--app-id`, say).
-public struct ReceiptExpectation: Sendable, Equatable {
+public struct AppAttestReceiptExpectation: Sendable, Equatable {
     /// `ATTEST` at registration, `RECEIPT` after a refresh.
     public var type: String?
     /// The key's app id.
@@ -19,12 +19,12 @@ public struct ReceiptExpectation: Sendable, Equatable {
     }
 
     /// The receipt inside a key's attestation.
-    public static func attestation(appId: String, attestedKey: [UInt8]) -> ReceiptExpectation {
-        ReceiptExpectation(type: AppAttestReceipt.attestType, appId: appId, attestedKey: attestedKey)
+    public static func attestation(appId: String, attestedKey: [UInt8]) -> AppAttestReceiptExpectation {
+        AppAttestReceiptExpectation(type: AppAttestReceipt.attestType, appId: appId, attestedKey: attestedKey)
     }
 
     /// A receipt Apple has just returned for a key: made within five minutes of now (Apple's step 5).
-    public static func refreshed(appId: String, attestedKey: [UInt8]) -> ReceiptExpectation {
-        ReceiptExpectation(type: AppAttestReceipt.receiptType, appId: appId, attestedKey: attestedKey, freshWithin: 300)
+    public static func refreshed(appId: String, attestedKey: [UInt8]) -> AppAttestReceiptExpectation {
+        AppAttestReceiptExpectation(type: AppAttestReceipt.receiptType, appId: appId, attestedKey: attestedKey, freshWithin: 300)
     }
 }
