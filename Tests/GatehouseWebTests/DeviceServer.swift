@@ -55,6 +55,7 @@ final class DeviceServer {
         }
         rootsFile = directory + "/roots.pem"
         try Self.ca().rootPEM.write(toFile: rootsFile, atomically: true, encoding: .utf8)
+        try (try #require(try Self.ca().receipts)).rootPEM.write(toFile: Self.receiptRoots(rootsFile), atomically: true, encoding: .utf8)
         self.extraArguments = extraArguments
         let executable = try CommandRun.gatehouse()
         let cli = try ChildProcess(executable, ["token", "create", "--name", "device-tests", "--scope", "write"] + databaseArguments,
@@ -88,8 +89,14 @@ final class DeviceServer {
     }
 
     private static func start(database: [String], roots: String, log: String, extra: [String]) throws -> (ChildProcess, PlainHTTP) {
-        let process = try GatehouseServe.start(database + ["--log-level", "warning", "--app-attest-roots", roots] + extra, log: log)
+        let process = try GatehouseServe.start(database + ["--log-level", "warning", "--app-attest-roots", roots,
+                                                           "--app-attest-receipt-roots", receiptRoots(roots)] + extra, log: log)
         return (process, try GatehouseServe.client(of: process))
+    }
+
+    /// The receipt roots file beside the roots file.
+    static func receiptRoots(_ rootsFile: String) -> String {
+        rootsFile.replacingOccurrences(of: "roots.pem", with: "receipt-roots.pem")
     }
 
     /// Stops the server with `signal` (SIGTERM: gracefully, expecting exit 0) and starts it again on the same file.

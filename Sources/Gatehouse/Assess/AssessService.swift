@@ -127,6 +127,7 @@ public final class AssessService: Sendable {
             if devices > KeyDevicesTable.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
         }
         var observed = judged.outcome.observed.traffic
+        if let launch = judged.outcome.observed.launch(appID: judged.key?.appID) { observed[AppAttestObservation.launchField] = launch }
         if let key = judged.key {
             observed["appId"] = key.appID
             observed["attestationEnvironment"] = key.attestationEnvironment.rawValue

@@ -26,6 +26,10 @@ extension Checklist {
             secretKeys(configuration),
             attackMode(configuration),
             debugTokens(configuration),
+            deviceCheckKey(configuration),
+            riskMetric(configuration),
+            validationCategory(configuration, week: week),
+            receipts(week),
         ]
     }
 

@@ -25,6 +25,15 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     public var activeDebugTokens: [String]
     /// The week's judged calls per enforcement route, with each route's mode (`GET …/enforcement`'s figures).
     public var enforcementRoutes: [RouteOutcomes]
+    /// The launch validation categories the App Attest policy accepts (labels), nil when it accepts any.
+    public var validationCategories: [String]? = nil
+    /// The DeviceCheck key's identifiers, when one is set.
+    public var deviceCheckKey: DeviceCheckKeyID? = nil
+    /// The receipt refresher's state (a refused key, the last pass).
+    public var receiptRefresh = ReceiptRefreshState()
+    /// Each key's latest risk metric this week, and the week before.
+    public var riskMetricsThisWeek = RiskMetricDistribution([])
+    public var riskMetricsPreviousWeek = RiskMetricDistribution([])
 
     /// Creates a configuration; every argument has the value of a freshly created, empty environment.
     public init(

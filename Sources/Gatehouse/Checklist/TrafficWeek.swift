@@ -110,6 +110,12 @@ struct TrafficWeek {
         return Self.sorted(counts, field: field)
     }
 
+    /// The values of `field` rolled up on a provider's status rows (whatever the reasons; App Attest's launches and
+    /// receipts).
+    func statusObserved(provider: String, field: String) -> [ObservedValue] {
+        Self.observed(in: rows.filter { $0.provider == provider && $0.reason == nil }, field: field)
+    }
+
     /// The values of `field` reported with any reason of a provider.
     func observed(provider: String, field: String) -> [ObservedValue] {
         Self.observed(in: rows.filter { $0.provider == provider && $0.reason != nil }, field: field)

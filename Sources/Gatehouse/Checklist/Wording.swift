@@ -1,3 +1,4 @@
+import JSON
 /// How Gatehouse writes numbers, counts and lists for a person (no Foundation, no locale: English, comma groups):
 /// the checklist's sentences and the dashboard's pages alike.
 public enum Wording {
@@ -16,6 +17,12 @@ public enum Wording {
     /// reader takes literally (0%, 20%, 50%, 100%) when the share is not exactly that; then one decimal
     /// (`"50.1%"`, `"0.2%"`), and where even that would read as the round value, `"just over 50%"` or
     /// `"just under 20%"` — so a failure never reads "50%" and a handful never reads "0%".
+    /// A time as the checklist writes it: `2026-12-03 12:34 UTC`.
+    static func time(_ seconds: Int64) -> String {
+        let text = Timestamp.format(seconds)
+        return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5)) + " UTC"
+    }
+
     static func percent(_ part: Int, of whole: Int) -> String {
         guard whole > 0, part > 0 else { return "0%" }
         let part = min(part, whole)

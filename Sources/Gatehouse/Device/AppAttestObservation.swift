@@ -21,6 +21,15 @@ public struct AppAttestObservation: Sendable, Equatable {
         self.receipt = receipt
     }
 
+    /// The observed field of a launch: `<app id>\t<category or none>\t<bundle version or none>`.
+    static let launchField = "launch"
+
+    /// The launch value of `appID` with this category and version; nil when the object carried neither.
+    func launch(appID: String?) -> String? {
+        guard let appID, validationCategory != nil || bundleVersion != nil else { return nil }
+        return [appID, validationCategory?.label ?? "none", bundleVersion ?? "none"].joined(separator: "\t")
+    }
+
     /// The observed values recorded into traffic (the checklist and the Traffic tab read them).
     var traffic: [String: String] {
         var values: [String: String] = [:]

@@ -111,6 +111,7 @@ public final class AppAttestService: Sendable {
     func record(_ verdict: Verdict, environmentID: String, appID: String?, kind: AttestationEnvironment?, observed observation: AppAttestObservation,
                 at now: Int64) {
         var observed = observation.traffic
+        if let launch = observation.launch(appID: appID) { observed[AppAttestObservation.launchField] = launch }
         if let appID { observed["appId"] = appID }
         if let kind { observed["attestationEnvironment"] = kind.rawValue }
         recorder.record(TrafficVerdict(at: now, platform: "ios", provider: "app-attest", status: verdict.status.rawValue,

@@ -34,10 +34,13 @@ public final class ReceiptRefresher: Sendable {
     /// Keys taken per background run.
     static let batch = 200
 
-    /// - Throws: `HTTPClientError` when the CA file cannot be used.
-    init(store: Store, receiptRoots: AppAttestRoots, configuration: DomainConfiguration, log: DomainLog, concurrency: Int = 4) throws {
+    /// A refresher checking new receipts against `receiptRoots` (Apple Root CA - G3 when nil), calling Apple (or
+    /// `configuration`'s endpoint) through `configuration`'s CA file, `concurrency` calls at a time.
+    /// - Throws: `HTTPClientError` when the CA file cannot be used; `AppAttestRootsError` when the built-in root is broken.
+    public init(store: Store, receiptRoots: AppAttestRoots? = nil, configuration: DomainConfiguration, log: DomainLog = .silent,
+                concurrency: Int = 4) throws {
         self.store = store
-        reader = AppAttestReceiptReader(roots: receiptRoots)
+        reader = AppAttestReceiptReader(roots: try receiptRoots ?? AppAttestRoots.appleReceipts())
         client = try HTTPClient(configuration: HTTPClientConfiguration(
             connectTimeout: .seconds(5), totalTimeout: .seconds(15), caFile: configuration.outboundCAFile,
             maxConcurrentCalls: concurrency, queueTimeout: .seconds(30), maxResponseBytes: 64 * 1024))

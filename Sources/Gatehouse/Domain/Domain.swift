@@ -81,7 +81,8 @@ public final class Domain: Sendable {
             log.error("enforcement outcomes could not be written", ["error": "\(error)"])
         }
         edge = EdgeCheck(store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)
-        checklists = ChecklistService(verdicts: verdicts, keys: keys, debugTokens: debugTokens, enforcementOutcomes: enforcementOutcomes)
+        checklists = ChecklistService(verdicts: verdicts, keys: keys, debugTokens: debugTokens, enforcementOutcomes: enforcementOutcomes,
+                                      refresher: receiptRefresher)
         keyCounts = AttestedKeyCounts(store: store)
         keyCheck = PlayIntegrityKeyCheck(store: store)
         jobs = DomainJobs(log: log)

@@ -9,12 +9,14 @@ public final class ChecklistService: Sendable {
     let keys: APIKeys
     let debugTokens: DebugTokens
     let enforcementOutcomes: EnforcementOutcomes
+    let refresher: ReceiptRefresher
     /// The week's rollups and the last evaluation per environment; follows the rollups.
     let cache = RollupCache()
 
     /// The checklists over the domain's shared services: one per domain (``Domain``), as its cache follows the store's
     /// writes for as long as the store lives.
-    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes) {
+    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: ReceiptRefresher) {
+        self.refresher = refresher
         self.enforcementOutcomes = enforcementOutcomes
         store = verdicts.store
         self.verdicts = verdicts
@@ -39,8 +41,9 @@ public final class ChecklistService: Sendable {
         let secrets = try activeSecretKeys(now: now)
         let decodes = try googleDecodesToday(now: now)
         let debugTokens = try self.debugTokens.activeNames(now: now)
+        let appAttest = try appAttestFigures(environments, now: now)
         var counts = cache.counts(environments.map { environment in
-            (environment.id, Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens))
+            (environment.id, Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens, appAttest: appAttest))
         }, now: now)
         let missing = environments.filter { counts[$0.id] == nil }
         if !missing.isEmpty {
@@ -63,23 +66,25 @@ public final class ChecklistService: Sendable {
     }
 
     /// What a cached checklist of `environment` depends on besides the hour's rollups.
-    static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: Int], debugTokens: [String: [String]]) -> RollupCache.ChecklistKey {
+    static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: Int], debugTokens: [String: [String]],
+                    appAttest: [String: RollupCache.AppAttestFigures]) -> RollupCache.ChecklistKey {
         let used = decodes[environment.id] ?? 0
         return RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0,
                                         googleQuotaPercent: used * 100 / max(1, environment.playIntegrity.dailyQuota),
-                                        activeDebugTokens: debugTokens[environment.id] ?? [])
+                                        activeDebugTokens: debugTokens[environment.id] ?? [], appAttest: appAttest[environment.id])
     }
 
     /// Each environment's checklist: from the cache when its key and the hour's rollups are unchanged, otherwise
     /// evaluated (reading the week's rollups only when they are not cached) and cached.
     private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], googleDecodes decodes: [String: Int],
                           debugTokens: [String: [String]], now: Int64) throws -> [String: RollupCache.Evaluation] {
+        let appAttest = try appAttestFigures(environments, now: now)
         let entries = cache.entries(environments.map(\.id), now: now)
         var changed: [String: RollupCache.Entry] = [:]
         var evaluations: [String: RollupCache.Evaluation] = [:]
         for environment in environments {
             guard var entry = entries[environment.id] else { continue }
-            let key = Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens)
+            let key = Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens, appAttest: appAttest)
             if var cached = entry.evaluation, cached.key == key {
                 // The same hour's sums and the same setup: only the window's ends move.
                 cached.report.windowFrom = now - ChecklistThresholds().windowSeconds
@@ -87,7 +92,7 @@ public final class ChecklistService: Sendable {
                 evaluations[environment.id] = cached
                 continue
             }
-            let configuration = ChecklistConfiguration(
+            var configuration = ChecklistConfiguration(
                 kind: environment.kind.rawValue,
                 attackMode: environment.attackMode,
                 androidApps: environment.androidApps.map {
@@ -104,6 +109,11 @@ public final class ChecklistService: Sendable {
                 enforcementRoutes: environment.enforcement.routes.isEmpty ? []
                     : try enforcementOutcomes.week(environmentID: environment.id, settings: environment.enforcement).routes
             )
+            configuration.validationCategories = environment.appAttest.policy.validationCategories.map { $0.sorted().map(\.label) }
+            configuration.deviceCheckKey = environment.appAttest.deviceCheckKey
+            configuration.receiptRefresh = key.appAttest?.refresh ?? ReceiptRefreshState()
+            configuration.riskMetricsThisWeek = key.appAttest?.thisWeek ?? RiskMetricDistribution([])
+            configuration.riskMetricsPreviousWeek = key.appAttest?.previousWeek ?? RiskMetricDistribution([])
             let rollups = try entry.rollups ?? verdicts.weekRollups(environmentID: environment.id, now: now)
             let report = Checklist.evaluate(configuration: configuration, rollups: rollups, now: now)
             let evaluation = RollupCache.Evaluation(key: key, report: report, counts: ChecklistCounts(report))
@@ -114,5 +124,19 @@ public final class ChecklistService: Sendable {
         }
         cache.keep(changed)
         return evaluations
+    }
+
+    /// The refresher's state and the two weeks' risk metrics of the environments holding a DeviceCheck key (the
+    /// others have neither).
+    private func appAttestFigures(_ environments: [Environment], now: Int64) throws -> [String: RollupCache.AppAttestFigures] {
+        var figures: [String: RollupCache.AppAttestFigures] = [:]
+        for environment in environments where environment.appAttest.deviceCheckKey != nil {
+            let week = ChecklistThresholds().windowSeconds
+            figures[environment.id] = RollupCache.AppAttestFigures(
+                refresh: try refresher.state(environmentID: environment.id),
+                thisWeek: try refresher.metrics(environmentID: environment.id, from: now - week, to: now + 1),
+                previousWeek: try refresher.metrics(environmentID: environment.id, from: now - 2 * week, to: now - week))
+        }
+        return figures
     }
 }

@@ -15,6 +15,15 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
         var googleQuotaPercent: Int = 0
         /// The names of the environment's active debug tokens.
         var activeDebugTokens: [String] = []
+        /// The receipt refresher's state and risk metrics (environments with a DeviceCheck key).
+        var appAttest: AppAttestFigures?
+    }
+
+    /// What the App Attest items read beyond the rollups.
+    struct AppAttestFigures: Equatable {
+        var refresh: ReceiptRefreshState
+        var thisWeek: RiskMetricDistribution
+        var previousWeek: RiskMetricDistribution
     }
 
     /// A checklist evaluated over an entry's rollups.

@@ -10,6 +10,10 @@ public struct Verdicts: Sendable {
     public static let rollupRetention: Int64 = 90 * 86_400
     /// Observed fields rolled up per setup reason, for the checklist's evidence.
     static let rolledUpFields = ["packageName", "certificateDigest", "appId", "attestationEnvironment", "appRecognitionVerdict", "appLicensingVerdict"]
+    /// What App Attest verdicts of genuine objects show whatever their status, rolled up on their status row: the
+    /// launch (app id, validation category, bundle version) and the receipt's validity (the checklist's
+    /// `appAttest.validationCategory` and `appAttest.receipts`, the Traffic tab's launches).
+    static let statusRolledUpFields = [AppAttestObservation.launchField, "receipt", "receiptReasons"]
 
     public init(store: Store) {
         self.store = store
@@ -47,7 +51,13 @@ public struct Verdicts: Sendable {
                 observedTexts[v.observed] = text
                 return text
             }()))
-            counts[RollupKey(hour: hour, provider: v.provider, status: v.status, reason: ""), default: 0] += 1
+            let statusKey = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: "")
+            counts[statusKey, default: 0] += 1
+            if v.provider == "app-attest" && v.status != "forged" {
+                for field in Self.statusRolledUpFields {
+                    if let value = v.observed[field] { observed[ObservedKey(rollup: statusKey, field: field, value: value), default: 0] += 1 }
+                }
+            }
             for reason in v.reasons {
                 let key = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason)
                 counts[key, default: 0] += 1

@@ -52,6 +52,11 @@ public final class Application: Sendable {
             let totals = receiptChecker.totals
             return ["consumed": totals.consumed, "refused": totals.refusedConsumed]
         }
+        let refresher = domain.receiptRefresher
+        metrics.counters("gatehouse_app_attest_receipt_refresh_total", help: "App Attest receipts this server traded at Apple, per result.",
+                         label: "result") {
+            Dictionary(uniqueKeysWithValues: refresher.totals.map { ($0.result.rawValue, $0.count) })
+        }
         let recorder = domain.recorder
         metrics.counters("gatehouse_verdicts_total", help: "Device verdicts judged by this server, per environment, provider and status (written to traffic).",
                          labels: ["environment", "provider", "status"]) {

@@ -118,7 +118,8 @@ struct TrafficBench {
             let (store, environment, _, database) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: now)
             let verdicts = Verdicts(store: store)
             let checklists = ChecklistService(verdicts: verdicts, keys: APIKeys(store: store), debugTokens: DebugTokens(store: store),
-                                              enforcementOutcomes: EnforcementOutcomes(store: store))
+                                              enforcementOutcomes: EnforcementOutcomes(store: store),
+                                              refresher: try ReceiptRefresher(store: store, configuration: DomainConfiguration()))
             var note = ""
             if size <= 100_000 {
                 var random = SplitMix64(seed: 11)
