@@ -22,23 +22,25 @@ enum ReceiptRefreshTable {
     private static let columns = "key_id, environment_id, app_id, public_key, attestation_environment, receipt, receipt_not_before, refresh_after, refresh_failures"
 
     /// Active keys (an assertion verified since `activeSince`) of environments holding a DeviceCheck key Apple has not
-    /// refused, whose receipt is neither expired nor before its not-before at `now`: of `environmentID` whatever
-    /// their schedule (a pass asked for), or of every environment when due (`refresh_after` passed), soonest first.
+    /// refused, whose receipt has not expired at `now`: of `environmentID` whatever their schedule (a pass an admin
+    /// asked for; Apple answers 304 before a receipt's not-before), or of every environment when due
+    /// (`refresh_after` and the not-before passed), soonest first.
     static func candidates(_ db: any SQLConnection, environmentID: String?, now: Int64, activeSince: Int64, limit: Int) throws -> [Candidate] {
         var sql = """
             SELECT \(columns) FROM attested_keys
             WHERE receipt IS NOT NULL AND last_used_at >= ? AND (receipt_expires_at IS NULL OR receipt_expires_at > ?)
-            AND (receipt_not_before IS NULL OR receipt_not_before <= ?)
             AND environment_id IN (SELECT environment_id FROM device_check_keys)
             AND environment_id NOT IN (SELECT environment_id FROM app_attest_refresh_state WHERE refused_at IS NOT NULL)
             """
-        var arguments: [SQLValue] = [.integer(activeSince), .integer(now), .integer(now)]
+        var arguments: [SQLValue] = [.integer(activeSince), .integer(now)]
         if let environmentID {
             sql += " AND environment_id = ?"
             arguments.append(.text(environmentID))
         } else {
-            sql += " AND refresh_after <= ?"
-            arguments.append(.integer(now))
+            // The schedule is never before the receipt's not-before (``ReceiptSchedule``); said again for a receipt
+            // whose not-before came later than its schedule.
+            sql += " AND refresh_after <= ? AND (receipt_not_before IS NULL OR receipt_not_before <= ?)"
+            arguments += [.integer(now), .integer(now)]
         }
         sql += " ORDER BY refresh_after, key_id LIMIT ?"
         arguments.append(.integer(Int64(limit)))
