@@ -2,7 +2,7 @@ import Attestation
 import Crypto
 import Foundation
 
-/// `gatehouse app-attest verify-attestation | verify-assertion`: the App Attest verifier offline, on files, as
+/// `gatehouse app-attest verify-attestation | verify-assertion | verify-receipt`: the App Attest verifier offline, on files, as
 /// DEVICE-API.md "Offline CLI" describes. Prints one JSON object; exits 0 verified, 1 judged and not verified,
 /// 2 wrong usage or an unreadable file.
 enum AppAttestCommand {
@@ -10,17 +10,22 @@ enum AppAttestCommand {
     Usage:
       gatehouse app-attest verify-attestation --attestation FILE --key-id B64 --app-id TEAMID.BUNDLE
           (--challenge TEXT | --client-data-hash HEX) [--at RFC3339] [--environment-kind production|development]
-          [--roots PEM]
+          [--roots PEM] [--receipt-roots PEM]
       gatehouse app-attest verify-assertion --assertion FILE --public-key KEY --app-id TEAMID.BUNDLE
           (--client-data FILE | --client-data-hash HEX) [--previous-counter N]
+      gatehouse app-attest verify-receipt --receipt FILE [--public-key KEY] [--app-id TEAMID.BUNDLE] [--at RFC3339]
+          [--roots PEM]
 
     FILE is a path or - (standard input); content that decodes whole as base64 (white space ignored) is base64,
     anything else raw bytes. KEY is a PEM file, base64 SPKI DER, or hex X9.62. --challenge is hashed with SHA-256
     (UTF-8); --client-data-hash is used as given. --at defaults to now; --environment-kind to development (which
-    accepts both key kinds); --roots replaces Apple's App Attestation Root CA. --previous-counter N plays a key
-    whose newest counter is N and which has seen no other.
-    Prints one JSON object: {"verdict": {"status", "reasons"}, …}. Exit status: 0 verified, 1 not verified,
-    2 wrong usage or an unreadable file.
+    accepts both key kinds); --roots replaces Apple's App Attestation Root CA (for verify-receipt, and
+    --receipt-roots for an attestation's receipt: Apple Root CA - G3). --previous-counter N plays a key whose
+    newest counter is N and which has seen no other.
+    Prints one JSON object: {"verdict": {"status", "reasons"}, …} (verify-attestation adds "receipt" and, when the
+    authenticator data carries them, "extensions"); verify-receipt prints {"valid", "reasons", "type", "appId",
+    "environment", "creationTime", "notBefore", "expirationTime", "riskMetric", "publicKey"}. Exit status:
+    0 verified (valid), 1 not, 2 wrong usage or an unreadable file.
     """
 
     /// A usage error or an unreadable file: exit status 2, message on standard error.
@@ -35,22 +40,28 @@ enum AppAttestCommand {
             return arguments.isEmpty ? 2 : 0
         }
         do {
-            let (verdict, output) = switch arguments[0] {
-            case "verify-attestation": try verifyAttestation(Array(arguments.dropFirst()))
-            case "verify-assertion": try verifyAssertion(Array(arguments.dropFirst()))
+            let (passed, output): (Bool, [String: Any]) = switch arguments[0] {
+            case "verify-attestation": judged(try verifyAttestation(Array(arguments.dropFirst())))
+            case "verify-assertion": judged(try verifyAssertion(Array(arguments.dropFirst())))
+            case "verify-receipt": try verifyReceipt(Array(arguments.dropFirst()))
             default: throw UsageError("unknown app-attest command \(arguments[0])\n\n\(usage)")
             }
             print(try serialize(output))
-            return verdict.isVerified ? 0 : 1
+            return passed ? 0 : 1
         } catch {
             Command.fail("\(error)")
             return 2
         }
     }
 
+    /// Whether a verdict passed, beside its output.
+    static func judged(_ result: (Verdict, [String: Any])) -> (Bool, [String: Any]) {
+        (result.0.isVerified, result.1)
+    }
+
     static func verifyAttestation(_ arguments: [String]) throws -> (Verdict, [String: Any]) {
         let options = try CommandOptions(arguments, single: ["--attestation", "--key-id", "--app-id", "--challenge", "--client-data-hash",
-                                                             "--at", "--environment-kind", "--roots"], usage: usage)
+                                                             "--at", "--environment-kind", "--roots", "--receipt-roots"], usage: usage)
         let attestation = try readObject(try options.required("--attestation"))
         let keyId = try decode(try options.required("--key-id"), as: "--key-id", Base64.decode)
         let appId = try options.required("--app-id")
@@ -68,16 +79,26 @@ enum AppAttestCommand {
         } else {
             roots = try AppAttestRoots.apple()
         }
-        let result = AppAttestVerifier(roots: roots).verifyAttestation(
+        let receiptRoots = try receiptRoots(options["--receipt-roots"])
+        let result = AppAttestVerifier(roots: roots, receiptRoots: receiptRoots).verifyAttestation(
             AttestationRequest(attestation: attestation, keyId: keyId, clientDataHash: clientDataHash),
             registration: AppAttestRegistration(appIds: [appId], isProduction: production), now: now)
-        return (result.verdict, [
+        var output: [String: Any] = [
             "verdict": verdictObject(result.verdict),
             "keyId": result.keyId.map { Base64.encode($0) } ?? NSNull(),
             "appId": result.appId ?? NSNull(),
             "attestationEnvironment": result.environment?.rawValue ?? NSNull(),
             "publicKey": result.publicKey.map { Base64.encode($0.derSubjectPublicKeyInfo) } ?? NSNull(),
-        ])
+        ]
+        // The receipt is checked whatever the verdict (the verifier checks it only for a genuine attestation).
+        if let receipt = result.receipt {
+            let check = result.receiptCheck ?? AppAttestReceiptReader(roots: receiptRoots).check(
+                receipt, expecting: AppAttestReceiptExpectation(type: AppAttestReceipt.attestType, appId: result.attestedAppId ?? appId,
+                                                                attestedKey: result.publicKey?.x962), at: now)
+            output["receipt"] = receiptObject(check)
+        }
+        if let extensions = result.extensions { output["extensions"] = extensionsObject(extensions) }
+        return (result.verdict, output)
     }
 
     static func verifyAssertion(_ arguments: [String]) throws -> (Verdict, [String: Any]) {
