@@ -27,6 +27,10 @@ public struct Phone: Sendable {
         /// The API call the proof is made for.
         public var proofMethod = "GET"
         public var proofPath = "/api/orders?page=2"
+        /// iOS 27's launch validation category to put in the authenticator data (attestation and assertion).
+        public var validationCategory: UInt32?
+        /// iOS 27's bundle version to put there.
+        public var bundleVersion: String?
 
         /// Options for `apiKey` naming `appID`.
         public init(apiKey: String, appID: String) {
@@ -86,7 +90,9 @@ public struct Phone: Sendable {
             let challenge = try http.post("/api/v4/attestation/challenge", ["apiKey": .string(options.apiKey)])
             steps.append(JSON.Member("challenge", .object([JSON.Member("status", .int(challenge.status)), JSON.Member("body", challenge.json ?? .null)])))
             guard let text = challenge.json?["challenge"]?.string else { return .object(steps) }
-            let attested = try ca.attest(appId: teamAppID, clientDataHash: SHA256.hash(Array(text.utf8)))
+            var tweaks = SyntheticAppAttest.Tweaks()
+            tweaks.authDataExtension = extensions
+            let attested = try ca.attest(appId: teamAppID, clientDataHash: SHA256.hash(Array(text.utf8)), tweaks: tweaks)
             key = attested
             let registered = try http.post("/api/v4/attestation/app-attest", [
                 "apiKey": .string(options.apiKey), "keyId": .string(Base64.encode(attested.keyId)), "challenge": .string(text),
@@ -95,9 +101,15 @@ public struct Phone: Sendable {
             steps.append(JSON.Member("registration", .object([JSON.Member("status", .int(registered.status)), JSON.Member("body", registered.json ?? .null)])))
         }
         if let key {
-            attestation = SignedEnvelope.appAttest(keyID: key.keyId, assertion: try key.assertion(counter: 1, clientData: envelope.clientData))
+            attestation = SignedEnvelope.appAttest(keyID: key.keyId, assertion: try key.assertion(counter: 1, clientData: envelope.clientData,
+                                                                                                   extensions: extensions))
         }
         return try send(envelope, attestation: attestation, receiptKey: receiptKey, steps: steps)
+    }
+
+    /// The iOS 27 extension map of the options (empty when they name neither).
+    var extensions: [UInt8] {
+        SyntheticAppAttest.extensions(validationCategory: options.validationCategory, bundleVersion: options.bundleVersion)
     }
 
     func makeEnvelope(platform: String, digest: String?, receiptKey: ECPrivateKey?) throws -> SignedEnvelope {

@@ -46,6 +46,17 @@ public struct SyntheticReceipts: Sendable {
         roots = try AppAttestRoots(pem: rootPEM)
     }
 
+    /// A receipt signing from files (`gatehouse simulate make-ca` writes them).
+    ///
+    /// - Throws: when the root cannot be read as roots.
+    public init(signerPEM: String, signerKeyPEM: String, intermediatePEM: String, rootPEM: String) throws {
+        self.signerPEM = signerPEM
+        self.signerKeyPEM = signerKeyPEM
+        self.intermediatePEM = intermediatePEM
+        self.rootPEM = rootPEM
+        roots = try AppAttestRoots(pem: rootPEM)
+    }
+
     /// The fields of a receipt, by type (DEVICE-API.md: 2 app id, 3 the attested certificate, 4 client hash, 5 token,
     /// 6 type, 7 environment, 12 creation, 17 risk metric, 19 not before, 21 expiration).
     public static func fields(type: String, appId: String, certificate: [UInt8], clientHash: [UInt8], environment: String,

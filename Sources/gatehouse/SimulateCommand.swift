@@ -1,3 +1,4 @@
+import Attestation
 import Crypto
 import Foundation
 import JSON
@@ -11,12 +12,15 @@ enum SimulateCommand {
     Usage:
       gatehouse simulate --endpoint http://HOST:PORT --api-key pk_… --platform android|ios [options]
       gatehouse simulate make-keys DIR     Play Integrity response keys for a simulated Android app
-      gatehouse simulate make-ca DIR       a synthetic App Attest CA (serve with --app-attest-roots DIR/roots.pem)
+      gatehouse simulate make-ca DIR       a synthetic App Attest CA (serve with --app-attest-roots DIR/roots.pem
+                                           --app-attest-receipt-roots DIR/receipt-roots.pem)
 
     Android: --decryption-key B64 --verification-private-key FILE (make-keys writes both) --digest HEX (the signing
       certificate the app reports and its token carries) [--app-id PACKAGE] [--verdict genuine|rooted|basic|emulator|
       unrecognized|unlicensed].
-    iOS: --ca-cert FILE --ca-key FILE (make-ca's ca.pem and ca.key) --app-id TEAMID.bundleId.
+    iOS: --ca-cert FILE --ca-key FILE (make-ca's ca.pem and ca.key; the receipt signer make-ca writes beside them
+      signs the attestation's receipt) --app-id TEAMID.bundleId [--validation-category appStore|testFlight|development|
+      enterprise|developerID|localSigning|N] [--bundle-version 4.2] (iOS 27's launch validation extensions).
     Debug (a simulator, an emulator or CI): --debug-token dt_… sends the environment's debug token instead of an
       attestation; nothing else is needed but --app-id (the package, or the bundle id or TEAMID.bundleId) and, on
       Android, --digest HEX.
@@ -28,7 +32,8 @@ enum SimulateCommand {
 
     static let valued: Set<String> = ["--endpoint", "--api-key", "--platform", "--app-id", "--device-id", "--decryption-key",
                                       "--verification-private-key", "--digest", "--verdict", "--ca-cert", "--ca-key", "--clock-skew",
-                                      "--secret-key", "--proof-method", "--proof-path", "--debug-token"]
+                                      "--secret-key", "--proof-method", "--proof-path", "--debug-token", "--validation-category",
+                                      "--bundle-version"]
     static let flags: Set<String> = ["--no-bind", "--no-attestation", "--wrong-signature"]
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -70,6 +75,18 @@ enum SimulateCommand {
         options.secretKey = values["--secret-key"]
         if let method = values["--proof-method"] { options.proofMethod = method }
         if let path = values["--proof-path"] { options.proofPath = path }
+        if let label = values["--validation-category"] {
+            guard let category = ValidationCategory(label: label) else {
+                throw AppAttestCommand.UsageError("--validation-category must be one of \(ValidationCategory.knownNames.joined(separator: ", ")) or a number")
+            }
+            options.validationCategory = category.value
+        }
+        if let version = values["--bundle-version"] {
+            guard !version.isEmpty, version.utf8.count <= AppAttestExtensions.maxBundleVersionBytes else {
+                throw AppAttestCommand.UsageError("--bundle-version must be 1 to \(AppAttestExtensions.maxBundleVersionBytes) bytes")
+            }
+            options.bundleVersion = version
+        }
         if let token = values["--debug-token"] {
             guard platform == "android" || platform == "ios" else { throw AppAttestCommand.UsageError("--platform must be android or ios") }
             let appID = try values.required("--app-id")
@@ -98,7 +115,9 @@ enum SimulateCommand {
                 throw AppAttestCommand.UsageError("--app-id must be TEAMID.bundleId on iOS (a 10-character team id)")
             }
             options.appID = String(teamAppID.dropFirst(11))
-            let ca = try SyntheticAppAttest(certificatePEM: try read(try values.required("--ca-cert")), keyPEM: try read(try values.required("--ca-key")))
+            let certificate = try values.required("--ca-cert")
+            let ca = try SyntheticAppAttest(certificatePEM: try read(certificate), keyPEM: try read(try values.required("--ca-key")),
+                                            receipts: try receiptSigner(beside: certificate))
             return try Phone(http: http, options: options).ios(ca: ca, teamAppID: teamAppID)
         default:
             throw AppAttestCommand.UsageError("--platform must be android or ios")
@@ -112,6 +131,16 @@ enum SimulateCommand {
               bytes[..<10].allSatisfy({ (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) })
         else { return appID }
         return String(appID.dropFirst(11))
+    }
+
+    /// The receipt signer `make-ca` wrote beside `certificate` (`receipt-signer.pem`, `receipt-signer.key`,
+    /// `receipt-ca.pem`), nil when it is not there (the attestation then carries a receipt no root anchors).
+    static func receiptSigner(beside certificate: String) throws -> SyntheticReceipts? {
+        let folder = URL(fileURLWithPath: certificate).deletingLastPathComponent().path
+        let names = ["receipt-signer.pem", "receipt-signer.key", "receipt-ca.pem", "receipt-roots.pem"]
+        guard names.allSatisfy({ FileManager.default.fileExists(atPath: folder + "/" + $0) }) else { return nil }
+        let texts = try names.map { try read(folder + "/" + $0) }
+        return try SyntheticReceipts(signerPEM: texts[0], signerKeyPEM: texts[1], intermediatePEM: texts[2], rootPEM: texts[3])
     }
 
     static func read(_ path: String) throws -> String {
@@ -143,7 +172,15 @@ enum SimulateCommand {
         try write(ca.rootPEM, to: directory + "/roots.pem")
         try write(ca.intermediatePEM, to: directory + "/ca.pem")
         try write(ca.intermediateKeyPEM, to: directory + "/ca.key")
-        print("wrote \(directory)/roots.pem (serve with --app-attest-roots \(directory)/roots.pem), \(directory)/ca.pem and \(directory)/ca.key (simulate with --ca-cert and --ca-key)")
+        if let receipts = ca.receipts {
+            try write(receipts.rootPEM, to: directory + "/receipt-roots.pem")
+            try write(receipts.intermediatePEM, to: directory + "/receipt-ca.pem")
+            try write(receipts.signerPEM, to: directory + "/receipt-signer.pem")
+            try write(receipts.signerKeyPEM, to: directory + "/receipt-signer.key")
+        }
+        print("wrote \(directory)/roots.pem and \(directory)/receipt-roots.pem (serve with --app-attest-roots \(directory)/roots.pem "
+            + "--app-attest-receipt-roots \(directory)/receipt-roots.pem), \(directory)/ca.pem and \(directory)/ca.key (simulate with --ca-cert and "
+            + "--ca-key) and the receipt signer beside them")
         return 0
     }
 

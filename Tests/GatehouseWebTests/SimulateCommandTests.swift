@@ -15,6 +15,42 @@ struct SimulateCommandTests {
         return (run.status, try? JSONParser.parse(run.output), run.error)
     }
 
+    @Test func aSimulatedIOS27BuildCarriesItsLaunchAndReceiptAndMeetsThePolicy() throws {
+        let server = try DeviceServer()
+        let (environment, publicKey) = try server.environment(kind: "production", appIds: [AssessFixture.appId])
+        let files = server.directory
+        let ca = try DeviceServer.ca()
+        let receipts = try #require(ca.receipts)
+        for (text, name) in [(ca.intermediatePEM, "ca.pem"), (ca.intermediateKeyPEM, "ca.key"), (receipts.signerPEM, "receipt-signer.pem"),
+                             (receipts.signerKeyPEM, "receipt-signer.key"), (receipts.intermediatePEM, "receipt-ca.pem"), (receipts.rootPEM, "receipt-roots.pem")] {
+            try text.write(toFile: files + "/" + name, atomically: true, encoding: .utf8)
+        }
+        try server.patch(environment, ["appAttest": ["validationCategories": ["appStore", "testFlight"]]])
+        let base = ["--api-key", publicKey, "--platform", "ios", "--ca-cert", files + "/ca.pem", "--ca-key", files + "/ca.key", "--app-id", AssessFixture.appId]
+
+        let store = try Self.simulate(server, base + ["--validation-category", "appStore", "--bundle-version", "4.2"])
+        #expect(store.status == 0, "\(store.error)")
+        let registered = store.report?["registration"]?["body"]?["verdict"]
+        #expect(registered?["status"]?.string == "verified")
+        #expect(registered?["observed"]?["validationCategory"]?.string == "appStore")
+        #expect(registered?["observed"]?["bundleVersion"]?.string == "4.2")
+        #expect(registered?["observed"]?["receipt"]?.string == "valid", "the receipt signer beside ca.pem signed it")
+
+        let development = try Self.simulate(server, base + ["--validation-category", "development", "--bundle-version", "4.2"])
+        #expect(development.report?["registration"]?["body"]?["verdict"]?["reasons"]?.array == ["validationCategory:development"])
+
+        let usage = try Self.simulate(server, base + ["--validation-category", "sideloaded"])
+        #expect(usage.status == 2)
+        #expect(usage.error.contains("--validation-category must be one of testFlight, development, appStore"), "\(usage.error)")
+
+        // make-ca writes the receipt signer beside the CA, and the roots the server reads.
+        let made = try CommandRun(try CommandRun.gatehouse(), ["simulate", "make-ca", files + "/made"], timeout: 60)
+        #expect(made.status == 0)
+        for name in ["roots.pem", "ca.pem", "ca.key", "receipt-roots.pem", "receipt-ca.pem", "receipt-signer.pem", "receipt-signer.key"] {
+            #expect(FileManager.default.fileExists(atPath: files + "/made/" + name), "\(name)")
+        }
+    }
+
     @Test func androidAndIOSPhonesAreAssessedAndTheirReceiptsVerify() throws {
         let server = try DeviceServer()
         let fixture = try PlayIntegrityFixture()
