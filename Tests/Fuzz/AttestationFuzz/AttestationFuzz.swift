@@ -1,4 +1,6 @@
-// libFuzzer target for the CBOR decoder and the App Attest parsers and verifier. Built with `-DFUZZING` and
+// libFuzzer target for the CBOR decoder, the App Attest parsers and verifier, the receipt reader (CMS through
+// OpenSSL, then the receipt's fields) and the iOS 27 extension map. The corpus seeds real objects and receipts from the
+// shared App Attest vectors (their sources and licences: Tests/AttestationTests/Fixtures/NOTICE.md). Built with `-DFUZZING` and
 // `--sanitize=fuzzer` (see `make fuzz-attest`), libFuzzer supplies `main` and calls `LLVMFuzzerTestOneInput`; in a
 // plain build the `main` below replays files (a crash input or the committed corpus) through the same checks.
 import Attestation
@@ -23,6 +25,11 @@ let assertionKey: AttestedKeyState? = Hex.decode(assertionPoint)
     .map { AttestedKeyState(publicKey: $0, appId: "35MFYY2JY5.co.chiff.attestation-test", environment: .production,
                             counter: CounterWindow(newest: 1, seenBelow: 0)) }
 let assertionClientDataHash = SHA256.hash(Array("{\"challenge\":\"assertion-test\"}".utf8))
+/// Apple Root CA - G3, and an expectation the corpus's real receipts (warden's iOS 16 production object) meet at its
+/// time, so mutations of them get past the CMS into every field check.
+let receiptReader: AppAttestReceiptReader? = (try? AppAttestRoots.appleReceipts()).map { AppAttestReceiptReader(roots: $0) }
+let receiptExpectation = AppAttestReceiptExpectation(type: AppAttestReceipt.attestType, appId: "9CYHJNG644.at.asitplus.attestation-client")
+let receiptTime: Int64 = 1_681_394_560
 
 /// libFuzzer's entry point: runs every check on one input; any broken invariant traps.
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -49,6 +56,16 @@ func check(_ bytes: [UInt8]) {
     _ = try? AuthenticatorData(bytes, requireCredential: false)
     _ = try? AttestationObject(bytes)
     _ = try? AssertionObject(bytes)
+    checkExtensions(bytes)
+    if let receiptReader {
+        for expectation in [receiptExpectation, .refreshed(appId: receiptExpectation.appId ?? "", attestedKey: [])] {
+            let receipt = receiptReader.check(bytes, expecting: expectation, at: receiptTime)
+            precondition(receipt.isValid == receipt.reasons.isEmpty, "validity and reasons disagree")
+            precondition(Set(receipt.reasons).count == receipt.reasons.count, "a reason given twice")
+            precondition(receipt.receipt != nil || receipt.reasons.contains(.malformed), "no fields and not malformed")
+            precondition(!receipt.isValid || receipt.receipt?.type == expectation.type, "valid with another type")
+        }
+    }
     guard let verifier else { return }
     let attestation = verifier.verifyAttestation(AttestationRequest(attestation: bytes, keyId: keyId, clientDataHash: clientDataHash),
                                                  registration: registration, now: 1_713_398_400)
@@ -58,6 +75,17 @@ func check(_ bytes: [UInt8]) {
                                                  key: assertionKey, registration: registration)
         checkVerdict(assertion.verdict)
         precondition((assertion.newWindow != nil) == (assertion.verdict.status == .verified), "a window without a verdict")
+    }
+}
+
+/// The extension map: nothing for no bytes; a map read is bounded and typed.
+func checkExtensions(_ bytes: [UInt8]) {
+    switch Result(catching: { () throws(AppAttestFormatError) in try AppAttestExtensions.read(bytes) }) {
+    case .success(let extensions):
+        precondition((extensions == nil) == bytes.isEmpty, "extensions from no bytes, or none from some")
+        precondition((extensions?.bundleVersion?.utf8.count ?? 0) <= AppAttestExtensions.maxBundleVersionBytes, "an oversized bundle version")
+    case .failure:
+        precondition(!bytes.isEmpty, "no bytes refused")
     }
 }
 
