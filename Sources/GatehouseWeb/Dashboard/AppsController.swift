@@ -5,7 +5,8 @@ import HTTPServer
 import JSON
 import Mustache
 
-/// The Apps tab: Android apps, Play Integrity credentials and Apple app ids of one environment, and the Apple forms.
+/// The Apps tab: Android apps, Play Integrity credentials, Apple app ids, the App Attest policy and DeviceCheck key of
+/// one environment.
 /// Each app change is one domain operation on that app; credentials go through `EnvironmentPatch.parse`, exactly
 /// as the Management API's.
 struct AppsController: Sendable {
@@ -14,6 +15,8 @@ struct AppsController: Sendable {
     let keyCounts: AttestedKeyCounts
     /// Tries local keys on the recent failures when they are saved.
     let keyCheck: PlayIntegrityKeyCheck
+    /// App Attest receipts: the state shown, and a pass now.
+    let refresher: ReceiptRefresher
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {
@@ -26,6 +29,11 @@ struct AppsController: Sendable {
         add("POST", "/environments/{environmentId}/apps/apple", pages.html(addAppleAppID))
         add("GET", "/environments/{environmentId}/apps/apple/{appId}/remove", pages.html(removeAppleAppIDPage))
         add("POST", "/environments/{environmentId}/apps/apple/{appId}/remove", pages.html(removeAppleAppID))
+        add("POST", "/environments/{environmentId}/apps/app-attest-policy", pages.html(setAppAttestPolicy))
+        add("POST", "/environments/{environmentId}/app-attest/device-check-key", pages.html(setDeviceCheckKey))
+        add("GET", "/environments/{environmentId}/app-attest/device-check-key/remove", pages.html(removeDeviceCheckKeyPage))
+        add("POST", "/environments/{environmentId}/app-attest/device-check-key/remove", pages.html(removeDeviceCheckKey))
+        add("POST", "/environments/{environmentId}/app-attest/refresh-receipts", pages.html(refreshReceiptsNow))
         add("POST", "/environments/{environmentId}/play-integrity/service-account", pages.html(setServiceAccount))
         add("POST", "/environments/{environmentId}/play-integrity/local", pages.html(setLocalKeys))
         add("GET", "/environments/{environmentId}/play-integrity/{credential}/remove", pages.html(removeCredentialPage))
@@ -82,6 +90,7 @@ struct AppsController: Sendable {
             "decodesToday": .string(Wording.number((try? environments.googleDecodesToday(environment.id)) ?? 0)),
             "dailyQuota": .string(Wording.number(play.dailyQuota)),
         ]
+        data["appAttest"] = .dictionary(appAttestValues(environment))
         data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil)
         for (key, value) in values { data[key] = value }
         return pages.page("pages/environment-apps", title: "Apps · \(environment.name)", data, context: context, status: status, section: "environments")

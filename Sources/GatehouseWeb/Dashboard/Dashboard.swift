@@ -28,7 +28,8 @@ struct Dashboard: Sendable {
         environments = EnvironmentsController(pages: pages, environments: domain.environments, keys: domain.keys, checklists: domain.checklists,
                                               receiptKeys: domain.receiptKeys, assessTally: domain.assessTally, debugTokens: domain.debugTokens,
                                               clock: clock)
-        apps = AppsController(pages: pages, environments: domain.environments, keyCounts: domain.keyCounts, keyCheck: domain.keyCheck)
+        apps = AppsController(pages: pages, environments: domain.environments, keyCounts: domain.keyCounts, keyCheck: domain.keyCheck,
+                              refresher: domain.receiptRefresher)
         keys = KeysController(pages: pages, environments: domain.environments, keys: domain.keys, debugTokens: domain.debugTokens, clock: clock)
         traffic = TrafficController(pages: pages, environments: domain.environments, verdicts: domain.verdicts,
                                     checklists: domain.checklists, audit: domain.audit, outcomes: domain.enforcementOutcomes, clock: clock)
