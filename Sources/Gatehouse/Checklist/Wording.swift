@@ -13,17 +13,17 @@ public enum Wording {
         return value < 0 ? "-" + grouped : grouped
     }
 
-    /// A share as a percentage: whole percents, rounded half up, unless rounding would land on a value the
-    /// reader takes literally (0%, 20%, 50%, 100%) when the share is not exactly that; then one decimal
-    /// (`"50.1%"`, `"0.2%"`), and where even that would read as the round value, `"just over 50%"` or
-    /// `"just under 20%"` — so a failure never reads "50%" and a handful never reads "0%".
     /// A time as the checklist writes it: `2026-12-03 12:34 UTC`.
     static func time(_ seconds: Int64) -> String {
         let text = Timestamp.format(seconds)
         return String(text.prefix(10)) + " " + String(text.dropFirst(11).prefix(5)) + " UTC"
     }
 
-    static func percent(_ part: Int, of whole: Int) -> String {
+    /// A share as a percentage: whole percents, rounded half up, unless rounding would land on a value the
+    /// reader takes literally (0%, 20%, 50%, 100%) when the share is not exactly that; then one decimal
+    /// (`"50.1%"`, `"0.2%"`), and where even that would read as the round value, `"just over 50%"` or
+    /// `"just under 20%"` — so a failure never reads "50%" and a handful never reads "0%".
+    public static func percent(_ part: Int, of whole: Int) -> String {
         guard whole > 0, part > 0 else { return "0%" }
         let part = min(part, whole)
         let (percent, exact) = rounded(part, of: whole, scale: 100)

@@ -32,7 +32,8 @@ struct Dashboard: Sendable {
                               refresher: domain.receiptRefresher)
         keys = KeysController(pages: pages, environments: domain.environments, keys: domain.keys, debugTokens: domain.debugTokens, clock: clock)
         traffic = TrafficController(pages: pages, environments: domain.environments, verdicts: domain.verdicts,
-                                    checklists: domain.checklists, audit: domain.audit, outcomes: domain.enforcementOutcomes, clock: clock)
+                                    checklists: domain.checklists, audit: domain.audit, outcomes: domain.enforcementOutcomes,
+                                    refresher: domain.receiptRefresher, clock: clock)
         enforcement = EnforcementController(pages: pages, environments: domain.environments, outcomes: domain.enforcementOutcomes)
         admins = AdminsController(pages: pages, admins: domain.admins)
         tokens = TokensController(pages: pages, tokens: domain.tokens)

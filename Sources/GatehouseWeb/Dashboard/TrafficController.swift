@@ -12,6 +12,8 @@ struct TrafficController: Sendable {
     let checklists: ChecklistService
     let audit: AuditLog
     let outcomes: EnforcementOutcomes
+    /// The week's risk metrics per key.
+    let refresher: ReceiptRefresher
     let clock: TimeSource
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
@@ -87,8 +89,46 @@ struct TrafficController: Sendable {
         ]
         values["noReasons"] = .bool(summary.topReasons.isEmpty)
         values["api"] = try yourAPI(environment, changes: changes)
+        values["iphones"] = try appAttestWeek(environment, rollups: rollups, now: now)
         return pages.page("pages/environment-traffic", title: "Traffic · \(environment.name)", values, context: context,
                           section: "environments")
+    }
+
+    /// The section "iPhones": per app id, how the week's builds were signed and their bundle versions (iOS 27 and
+    /// later), and how many keys had each risk metric from Apple; nil when the environment has no App Attest at all.
+    func appAttestWeek(_ environment: Environment, rollups: [VerdictRollup], now: Int64) throws -> MustacheValue {
+        let launches = AppAttestLaunches(rollups: rollups)
+        let metrics = try refresher.metrics(environmentID: environment.id, from: now - ChecklistThresholds().windowSeconds, to: now + 1)
+        guard !environment.appleAppIDs.isEmpty || !launches.apps.isEmpty || metrics.total > 0 else { return .null }
+        let accepted = environment.appAttest.policy.validationCategories.map { Set($0.map(\.label)) }
+        let most = max(1, metrics.counts.max() ?? 1)
+        return [
+            "hasLaunches": .bool(!launches.apps.isEmpty),
+            "apps": .array(launches.apps.map { app in
+                [
+                    "appId": .string(app.appID),
+                    "total": .string(Wording.number(app.total)),
+                    "categories": .array(app.categories.map { category in
+                        let outside = category.label != "none" && (accepted.map { !$0.contains(category.label) } ?? (category.label == "development"))
+                        return [
+                            "label": .string(category.label == "none" ? "no category" : category.label),
+                            "count": .string(Wording.number(category.count)),
+                            "share": .string(Wording.percent(category.count, of: app.total)),
+                            "outside": .bool(outside && environment.kind == .production),
+                        ]
+                    }),
+                    "versions": .array(app.versions.prefix(8).map { version in
+                        ["version": .string(version.version == "none" ? "no version" : version.version), "count": .string(Wording.number(version.count))]
+                    }),
+                ]
+            }),
+            "hasMetrics": .bool(metrics.total > 0),
+            "keys": .string(Wording.count(metrics.total, "key")),
+            "metrics": .array(zip(RiskMetricDistribution.labels, metrics.counts).map { label, count in
+                ["label": .string(label), "count": .string(Wording.number(count)), "width": .string(String(count * 100 / most))]
+            }),
+            "deviceCheckKeySet": .bool(environment.appAttest.deviceCheckKey != nil),
+        ]
     }
 
     /// The section "Your API": the week's judged calls by route and outcome (edge and backends), a chart by day, and
