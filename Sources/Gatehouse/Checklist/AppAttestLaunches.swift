@@ -27,7 +27,7 @@ public struct AppAttestLaunches: Sendable, Equatable {
     public init(rollups: [VerdictRollup]) {
         let week = TrafficWeek(rollups: rollups, from: Int64.min, to: Int64.max)
         var categories: [String: [String: Int]] = [:], versions: [String: [String: Int]] = [:], totals: [String: Int] = [:]
-        for launch in week.statusObserved(provider: Provider.appAttest, field: "launch").compactMap(Checklist.Launch.init) {
+        for launch in week.statusObserved(provider: Provider.appAttest, field: AppAttestObservation.launchField).compactMap(Checklist.Launch.init) {
             categories[launch.appID, default: [:]][launch.category ?? "none", default: 0] += launch.count
             versions[launch.appID, default: [:]][launch.version ?? "none", default: 0] += launch.count
             totals[launch.appID, default: 0] += launch.count

@@ -58,7 +58,7 @@ extension Checklist {
     /// the policy's list (or `development` when there is no list): the category, its share and the bundle versions.
     static func validationCategory(_ configuration: ChecklistConfiguration, week: TrafficWeek) -> ChecklistItem {
         let id = "appAttest.validationCategory"
-        let launches = week.statusObserved(provider: Provider.appAttest, field: "launch").compactMap(Launch.init)
+        let launches = week.statusObserved(provider: Provider.appAttest, field: AppAttestObservation.launchField).compactMap(Launch.init)
         let total = week.verdicts(Provider.appAttest)
         var evidence = ChecklistEvidence(provider: Provider.appAttest, verdicts: total, registered: configuration.validationCategories ?? [])
         let outside = launches.filter { launch in

@@ -85,7 +85,15 @@ public enum Demo {
     }
 
     static func appAttest(at: Int64, roll: UInt64) -> TrafficVerdict {
-        let observed = ["appId": appleAppID, "attestationEnvironment": "production"]
+        var observed = ["appId": appleAppID, "attestationEnvironment": "production"]
+        // iOS 27 phones say how the build was signed: mostly App Store 4.2 and 4.3, some TestFlight 4.4 betas; older
+        // phones say nothing.
+        switch roll % 10 {
+        case 0..<4: observed[AppAttestObservation.launchField] = "\(appleAppID)\tappStore\t4.3"
+        case 4..<6: observed[AppAttestObservation.launchField] = "\(appleAppID)\tappStore\t4.2"
+        case 6: observed[AppAttestObservation.launchField] = "\(appleAppID)\ttestFlight\t4.4"
+        default: break
+        }
         switch roll {
         case 0..<94:
             return TrafficVerdict(at: at, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: observed)
