@@ -28,14 +28,16 @@ CREATE TABLE app_attest_refresh_state (
 
 -- Each key's newest accepted receipt (the attestation's ATTEST, then each RECEIPT from Apple) with the times read
 -- from it, its risk metric and when it came, and the refresher's schedule: refresh_after is when the key may be
--- tried next (claimed by moving it forward with a conditional UPDATE, so one server calls Apple per key), and
--- refresh_failures the consecutive 429/5xx/unreachable answers behind the back-off.
+-- tried next, refresh_claimed_until the end of a try in flight (a server claims a key with a conditional UPDATE, so one
+-- server calls Apple per key and a pass skips keys another has in flight), and refresh_failures the consecutive
+-- 429/5xx/unreachable answers behind the back-off.
 ALTER TABLE attested_keys ADD COLUMN receipt BYTEA;
 ALTER TABLE attested_keys ADD COLUMN receipt_not_before BIGINT;
 ALTER TABLE attested_keys ADD COLUMN receipt_expires_at BIGINT;
 ALTER TABLE attested_keys ADD COLUMN risk_metric BIGINT;
 ALTER TABLE attested_keys ADD COLUMN risk_metric_at BIGINT;
 ALTER TABLE attested_keys ADD COLUMN refresh_after BIGINT;
+ALTER TABLE attested_keys ADD COLUMN refresh_claimed_until BIGINT;
 ALTER TABLE attested_keys ADD COLUMN refresh_failures BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX attested_keys_by_refresh ON attested_keys(environment_id, refresh_after);
 

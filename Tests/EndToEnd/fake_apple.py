@@ -9,7 +9,7 @@ Endpoints (everything received but GET /_received is recorded and listed by GET 
   POST /_configure  {"keyId": "ABC123DEFG", "teamId": "ABCDE12345", "publicKey": "<PEM SPKI of the DeviceCheck key>",
        "now": <unix seconds, optional>}  replaces the configuration; "now", when given, is the clock of the iat check
        and of the new receipts' times (else real time)
-  POST /_answers  {"answers": [{"status": 200, "riskMetric": 7, "signedAttributes": false, "delay": 0}, {"status": 304}]}
+  POST /_answers  {"answers": [{"status": 200, "riskMetric": 7, "signedAttributes": false, "delay": 0, "hold": false}, {"status": 304}]}
        appends to a FIFO queue of answers ({"status": 200, "riskMetric": 1} when it is empty); {"reset": true} empties it
   POST /v1/attestationData  Apple's receipt refresh: the body is the base64 of a receipt (white space ignored), header
        "Authorization: <JWT>" (no "Bearer "). 401 "Unauthorized" unless the JWT is three base64url parts, header alg
@@ -21,6 +21,7 @@ Endpoints (everything received but GET /_received is recorded and listed by GET 
        random bytes, 5 base64 of 64 random bytes, 6 "RECEIPT", 12 now, 17 riskMetric, 19 now + 24 h, 21 now + 90 days
        (RFC 3339 with milliseconds), signed with no signed attributes unless "signedAttributes" is true; 304 answers
        an empty body, 404 "No Data Found", any other status its reason phrase.
+  GET  /_held, POST /_release  answers planned with "hold": true wait until /_release; /_held counts those that came
   GET  /_received  the records, oldest first: {"method", "path", "headers" (lower-case names), "body", "status" (what was
        answered), "appId" (field 2 of the posted receipt), "keyIdHex" (hex SHA-256 of the X9.62 point of field 3's
        public key: the App Attest key id), "receiptType" (field 6)}, the last three null when not read
@@ -194,6 +195,12 @@ def new_receipt(old, plan, now, folder):
     return read(out)
 
 
+# Answers planned with "hold": true wait until POST /_release (GET /_held counts them): a test holds Apple's answers
+# until every call it expects is in flight.
+holding = [0]
+released = threading.Event()
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     record = None
@@ -279,6 +286,13 @@ class Handler(BaseHTTPRequestHandler):
                 answers.extend(more)
                 queued = len(answers)
             return self.answer(200, {"queued": queued}, "application/json")
+        if path == "/_held" and self.command == "GET":
+            with lock:
+                count = holding[0]
+            return self.answer(200, {"held": count}, "application/json")
+        if path == "/_release" and self.command == "POST":
+            released.set()
+            return self.answer(200, {"released": True}, "application/json")
         if path == "/v1/attestationData" and self.command == "POST":
             return self.refresh(body)
         return self.answer(404, "not found")
@@ -302,6 +316,10 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(400, TEXTS[400])
         with lock:
             plan = answers.pop(0) if answers else {"status": 200, "riskMetric": 1}
+            if plan.get("hold"):
+                holding[0] += 1
+        if plan.get("hold"):
+            released.wait(60)
         if plan.get("delay"):
             time.sleep(plan["delay"])
         status = plan["status"]

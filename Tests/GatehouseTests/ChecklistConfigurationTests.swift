@@ -5,7 +5,8 @@ import Testing
 struct ChecklistConfigurationTests {
     static let configurationIDs = [
         "android.noApps", "android.noDigests", "playIntegrity.notConfigured", "android.googleQuota", "apple.noAppIds",
-        "keys.noSecretKey", "attackMode.nothingToProve", "debugTokens.production",
+        "keys.noSecretKey", "attackMode.nothingToProve", "debugTokens.production", "appAttest.deviceCheckKey", "appAttest.riskMetric",
+        "appAttest.validationCategory", "appAttest.receipts",
     ]
 
     /// An iOS-only team: an app id, a key, attack mode on, App Attest traffic.

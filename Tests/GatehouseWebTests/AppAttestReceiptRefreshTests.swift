@@ -148,12 +148,20 @@ struct AppAttestReceiptRefreshTests {
             #expect(try setup.server.assert(key, counter: 1, publicKey: setup.publicKey).verdict == "verified")
             keys.append(key)
         }
-        // Apple takes a second per call: the two servers' passes overlap whole, and claim each key once between them.
-        try setup.fake.answer((0..<6).map { _ in ["status": 200, "riskMetric": 2, "delay": 1] })
+        // Apple holds every answer until all six calls are in flight: the two servers' passes overlap whole, and
+        // between them claim each key once (a key another pass holds is skipped).
+        try setup.fake.answer((0..<6).map { _ in ["status": 200, "riskMetric": 2, "hold": true] })
         let clients = [setup.server.client, second.client]
         let path = "/api/management/v1/environments/\(setup.environment)/app-attest/refresh-receipts"
         let authorization = [("Authorization", "Bearer " + setup.server.token)]
+        let fake = setup.fake
+        let releaser = Thread {
+            _ = try? waitUntil(seconds: 30) { try fake.held() >= 6 }
+            try? fake.release()
+        }
+        releaser.start()
         let tallies = concurrently(2) { i in (try? clients[i].send("POST", path, headers: authorization).json) ?? .null }
+        #expect(try fake.held() == 6, "all six calls were in flight at once")
         let tried = tallies.map { Int($0["tried"]?.integer ?? -100) }
         #expect(tried.reduce(0, +) == 6, "\(tallies)")
         let sent = try setup.fake.refreshes().compactMap { $0["keyIdHex"] as? String }

@@ -102,18 +102,26 @@ public final class ReceiptRefresher: Sendable {
             guard let signer = try signer(environmentID: id, now: now) else { continue }
             let results = Mutex<[ReceiptRefreshResult]>([])
             let next = Atomic(0)
-            DispatchQueue.concurrentPerform(iterations: min(concurrency, keys.count)) { _ in
-                while true {
-                    let index = next.add(1, ordering: .relaxed).oldValue
-                    guard index < keys.count else { return }
-                    // After a refusal the environment's other keys are not tried: the key is the same for all.
-                    if results.withLock({ $0.contains(.refused) }) { return }
-                    if let result = self.refresh(keys[index], signer: signer) {
-                        results.withLock { $0.append(result) }
-                        self.counts.withLock { $0[result, default: 0] += 1 }
+            // Threads of their own, not Dispatch's: each mostly waits on Apple, and concurrentPerform runs only as
+            // many blocking iterations at once as there are cores.
+            let finished = DispatchGroup()
+            for _ in 0..<min(concurrency, keys.count) {
+                finished.enter()
+                Thread {
+                    defer { finished.leave() }
+                    while true {
+                        let index = next.add(1, ordering: .relaxed).oldValue
+                        guard index < keys.count else { return }
+                        // After a refusal the environment's other keys are not tried: the key is the same for all.
+                        if results.withLock({ $0.contains(.refused) }) { return }
+                        if let result = self.refresh(keys[index], signer: signer, scheduled: environmentID == nil) {
+                            results.withLock { $0.append(result) }
+                            self.counts.withLock { $0[result, default: 0] += 1 }
+                        }
                     }
-                }
+                }.start()
             }
+            finished.wait()
             var tally = ReceiptRefreshTally()
             for result in results.withLock({ $0 }) { tally.add(result) }
             tallies[id] = tally
@@ -145,11 +153,14 @@ public final class ReceiptRefresher: Sendable {
         }
     }
 
-    /// Claims and refreshes one key; nil when another server (or pass) holds it.
-    private func refresh(_ candidate: ReceiptRefreshTable.Candidate, signer: DeviceCheckJWT) -> ReceiptRefreshResult? {
+    /// Claims and refreshes one key; nil when another server (or pass) holds it, or, for a scheduled try, tried it
+    /// since it was read.
+    private func refresh(_ candidate: ReceiptRefreshTable.Candidate, signer: DeviceCheckJWT, scheduled: Bool) -> ReceiptRefreshResult? {
         let now = store.clock()
         do {
-            guard try store.commit({ db in try ReceiptRefreshTable.claim(db, candidate, until: now + ReceiptSchedule.claim) }) else { return nil }
+            guard try store.commit({ db in
+                try ReceiptRefreshTable.claim(db, candidate, now: now, until: now + ReceiptSchedule.claim, scheduled: scheduled)
+            }) else { return nil }
         } catch {
             log.error("claiming an App Attest key for its receipt refresh failed", ["error": "\(error)"])
             return nil

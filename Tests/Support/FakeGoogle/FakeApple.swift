@@ -58,6 +58,18 @@ public final class FakeApple: @unchecked Sendable {
         return list.filter { $0["path"] as? String == "/v1/attestationData" }
     }
 
+    /// How many calls answered with `"hold": true` have come so far (they wait for ``release()``).
+    public func held() throws -> Int {
+        let client = try HTTPClient(configuration: HTTPClientConfiguration(caFile: caFile))
+        let response = try client.send(OutboundRequest(method: .get, url: baseURL + "/_held"))
+        return (try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["held"] as? Int ?? -1
+    }
+
+    /// Lets every held call (and every later one planned to hold) be answered.
+    public func release() throws {
+        try post("/_release", [:])
+    }
+
     private func post(_ path: String, _ body: [String: Any]) throws {
         let client = try HTTPClient(configuration: HTTPClientConfiguration(caFile: caFile))
         let response = try client.send(OutboundRequest(method: .post, url: baseURL + path, headers: [("Content-Type", "application/json")],

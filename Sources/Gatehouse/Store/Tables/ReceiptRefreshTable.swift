@@ -3,8 +3,9 @@ import Storage
 
 /// The refresher's reads and writes of `attested_keys` (the receipt columns) and `app_attest_risk_metrics`.
 ///
-/// Portable SQL: a key is claimed by moving its `refresh_after` forward with `UPDATE … WHERE refresh_after = ?` from
-/// the value read, so of several servers (or a manual pass and the background) one calls Apple for it.
+/// Portable SQL: a key is claimed for a try with `UPDATE … SET refresh_claimed_until = ? WHERE` nobody holds it (and, in
+/// the background, its schedule is still the one read), so of several servers (or a manual pass and the background)
+/// one calls Apple for it, and a pass skips a key another has in flight. Every outcome releases the claim.
 enum ReceiptRefreshTable {
     /// A key the refresher may trade a receipt for.
     struct Candidate: Sendable {
@@ -29,10 +30,11 @@ enum ReceiptRefreshTable {
         var sql = """
             SELECT \(columns) FROM attested_keys
             WHERE receipt IS NOT NULL AND last_used_at >= ? AND (receipt_expires_at IS NULL OR receipt_expires_at > ?)
+            AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= ?)
             AND environment_id IN (SELECT environment_id FROM device_check_keys)
             AND environment_id NOT IN (SELECT environment_id FROM app_attest_refresh_state WHERE refused_at IS NOT NULL)
             """
-        var arguments: [SQLValue] = [.integer(activeSince), .integer(now)]
+        var arguments: [SQLValue] = [.integer(activeSince), .integer(now), .integer(now)]
         if let environmentID {
             sql += " AND environment_id = ?"
             arguments.append(.text(environmentID))
@@ -52,14 +54,20 @@ enum ReceiptRefreshTable {
         }
     }
 
-    /// Claims `candidate` until `until`: true when its schedule was still the one read (no other server took it).
-    static func claim(_ db: any SQLConnection, _ candidate: Candidate, until: Int64) throws -> Bool {
-        if let after = candidate.refreshAfter {
-            return try db.execute("UPDATE attested_keys SET refresh_after = ? WHERE key_id = ? AND refresh_after = ?",
-                                  [.integer(until), .blob(candidate.keyID), .integer(after)]) == 1
+    /// Claims `candidate` at `now` until `until`: true when no one holds it and, for a scheduled try (`scheduled`),
+    /// its schedule is still the one read (no other server tried it since).
+    static func claim(_ db: any SQLConnection, _ candidate: Candidate, now: Int64, until: Int64, scheduled: Bool) throws -> Bool {
+        var sql = "UPDATE attested_keys SET refresh_claimed_until = ? WHERE key_id = ? AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= ?)"
+        var arguments: [SQLValue] = [.integer(until), .blob(candidate.keyID), .integer(now)]
+        if scheduled {
+            if let after = candidate.refreshAfter {
+                sql += " AND refresh_after = ?"
+                arguments.append(.integer(after))
+            } else {
+                sql += " AND refresh_after IS NULL"
+            }
         }
-        return try db.execute("UPDATE attested_keys SET refresh_after = ? WHERE key_id = ? AND refresh_after IS NULL",
-                              [.integer(until), .blob(candidate.keyID)]) == 1
+        return try db.execute(sql, arguments) == 1
     }
 
     /// Stores a new receipt with its risk metric at `now` (kept in the metric history too) and the next refresh.
@@ -69,7 +77,7 @@ enum ReceiptRefreshTable {
         try db.execute(
             """
             UPDATE attested_keys SET receipt = ?, receipt_not_before = ?, receipt_expires_at = ?, risk_metric = ?, risk_metric_at = ?,
-            refresh_after = ?, refresh_failures = 0 WHERE key_id = ?
+            refresh_after = ?, refresh_failures = 0, refresh_claimed_until = NULL WHERE key_id = ?
             """,
             [.blob(receipt), SQLValue(read.notBefore), SQLValue(read.expirationTime), SQLValue(read.riskMetric.map(Int64.init)),
              SQLValue(read.riskMetric == nil ? nil : now), .integer(next), .blob(keyID)])
@@ -80,9 +88,9 @@ enum ReceiptRefreshTable {
         }
     }
 
-    /// Sets the next refresh and the count of consecutive failures.
+    /// Sets the next refresh and the count of consecutive failures, and releases the claim.
     static func reschedule(_ db: any SQLConnection, keyID: [UInt8], next: Int64, failures: Int) throws {
-        try db.execute("UPDATE attested_keys SET refresh_after = ?, refresh_failures = ? WHERE key_id = ?",
+        try db.execute("UPDATE attested_keys SET refresh_after = ?, refresh_failures = ?, refresh_claimed_until = NULL WHERE key_id = ?",
                        [.integer(next), .integer(Int64(failures)), .blob(keyID)])
     }
 
