@@ -17,7 +17,7 @@ from selenium.webdriver.chrome.options import Options
 from selenium.webdriver.chrome.service import Service
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-BINARY = ROOT / ".build" / "debug" / "gatehouse"
+BINARY = pathlib.Path(os.environ.get("GATEHOUSE_BIN") or ROOT / ".build" / "debug" / "gatehouse")
 SHOTS = ROOT / ".build" / "screenshots"
 
 

@@ -71,7 +71,7 @@ struct ChecklistAppAttestTests {
         configuration.validationCategories = ["appStore", "testFlight"]
         let outside = try Self.item("appAttest.validationCategory", configuration, rollups: rollups)
         #expect(outside.status == .warn)
-        #expect(outside.detail.contains("developerID (20% of 10 App Attest verdicts; bundle version 9.9)"), "\(outside.detail)")
+        #expect(outside.detail.contains("developerID (20% of 10 launches that said how they were signed; bundle version 9.9)"), "\(outside.detail)")
         configuration.kind = "development"
         #expect(try Self.item("appAttest.validationCategory", configuration, rollups: rollups).status == .ok)
     }

@@ -97,7 +97,7 @@ import Testing
         #expect(waited != nil)
         let item = try #require(try server.checklistItem(environment, "appAttest.validationCategory"))
         let detail = item["detail"]?.string ?? ""
-        #expect(detail.contains("development (67% of 3 App Attest verdicts; bundle versions 7.1 and 7.2)"), "\(detail)")
+        #expect(detail.contains("development (67% of 3 launches that said how they were signed; bundle versions 7.1 and 7.2)"), "\(detail)")
         #expect(item["evidence"]?["observed"]?.array?.first?["value"]?.string == "development")
 
         // Listing development makes it expected.

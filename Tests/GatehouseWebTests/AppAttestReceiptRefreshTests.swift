@@ -162,10 +162,15 @@ struct AppAttestReceiptRefreshTests {
         releaser.start()
         let tallies = concurrently(2) { i in (try? clients[i].send("POST", path, headers: authorization).json) ?? .null }
         #expect(try fake.held() == 6, "all six calls were in flight at once")
-        let tried = tallies.map { Int($0["tried"]?.integer ?? -100) }
-        #expect(tried.reduce(0, +) == 6, "\(tallies)")
-        let sent = try setup.fake.refreshes().compactMap { $0["keyIdHex"] as? String }
-        #expect(sent.count == 6)
+        // Each key is refreshed once between the two servers. Under a loaded machine a server's held calls may pass
+        // the refresher's 15-second bound before the other server's pass starts: those tries fail (they free the key)
+        // and the other pass trades those keys instead; each is still stored once.
+        let refreshed = tallies.map { Int($0["refreshed"]?.integer ?? -100) }
+        let failed = tallies.map { Int($0["failed"]?.integer ?? -100) }
+        #expect(refreshed.reduce(0, +) == 6, "\(tallies)")
+        let records = try setup.fake.refreshes()
+        let sent = records.compactMap { $0["keyIdHex"] as? String }
+        #expect(sent.count == 6 + failed.reduce(0, +), "\(tallies) \(records.map { "\($0["keyIdHex"] as? String ?? "?") \($0["status"] as? Int ?? 0)" })")
         #expect(Set(sent) == Set(keys.map { Hex.encode($0.keyId) }), "each key once")
     }
 }

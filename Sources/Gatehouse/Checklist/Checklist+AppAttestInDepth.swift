@@ -59,7 +59,8 @@ extension Checklist {
     static func validationCategory(_ configuration: ChecklistConfiguration, week: TrafficWeek) -> ChecklistItem {
         let id = "appAttest.validationCategory"
         let launches = week.statusObserved(provider: Provider.appAttest, field: AppAttestObservation.launchField).compactMap(Launch.init)
-        let total = week.verdicts(Provider.appAttest)
+        // Shares of the verdicts that said how their build was signed (as the Traffic tab counts them).
+        let total = launches.reduce(0) { $0 + $1.count }
         var evidence = ChecklistEvidence(provider: Provider.appAttest, verdicts: total, registered: configuration.validationCategories ?? [])
         let outside = launches.filter { launch in
             guard let category = launch.category else { return false }
@@ -84,7 +85,7 @@ extension Checklist {
         evidence.observed = ranked.prefix(5).map { ObservedValue(field: "validationCategory", value: $0.key, count: $0.value.count) }
         let described = ranked.prefix(3).map { category, seen in
             let versions = seen.versions.sorted()
-            return "\(category) (\(Wording.percent(seen.count, of: total)) of \(Wording.count(total, "App Attest verdict")); "
+            return "\(category) (\(Wording.percent(seen.count, of: total)) of \(Wording.count(total, "launch", "launches")) that said how they were signed; "
                 + (versions.isEmpty ? "no bundle version" : "bundle \(versions.count == 1 ? "version" : "versions") \(Wording.list(Array(versions.prefix(5)), conjunction: "and"))") + ")"
         }
         let accepted = configuration.validationCategories.map { "The policy accepts \(Wording.list($0, conjunction: "and"))." }

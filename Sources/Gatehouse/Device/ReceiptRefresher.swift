@@ -114,7 +114,7 @@ public final class ReceiptRefresher: Sendable {
                         guard index < keys.count else { return }
                         // After a refusal the environment's other keys are not tried: the key is the same for all.
                         if results.withLock({ $0.contains(.refused) }) { return }
-                        if let result = self.refresh(keys[index], signer: signer, scheduled: environmentID == nil) {
+                        if let result = self.refresh(keys[index], signer: signer) {
                             results.withLock { $0.append(result) }
                             self.counts.withLock { $0[result, default: 0] += 1 }
                         }
@@ -153,13 +153,12 @@ public final class ReceiptRefresher: Sendable {
         }
     }
 
-    /// Claims and refreshes one key; nil when another server (or pass) holds it, or, for a scheduled try, tried it
-    /// since it was read.
-    private func refresh(_ candidate: ReceiptRefreshTable.Candidate, signer: DeviceCheckJWT, scheduled: Bool) -> ReceiptRefreshResult? {
+    /// Claims and refreshes one key; nil when another server (or pass) holds it, or tried it since it was read.
+    private func refresh(_ candidate: ReceiptRefreshTable.Candidate, signer: DeviceCheckJWT) -> ReceiptRefreshResult? {
         let now = store.clock()
         do {
             guard try store.commit({ db in
-                try ReceiptRefreshTable.claim(db, candidate, now: now, until: now + ReceiptSchedule.claim, scheduled: scheduled)
+                try ReceiptRefreshTable.claim(db, candidate, now: now, until: now + ReceiptSchedule.claim)
             }) else { return nil }
         } catch {
             log.error("claiming an App Attest key for its receipt refresh failed", ["error": "\(error)"])

@@ -74,7 +74,7 @@ extension AppsController {
             ], status: 422)
         }
         _ = try environments.patch(environment.id, with: patch, actor: context.actor)
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#app-attest", flash: "App Attest policy saved.")
+        return try pages.done(context, to: "/environments/\(environment.id)/apps", flash: "App Attest policy saved.")
     }
 
     /// POST /environments/{id}/app-attest/device-check-key: the key id, team id and the .p8 text (pasted or uploaded).
@@ -93,7 +93,7 @@ extension AppsController {
             var errors: [String: String] = [:]
             for e in error.errors {
                 let field = String(e.pointer.split(separator: "/").last ?? "privateKey")
-                if errors[field] == nil { errors[field] = field == "privateKey" ? e.message + " (not shown again)" : e.message }
+                if errors[field] == nil { errors[field] = field == "privateKey" ? e.message + "; what you pasted is not shown again" : e.message }
             }
             // The identifiers are not secret and stay in the form; the private key is never sent back.
             var values = appAttestValues(environment)
@@ -103,7 +103,7 @@ extension AppsController {
             ], status: 422)
         }
         _ = try environments.patch(environment.id, with: patch, actor: context.actor)
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#device-check",
+        return try pages.done(context, to: "/environments/\(environment.id)/apps",
                               flash: "DeviceCheck key \(keyID) of team \(teamID) saved: receipts of active keys are refreshed with it.")
     }
 
@@ -130,7 +130,7 @@ extension AppsController {
         var patch = EnvironmentPatch()
         patch.deviceCheckKey = .remove
         _ = try environments.patch(environment.id, with: patch, actor: context.actor)
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#device-check", flash: "DeviceCheck key removed.")
+        return try pages.done(context, to: "/environments/\(environment.id)/apps", flash: "DeviceCheck key removed.")
     }
 
     /// POST /environments/{id}/app-attest/refresh-receipts: one pass now, its tally in the flash.
@@ -143,7 +143,7 @@ extension AppsController {
             ? "No receipt to refresh: no key asserted in the last 30 days, or there is no DeviceCheck key Apple accepts."
             : "Refreshed \(tally.refreshed) of \(tally.tried) receipts (\(tally.unchanged) unchanged, \(tally.noData) without data at Apple, "
                 + "\(tally.refused) refused, \(tally.failed) failed)."
-        return try pages.done(context, to: "/environments/\(environment.id)/apps#device-check", flash: text,
+        return try pages.done(context, to: "/environments/\(environment.id)/apps", flash: text,
                               tone: tally.refused + tally.failed > 0 ? .warning : .done)
     }
 }

@@ -3,9 +3,10 @@ import Storage
 
 /// The refresher's reads and writes of `attested_keys` (the receipt columns) and `app_attest_risk_metrics`.
 ///
-/// Portable SQL: a key is claimed for a try with `UPDATE … SET refresh_claimed_until = ? WHERE` nobody holds it (and, in
-/// the background, its schedule is still the one read), so of several servers (or a manual pass and the background)
-/// one calls Apple for it, and a pass skips a key another has in flight. Every outcome releases the claim.
+/// Portable SQL: a key is claimed for a try with `UPDATE … SET refresh_claimed_until = ? WHERE` nobody holds it and
+/// its schedule is still the one read, so of several servers (or a manual pass and the background) one calls Apple
+/// for it, and a pass skips a key another has in flight or tried since it read the key. Every outcome moves the
+/// schedule and releases the claim.
 enum ReceiptRefreshTable {
     /// A key the refresher may trade a receipt for.
     struct Candidate: Sendable {
@@ -54,18 +55,16 @@ enum ReceiptRefreshTable {
         }
     }
 
-    /// Claims `candidate` at `now` until `until`: true when no one holds it and, for a scheduled try (`scheduled`),
-    /// its schedule is still the one read (no other server tried it since).
-    static func claim(_ db: any SQLConnection, _ candidate: Candidate, now: Int64, until: Int64, scheduled: Bool) throws -> Bool {
+    /// Claims `candidate` at `now` until `until`: true when no one holds it and its schedule is still the one read
+    /// (no other pass, on any server, tried it since: every try moves the schedule).
+    static func claim(_ db: any SQLConnection, _ candidate: Candidate, now: Int64, until: Int64) throws -> Bool {
         var sql = "UPDATE attested_keys SET refresh_claimed_until = ? WHERE key_id = ? AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= ?)"
         var arguments: [SQLValue] = [.integer(until), .blob(candidate.keyID), .integer(now)]
-        if scheduled {
-            if let after = candidate.refreshAfter {
-                sql += " AND refresh_after = ?"
-                arguments.append(.integer(after))
-            } else {
-                sql += " AND refresh_after IS NULL"
-            }
+        if let after = candidate.refreshAfter {
+            sql += " AND refresh_after = ?"
+            arguments.append(.integer(after))
+        } else {
+            sql += " AND refresh_after IS NULL"
         }
         return try db.execute(sql, arguments) == 1
     }
