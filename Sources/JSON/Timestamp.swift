@@ -83,7 +83,7 @@ public enum Timestamp {
         return days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - offset
     }
 
-    static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
+    public static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
         a >= 0 ? a / b : -((-a + b - 1) / b)
     }
 
@@ -101,7 +101,7 @@ public enum Timestamp {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date.
-    static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
+    public static func days(fromCivil year: Int64, _ month: Int64, _ day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
         let yearOfEra = y - era * 400

@@ -29,6 +29,16 @@ public struct PlayIntegrityPayloadTemplate: Sendable {
     public var playProtectVerdict: String? = "NO_ISSUES"
     /// `environmentDetails.appAccessRiskVerdict.appsDetected`.
     public var appsDetected: [String] = ["KNOWN_INSTALLED"]
+    /// `appIntegrity.versionCode` (written as a decimal string, as Google does).
+    public var versionCode: Int64 = 42
+    /// `deviceIntegrity.deviceAttributes.sdkVersion`; nil leaves it out.
+    public var sdkVersion: Int? = 34
+    /// `deviceIntegrity.legacyDeviceRecognitionVerdict`; empty leaves it out.
+    public var legacyDeviceRecognitionVerdict: [String] = []
+    /// `testingDetails.isTestingResponse`; nil leaves it out.
+    public var isTestingResponse: Bool?
+    /// `accountDetails.accountActivity.activityLevel`; nil leaves it out.
+    public var accountActivity: String?
 
     /// A passing payload for `packageName` signed with a certificate of digest `certificateDigest`, bound to
     /// `requestHash`, made at `timestampMillis`.
@@ -55,27 +65,35 @@ public struct PlayIntegrityPayloadTemplate: Sendable {
                 .string(Base64.encode($0, alphabet: .urlSafe, padded: false))
             })))
         }
-        app.append(JSON.Member("versionCode", "42"))
+        app.append(JSON.Member("versionCode", .string(String(versionCode))))
 
         var device: [JSON.Member] = [JSON.Member("deviceRecognitionVerdict", .array(deviceRecognitionVerdict.map { .string($0) }))]
         if let deviceActivityLevel {
             device.append(JSON.Member("recentDeviceActivity", .object([JSON.Member("deviceActivityLevel", .string(deviceActivityLevel))])))
         }
+        if !legacyDeviceRecognitionVerdict.isEmpty {
+            device.append(JSON.Member("legacyDeviceRecognitionVerdict", .array(legacyDeviceRecognitionVerdict.map { .string($0) })))
+        }
+        if let sdkVersion { device.append(JSON.Member("deviceAttributes", .object([JSON.Member("sdkVersion", .int(Int64(sdkVersion)))]))) }
 
         var members: [JSON.Member] = [
             JSON.Member("requestDetails", .object(request)),
             JSON.Member("appIntegrity", .object(app)),
             JSON.Member("deviceIntegrity", .object(device)),
         ]
-        if let appLicensingVerdict {
-            members.append(JSON.Member("accountDetails", .object([JSON.Member("appLicensingVerdict", .string(appLicensingVerdict))])))
-        }
+        var account: [JSON.Member] = []
+        if let appLicensingVerdict { account.append(JSON.Member("appLicensingVerdict", .string(appLicensingVerdict))) }
+        if let accountActivity { account.append(JSON.Member("accountActivity", .object([JSON.Member("activityLevel", .string(accountActivity))]))) }
+        if !account.isEmpty { members.append(JSON.Member("accountDetails", .object(account))) }
         var environment: [JSON.Member] = []
         if let playProtectVerdict { environment.append(JSON.Member("playProtectVerdict", .string(playProtectVerdict))) }
         environment.append(JSON.Member("appAccessRiskVerdict", .object([
             JSON.Member("appsDetected", .array(appsDetected.map { .string($0) })),
         ])))
         members.append(JSON.Member("environmentDetails", .object(environment)))
+        if let isTestingResponse {
+            members.append(JSON.Member("testingDetails", .object([JSON.Member("isTestingResponse", .bool(isTestingResponse))])))
+        }
         return .object(members)
     }
 }

@@ -1,6 +1,7 @@
 import Attestation
 import Crypto
 import Foundation
+import Gatehouse
 import JSON
 
 /// `gatehouse play-integrity decode`: a Play Integrity token decrypted, verified and judged offline with an app's
@@ -10,7 +11,8 @@ enum PlayIntegrityCommand {
     static let usage = """
     Usage:
       gatehouse play-integrity decode --token FILE --decryption-key B64 --verification-key B64 --request-hash TEXT
-          [--package NAME] [--digest D]... [--outside-play] [--at RFC3339]
+          [--package NAME] [--digest D]... [--outside-play] [--policy JSON|@FILE] [--environment-kind production|development]
+          [--at RFC3339]
 
     FILE is a path or - (standard input); content that decodes whole as base64 (white space ignored) is base64,
     anything else the token itself (white space around it ignored). The keys are Play Console's response keys:
@@ -18,9 +20,11 @@ enum PlayIntegrityCommand {
     --request-hash is what the app passed as requestHash (or as nonce, classic). --package plays the registered
     package and the one the request names (default: the token's own); each --digest (hex, colons allowed, or base64
     of 32 bytes) a registered signing certificate (default: the token's own, so that check passes); --outside-play
-    marks the app as shipped outside Play. --at sets the verification time (default now).
-    Prints one JSON object: {"verdict": {"status", "reasons"}, "payload", "observed"}. Exit status: 0 verified,
-    1 not verified, 2 wrong usage or an unreadable file.
+    marks the app as shipped outside Play. --policy is the environment's playIntegrity.policy (JSON text, or @FILE);
+    --environment-kind plays the environment's kind for the policy's defaults (development when absent: testing
+    responses pass). --at sets the verification time (default now).
+    Prints one JSON object: {"verdict": {"status", "reasons"}, "payload", "observed"} and "remediation" when a dialog
+    would fix the failure. Exit status: 0 verified, 1 not verified, 2 wrong usage or an unreadable file.
     """
 
     static func run(_ arguments: [String]) -> Int32 {
@@ -42,7 +46,8 @@ enum PlayIntegrityCommand {
     }
 
     static func decode(_ arguments: [String]) throws -> PlayIntegrityJudgement {
-        let options = try CommandOptions(arguments, single: ["--token", "--decryption-key", "--verification-key", "--request-hash", "--package", "--at"],
+        let options = try CommandOptions(arguments, single: ["--token", "--decryption-key", "--verification-key", "--request-hash", "--package", "--at",
+                                                             "--policy", "--environment-kind"],
                                          repeatable: ["--digest"], flags: ["--outside-play"], usage: usage)
         let tokenPath = try options.required("--token")
         let keys: PlayIntegrityKeys
@@ -57,6 +62,27 @@ enum PlayIntegrityCommand {
         let now = try options["--at"].map { try AppAttestCommand.parseTime($0) * 1000 }
             ?? Int64(Date().timeIntervalSince1970 * 1000)
         let token = trimmed(try AppAttestCommand.readObject(tokenPath))
+        let production: Bool
+        switch options["--environment-kind"] ?? "development" {
+        case "production": production = true
+        case "development": production = false
+        case let other: throw AppAttestCommand.UsageError("--environment-kind must be production or development, not \(other)")
+        }
+        var policy = PlayIntegrityPolicy()
+        if let text = options["--policy"] {
+            let source = text.hasPrefix("@") ? String(decoding: try AppAttestCommand.readFile(String(text.dropFirst())), as: UTF8.self) : text
+            let json: JSON
+            do {
+                json = try JSONParser.parse(source)
+            } catch {
+                throw AppAttestCommand.UsageError("--policy is not JSON: \(error.message)")
+            }
+            var errors = FieldErrors()
+            PlayIntegrityPolicyFields.apply(json, at: "", to: &policy, errors: &errors)
+            if let first = errors.errors.first {
+                throw AppAttestCommand.UsageError("--policy: \(first.pointer.isEmpty ? "the policy" : first.pointer) \(first.message)")
+            }
+        }
 
         let payload: JSON
         do {
@@ -72,7 +98,7 @@ enum PlayIntegrityCommand {
         let registered = digests.isEmpty ? own.certificateDigests.compactMap { Hex.decode($0.filter { $0 != ":" }) } : digests
         let registration = PlayIntegrityRegistration(apps: [
             AndroidAppRegistration(packageName: packageName, certificateDigests: registered, outsidePlay: options["--outside-play"] != nil),
-        ])
+        ], policy: policy, isProduction: production)
         return evaluator.evaluate(payload: payload, registration: registration,
                                   request: PlayIntegrityRequest(packageName: packageName, requestHash: requestHash), now: now, seenBefore: false)
     }

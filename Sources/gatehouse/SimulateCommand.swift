@@ -16,8 +16,9 @@ enum SimulateCommand {
                                            --app-attest-receipt-roots DIR/receipt-roots.pem)
 
     Android: --decryption-key B64 --verification-private-key FILE (make-keys writes both) --digest HEX (the signing
-      certificate the app reports and its token carries) [--app-id PACKAGE] [--verdict genuine|rooted|basic|emulator|
-      unrecognized|unlicensed].
+      certificate the app reports and its token carries) [--app-id PACKAGE] [--verdict genuine|strong|rooted|basic|
+      emulator|unrecognized|unlicensed|testing|outdated] (genuine meets device integrity, strong strong integrity too;
+      testing is a tester's overridden response; outdated has version code 1).
     iOS: --ca-cert FILE --ca-key FILE (make-ca's ca.pem and ca.key; the receipt signer make-ca writes beside them
       signs the attestation's receipt) --app-id TEAMID.bundleId [--validation-category appStore|testFlight|development|
       enterprise|developerID|localSigning|N] [--bundle-version 4.2] (iOS 27's launch validation extensions).

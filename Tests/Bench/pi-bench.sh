@@ -21,7 +21,6 @@ serve
 
 wrk_measured "$DIR/wrk.txt" "$DIR/pi.lua" /api/v4/attestation/play-integrity
 RSS=$(awk '/VmHWM/ {print $2}' "/proc/$PID/status")
-stop
 rps=$(awk '/^Requests\/sec:/ {print $2}' "$DIR/wrk.txt")
 p50=$(ms "$(awk '$1 == "50%" {print $2}' "$DIR/wrk.txt")")
 p99=$(ms "$(awk '$1 == "99%" {print $2}' "$DIR/wrk.txt")")
@@ -33,4 +32,18 @@ awk -v r="$rps" -v lim="$LIMIT" 'BEGIN { printf "ratio to the verify limit: %.2f
 if awk '/^verified:/ {exit !($4 + 0 > 0)}' "$DIR/wrk.txt"; then
   echo "(replays: wrk sent more requests than BENCH_TOKENS; a replay costs the same decode and a refused insert)"
 fi
+
+# The policy's cost (issue 38): the default policy and every knob set, in alternation on the same server, each
+# environment with tokens of its own that pass it; the server's CPU per judgement of each, and their ratio.
+per_request() { awk -v n="$(awk '/requests in/ {print $1}' "$1")" -v s="$CPU_SERVER" -v hz="$HZ" 'BEGIN { if (n > 0) printf "%.1f", s * 1e6 / hz / n }'; }
+for round in 1 2; do
+  wrk_measured "$DIR/wrk-default-$round.txt" "$DIR/pi-default-$round.lua" /api/v4/attestation/play-integrity
+  default_us=$(per_request "$DIR/wrk-default-$round.txt")
+  wrk_measured "$DIR/wrk-policy-$round.txt" "$DIR/pi-policy-$round.lua" /api/v4/attestation/play-integrity
+  policy_us=$(per_request "$DIR/wrk-policy-$round.txt")
+  verified=$(awk '/^verified:/ {print $2}' "$DIR/wrk-policy-$round.txt")
+  awk -v d="$default_us" -v p="$policy_us" -v r="$round" -v v="$verified" 'BEGIN {
+    printf "policy round %d: server CPU per judgement %s us (default policy) vs %s us (every knob set; %s verified): %.3fx\n", r, d, p, v, p / d }'
+done
+stop
 echo "(a shared machine: figures move from run to run; compare ratios measured in one run)"

@@ -6,7 +6,7 @@ struct ChecklistConfigurationTests {
     static let configurationIDs = [
         "android.noApps", "android.noDigests", "playIntegrity.notConfigured", "android.googleQuota", "apple.noAppIds",
         "keys.noSecretKey", "attackMode.nothingToProve", "debugTokens.production", "appAttest.deviceCheckKey", "appAttest.riskMetric",
-        "appAttest.validationCategory", "appAttest.receipts",
+        "appAttest.validationCategory", "appAttest.receipts", "android.versionCode", "android.testingResponses", "android.strongIntegrity",
     ]
 
     /// An iOS-only team: an app id, a key, attack mode on, App Attest traffic.

@@ -2,7 +2,8 @@ import Crypto
 import JSON
 
 /// Judges a Play Integrity verdict payload against the environment's registration and the request, with every
-/// check of DEVICE-API.md "Play Integrity" in its order and every reason collected. The payload may come from
+/// check of DEVICE-API.md "Play Integrity" in its order, under the environment's policy ("Play Integrity in depth"),
+/// and every reason collected. The payload may come from
 /// ``PlayIntegrityDecoder`` (local keys) or from Google's `decodeIntegrityToken` (`tokenPayloadExternal`): the
 /// same checks judge both. Pure: the time and whether the token was seen before are the caller's.
 public struct PlayIntegrityEvaluator: Sendable {
@@ -61,20 +62,39 @@ public struct PlayIntegrityEvaluator: Sendable {
             reasons.append(.packageNotRegistered)
         }
         let excusedOutsidePlay = (app?.outsidePlay ?? false) && certificateMatches
+        let policy = registration.policy
 
         let appVerdict = payload.appRecognitionVerdict ?? "UNEVALUATED"
-        if appVerdict != "PLAY_RECOGNIZED" && !(excusedOutsidePlay && appVerdict == "UNRECOGNIZED_VERSION") {
+        let unrecognizedAccepted = policy.allowUnrecognizedVersion || excusedOutsidePlay
+        if appVerdict != "PLAY_RECOGNIZED" && !(unrecognizedAccepted && appVerdict == "UNRECOGNIZED_VERSION") {
             reasons.append(.appVerdict(appVerdict))
         }
+        if let packageName, let minimum = policy.minimumVersionCode[packageName], let version = payload.versionCode, version < minimum {
+            reasons.append(.versionCode(version))
+        }
 
-        if let device = Self.deviceReason(payload.deviceRecognitionVerdict) { reasons.append(device) }
-        if payload.appLicensingVerdict == "UNLICENSED" && !excusedOutsidePlay { reasons.append(.unlicensed) }
-        if let protect = payload.playProtectVerdict, protect == "MEDIUM_RISK" || protect == "HIGH_RISK" {
+        reasons += Self.deviceReasons(payload.deviceRecognitionVerdict, policy: policy)
+        if policy.requireLicensed && payload.appLicensingVerdict == "UNLICENSED" && !excusedOutsidePlay { reasons.append(.unlicensed) }
+        if let minimum = policy.minimumSdkVersion {
+            if let sdk = payload.sdkVersion {
+                if sdk < minimum { reasons.append(.sdkVersion(sdk)) }
+            } else {
+                reasons.append(.sdkVersionMissing)
+            }
+        }
+        if let protect = payload.playProtectVerdict, let rank = PlayIntegrityPolicy.playProtectOrder.firstIndex(of: protect), rank > policy.playProtect {
             reasons.append(.playProtect(protect))
         }
-        if payload.appsDetected.contains("UNKNOWN_CONTROLLING") { reasons.append(.controllingAppDetected) }
-        if payload.appsDetected.contains("UNKNOWN_CAPTURING") { reasons.append(.capturingAppDetected) }
-        if payload.deviceActivityLevel == "LEVEL_4" { reasons.append(.highDeviceActivity) }
+        for value in PlayIntegrityPolicy.appsDetectedValues where policy.appsDetected.contains(value) && payload.appsDetected.contains(value) {
+            if let reason = Reason.appDetected(value) { reasons.append(reason) }
+        }
+        if let level = payload.deviceActivityLevel.flatMap(PlayIntegrityPolicy.activityLevel), level > policy.maximumActivityLevel {
+            reasons.append(.highDeviceActivity)
+        }
+        if payload.isTestingResponse == true && policy.rejectsTestingResponses(inProduction: registration.isProduction) {
+            reasons.append(.testingResponse)
+        }
+        if policy.refuseUnusualAccountActivity && payload.accountActivity == "UNUSUAL" { reasons.append(.unusualAccountActivity) }
 
         return PlayIntegrityJudgement(verdict: Verdict(reasons: reasons), payload: json,
                                       observed: PlayIntegrityObservation(payload: payload))
@@ -94,11 +114,27 @@ public struct PlayIntegrityEvaluator: Sendable {
         return !overflow && difference.magnitude <= maxAgeMillis.magnitude
     }
 
-    /// The device reason: none with device or strong integrity; else virtual, basic, or none met.
-    private static func deviceReason(_ verdicts: [String]) -> Reason? {
-        if verdicts.contains("MEETS_DEVICE_INTEGRITY") || verdicts.contains("MEETS_STRONG_INTEGRITY") { return nil }
-        if verdicts.contains("MEETS_VIRTUAL_INTEGRITY") { return .virtualDevice }
-        if verdicts.contains("MEETS_BASIC_INTEGRITY") { return .basicIntegrityOnly }
-        return .deviceIntegrityNotMet
+    /// The device reasons under `policy`: the weakest verdict it accepts met, or why not (`virtualDevice`,
+    /// `basicIntegrityOnly`, `deviceIntegrityNotMet`), and `strongIntegrityNotMet` when it asks for strong integrity.
+    static func deviceReasons(_ verdicts: [String], policy: PlayIntegrityPolicy) -> [Reason] {
+        let strong = verdicts.contains("MEETS_STRONG_INTEGRITY")
+        let device = strong || verdicts.contains("MEETS_DEVICE_INTEGRITY")
+        let basic = device || verdicts.contains("MEETS_BASIC_INTEGRITY")
+        let virtual = verdicts.contains("MEETS_VIRTUAL_INTEGRITY") && policy.allowVirtual
+        var reasons: [Reason] = []
+        switch policy.deviceIntegrity {
+        case .basic:
+            if !basic && !virtual { reasons.append(verdicts.contains("MEETS_VIRTUAL_INTEGRITY") ? .virtualDevice : .deviceIntegrityNotMet) }
+        case .device, .strong:
+            if !device && !virtual {
+                if verdicts.contains("MEETS_VIRTUAL_INTEGRITY") {
+                    reasons.append(.virtualDevice)
+                } else {
+                    reasons.append(basic ? .basicIntegrityOnly : .deviceIntegrityNotMet)
+                }
+            }
+            if policy.deviceIntegrity == .strong && !strong { reasons.append(.strongIntegrityNotMet) }
+        }
+        return reasons
     }
 }

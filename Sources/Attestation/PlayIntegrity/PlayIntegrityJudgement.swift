@@ -35,15 +35,20 @@ public struct PlayIntegrityJudgement: Sendable, Equatable {
         self.init(verdict: Verdict(reasons: [reason]), payload: nil, observed: .empty)
     }
 
-    /// `{"verdict": {"status", "reasons"}, "payload": … | null, "observed": {…}}`.
+    /// The dialog that would fix the failure, when one would (DEVICE-API.md "The dialog that would fix it").
+    public var remediation: PlayIntegrityRemediation? { PlayIntegrityRemediation(verdict) }
+
+    /// `{"verdict": {"status", "reasons"}, "payload": … | null, "observed": {…}}` and `remediation` when there is one.
     public var json: JSON {
-        .object([
+        var members = [
             JSON.Member("verdict", .object([
                 JSON.Member("status", .string(verdict.status.rawValue)),
                 JSON.Member("reasons", .array(verdict.reasons.map { .string($0) })),
             ])),
             JSON.Member("payload", payload ?? .null),
             JSON.Member("observed", observed.json),
-        ])
+        ]
+        if let remediation { members.append(JSON.Member("remediation", remediation.json)) }
+        return .object(members)
     }
 }

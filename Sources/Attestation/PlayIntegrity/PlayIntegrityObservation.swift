@@ -23,6 +23,26 @@ public struct PlayIntegrityObservation: Sendable, Equatable {
     public var deviceActivityLevel: String?
     /// `requestDetails.timestampMillis`: when Google made the verdict, Unix milliseconds.
     public var timestampMillis: Int64?
+    /// `appIntegrity.versionCode`: the app's version code.
+    public var versionCode: Int64?
+    /// `requestDetails.requestPackageName`: the package the app asked for (which "might be spoofed").
+    public var requestPackageName: String?
+    /// `deviceIntegrity.legacyDeviceRecognitionVerdict`: the old labels beside the new ones (Android 13+, while Google
+    /// moves to hardware-backed verdicts).
+    public var legacyDeviceRecognitionVerdict: [String]
+    /// `deviceIntegrity.deviceAttributes.sdkVersion`: the Android SDK level.
+    public var sdkVersion: Int?
+    /// `deviceIntegrity.deviceRecall`: the three bits (nil where absent) and their write months, when present.
+    public var deviceRecall: (bits: [Bool?], writeDates: [String?])?
+    /// `accountDetails.accountActivity.activityLevel`.
+    public var accountActivity: String?
+    /// `environmentDetails.locationSpoofingRiskVerdict`.
+    public var locationSpoofingRisk: [String]
+    /// `testingDetails.isTestingResponse`: a tester's overridden verdict.
+    public var isTestingResponse: Bool?
+    /// The deprecated `appAccessRiskVerdict.otherApps` and `.playOrSystemApps`, when present.
+    public var otherApps: String?
+    public var playOrSystemApps: String?
 
     /// The observation of a token that could not be decoded: nothing.
     public static let empty = PlayIntegrityObservation(payload: PlayIntegrityPayload(.object([])))
@@ -38,6 +58,20 @@ public struct PlayIntegrityObservation: Sendable, Equatable {
         appsDetected = payload.appsDetected.map(PlayIntegrityPayload.identifier)
         deviceActivityLevel = payload.deviceActivityLevel.map(PlayIntegrityPayload.identifier)
         timestampMillis = payload.timestampMillis
+        versionCode = payload.versionCode
+        requestPackageName = payload.requestPackageName.flatMap { $0.utf8.count <= 255 ? $0 : nil }
+        legacyDeviceRecognitionVerdict = payload.legacyDeviceRecognitionVerdict.map(PlayIntegrityPayload.identifier)
+        sdkVersion = payload.sdkVersion
+        deviceRecall = payload.deviceRecallBits.map { ($0, payload.deviceRecallWriteDates) }
+        accountActivity = payload.accountActivity.map(PlayIntegrityPayload.identifier)
+        locationSpoofingRisk = payload.locationSpoofingRisk.map(PlayIntegrityPayload.identifier)
+        isTestingResponse = payload.isTestingResponse
+        otherApps = payload.otherApps.map(PlayIntegrityPayload.identifier)
+        playOrSystemApps = payload.playOrSystemApps.map(PlayIntegrityPayload.identifier)
+    }
+
+    public static func == (lhs: PlayIntegrityObservation, rhs: PlayIntegrityObservation) -> Bool {
+        lhs.json == rhs.json
     }
 
     /// The `observed` object of DEVICE-API.md; `timestamp` as RFC 3339 (whole seconds), absent values as null.
@@ -52,7 +86,19 @@ public struct PlayIntegrityObservation: Sendable, Equatable {
             JSON.Member("appsDetected", .array(appsDetected.map { .string($0) })),
             JSON.Member("deviceActivityLevel", .optional(deviceActivityLevel)),
             JSON.Member("timestamp", .optional(timestampMillis.map { Timestamp.format(Self.floorSeconds($0)) })),
-        ])
+            JSON.Member("versionCode", versionCode.map { .int($0) } ?? .null),
+            JSON.Member("requestPackageName", .optional(requestPackageName)),
+            JSON.Member("legacyDeviceRecognitionVerdict", .array(legacyDeviceRecognitionVerdict.map { .string($0) })),
+            JSON.Member("sdkVersion", sdkVersion.map { .int(Int64($0)) } ?? .null),
+            JSON.Member("deviceRecall", deviceRecall.map { recall in
+                .object([JSON.Member("bits", .array(recall.bits.map { $0.map(JSON.bool) ?? .null })),
+                         JSON.Member("writeDates", .array(recall.writeDates.map { .optional($0) }))])
+            } ?? .null),
+            JSON.Member("accountActivity", .optional(accountActivity)),
+            JSON.Member("locationSpoofingRisk", .array(locationSpoofingRisk.map { .string($0) })),
+            JSON.Member("isTestingResponse", isTestingResponse.map(JSON.bool) ?? .null),
+        ] + (otherApps.map { [JSON.Member("otherApps", .string($0))] } ?? [])
+          + (playOrSystemApps.map { [JSON.Member("playOrSystemApps", .string($0))] } ?? []))
     }
 
     private static func floorSeconds(_ milliseconds: Int64) -> Int64 {

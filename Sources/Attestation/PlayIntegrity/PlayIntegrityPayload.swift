@@ -35,6 +35,24 @@ struct PlayIntegrityPayload: Sendable {
     var playProtectVerdict: String?
     /// `environmentDetails.appAccessRiskVerdict.appsDetected`.
     var appsDetected: [String] = []
+    /// `appIntegrity.versionCode` (Google writes a decimal string; a number is accepted too).
+    var versionCode: Int64?
+    /// `deviceIntegrity.legacyDeviceRecognitionVerdict` (Android 13+ during the move to the new verdicts).
+    var legacyDeviceRecognitionVerdict: [String] = []
+    /// `deviceIntegrity.deviceAttributes.sdkVersion`.
+    var sdkVersion: Int?
+    /// `deviceIntegrity.deviceRecall`: the three bits and their write months (`YYYYMM`), each nil when absent.
+    var deviceRecallBits: [Bool?]?
+    var deviceRecallWriteDates: [String?] = []
+    /// `accountDetails.accountActivity.activityLevel`.
+    var accountActivity: String?
+    /// `environmentDetails.locationSpoofingRiskVerdict` (an opt-in, a list or a single value).
+    var locationSpoofingRisk: [String] = []
+    /// `testingDetails.isTestingResponse`.
+    var isTestingResponse: Bool?
+    /// The deprecated `appAccessRiskVerdict.otherApps` and `.playOrSystemApps`, as they came.
+    var otherApps: String?
+    var playOrSystemApps: String?
 
     /// Reads the fields from a payload object.
     init(_ json: JSON) {
@@ -53,16 +71,39 @@ struct PlayIntegrityPayload: Sendable {
             return bytes
         }
         appRecognitionVerdict = app?["appRecognitionVerdict"]?.string
+        versionCode = app?["versionCode"].flatMap(Self.milliseconds)
 
         let device = json["deviceIntegrity"]
         deviceRecognitionVerdict = Self.strings(device?["deviceRecognitionVerdict"])
         deviceActivityLevel = device?["recentDeviceActivity"]?["deviceActivityLevel"]?.string
+        legacyDeviceRecognitionVerdict = Self.strings(device?["legacyDeviceRecognitionVerdict"])
+        sdkVersion = device?["deviceAttributes"]?["sdkVersion"].flatMap(Self.milliseconds).flatMap { Int(exactly: $0) }
+        if let recall = device?["deviceRecall"], recall.members != nil {
+            let values = recall["values"]
+            deviceRecallBits = ["bitFirst", "bitSecond", "bitThird"].map { values?[$0]?.bool }
+            let dates = recall["writeDates"]
+            deviceRecallWriteDates = ["yyyymmFirst", "yyyymmSecond", "yyyymmThird"].map { name in
+                // YYYYMM: a year of four digits and a month from 01 to 12; anything else is absent.
+                dates?[name].flatMap(Self.milliseconds).flatMap { value in
+                    (100_001...999_912).contains(value) && (1...12).contains(value % 100) ? String(value) : nil
+                }
+            }
+        }
 
-        appLicensingVerdict = json["accountDetails"]?["appLicensingVerdict"]?.string
+        let account = json["accountDetails"]
+        appLicensingVerdict = account?["appLicensingVerdict"]?.string
+        accountActivity = account?["accountActivity"]?["activityLevel"]?.string
 
         let environment = json["environmentDetails"]
         playProtectVerdict = environment?["playProtectVerdict"]?.string
-        appsDetected = Self.strings(environment?["appAccessRiskVerdict"]?["appsDetected"])
+        let access = environment?["appAccessRiskVerdict"]
+        appsDetected = Self.strings(access?["appsDetected"])
+        otherApps = access?["otherApps"]?.string
+        playOrSystemApps = access?["playOrSystemApps"]?.string
+        if let spoofing = environment?["locationSpoofingRiskVerdict"] {
+            locationSpoofingRisk = spoofing.string.map { [$0] } ?? Self.strings(spoofing)
+        }
+        isTestingResponse = json["testingDetails"]?["isTestingResponse"]?.bool
     }
 
     /// The strings of a JSON array (others skipped), at most ``maxListCount``.

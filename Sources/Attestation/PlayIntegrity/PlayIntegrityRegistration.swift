@@ -2,10 +2,16 @@
 public struct PlayIntegrityRegistration: Sendable, Equatable {
     /// The registered Android apps (`androidApps`).
     public var apps: [AndroidAppRegistration]
+    /// The environment's policy (``PlayIntegrityPolicy``: today's rules unless it chose others).
+    public var policy: PlayIntegrityPolicy
+    /// Whether the environment is production (testing responses are then refused unless the policy says otherwise).
+    public var isProduction: Bool
 
-    /// A registration of `apps`.
-    public init(apps: [AndroidAppRegistration]) {
+    /// A registration of `apps` under `policy`, in a production environment or not.
+    public init(apps: [AndroidAppRegistration], policy: PlayIntegrityPolicy = PlayIntegrityPolicy(), isProduction: Bool = false) {
         self.apps = apps
+        self.policy = policy
+        self.isProduction = isProduction
     }
 
     /// The registered app with `packageName`, if any.

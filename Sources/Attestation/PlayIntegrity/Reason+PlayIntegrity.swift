@@ -31,6 +31,26 @@ extension Reason {
     public static let capturingAppDetected = Reason(.rejected, "capturingAppDetected")
     /// rejected: `deviceActivityLevel` is `LEVEL_4` (verdicts asked at device-farm volume).
     public static let highDeviceActivity = Reason(.rejected, "highDeviceActivity")
+    /// rejected: the policy asks `MEETS_STRONG_INTEGRITY` and the device does not meet it.
+    public static let strongIntegrityNotMet = Reason(.rejected, "strongIntegrityNotMet")
+    /// rejected: the policy asks `deviceAttributes.sdkVersion` and the verdict has none.
+    public static let sdkVersionMissing = Reason(.rejected, "sdkVersionMissing")
+    /// rejected: `appsDetected` has `UNKNOWN_OVERLAYS` and the policy refuses it.
+    public static let overlayAppDetected = Reason(.rejected, "overlayAppDetected")
+    /// rejected: `appsDetected` has `UNKNOWN_INSTALLED` and the policy refuses it.
+    public static let unknownAppInstalled = Reason(.rejected, "unknownAppInstalled")
+    /// rejected: `appsDetected` has `KNOWN_CONTROLLING` and the policy refuses it.
+    public static let knownControllingAppDetected = Reason(.rejected, "knownControllingAppDetected")
+    /// rejected: `appsDetected` has `KNOWN_CAPTURING` and the policy refuses it.
+    public static let knownCapturingAppDetected = Reason(.rejected, "knownCapturingAppDetected")
+    /// rejected: `appsDetected` has `KNOWN_OVERLAYS` and the policy refuses it.
+    public static let knownOverlayAppDetected = Reason(.rejected, "knownOverlayAppDetected")
+    /// rejected: `appsDetected` has `KNOWN_INSTALLED` and the policy refuses it.
+    public static let knownAppInstalled = Reason(.rejected, "knownAppInstalled")
+    /// rejected: `testingDetails.isTestingResponse`: a tester's overridden verdict, refused (in production by default).
+    public static let testingResponse = Reason(.rejected, "testingResponse")
+    /// rejected: `accountActivity` is `UNUSUAL` and the policy refuses it.
+    public static let unusualAccountActivity = Reason(.rejected, "unusualAccountActivity")
     /// unavailable: Google could not be reached, answered 5xx, or not in time (produced by the server side).
     public static let googleUnreachable = Reason(.unavailable, "googleUnreachable")
     /// unavailable: the call to Google was not made to save the project's quota: the client address spent its hourly
@@ -45,7 +65,32 @@ extension Reason {
         Reason(.rejected, "appVerdict:" + PlayIntegrityPayload.identifier(value))
     }
 
-    /// rejected `playProtect:<value>` for `MEDIUM_RISK` or `HIGH_RISK`.
+    /// rejected `versionCode:<n>`: `appIntegrity.versionCode` is below the policy's minimum for the package.
+    public static func versionCode(_ value: Int64) -> Reason {
+        Reason(.rejected, "versionCode:\(value)")
+    }
+
+    /// rejected `sdkVersion:<n>`: `deviceAttributes.sdkVersion` is below the policy's minimum.
+    public static func sdkVersion(_ value: Int) -> Reason {
+        Reason(.rejected, "sdkVersion:\(value)")
+    }
+
+    /// The reason of an `appsDetected` value the policy refuses.
+    static func appDetected(_ value: String) -> Reason? {
+        switch value {
+        case "UNKNOWN_CONTROLLING": .controllingAppDetected
+        case "UNKNOWN_CAPTURING": .capturingAppDetected
+        case "UNKNOWN_OVERLAYS": .overlayAppDetected
+        case "UNKNOWN_INSTALLED": .unknownAppInstalled
+        case "KNOWN_CONTROLLING": .knownControllingAppDetected
+        case "KNOWN_CAPTURING": .knownCapturingAppDetected
+        case "KNOWN_OVERLAYS": .knownOverlayAppDetected
+        case "KNOWN_INSTALLED": .knownAppInstalled
+        default: nil
+        }
+    }
+
+    /// rejected `playProtect:<value>` for a verdict worse than the policy accepts (`MEDIUM_RISK`, `HIGH_RISK` by default).
     public static func playProtect(_ value: String) -> Reason {
         Reason(.rejected, "playProtect:" + PlayIntegrityPayload.identifier(value))
     }

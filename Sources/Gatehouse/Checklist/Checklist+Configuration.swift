@@ -30,6 +30,9 @@ extension Checklist {
             riskMetric(configuration),
             validationCategory(configuration, week: week),
             receipts(week),
+            versionCodes(configuration, week: week),
+            testingResponses(configuration, week: week),
+            strongIntegrity(configuration, week: week),
         ]
     }
 

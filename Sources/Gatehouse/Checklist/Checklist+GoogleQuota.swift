@@ -2,39 +2,51 @@ extension Checklist {
     /// The share of the daily quota from which `android.googleQuota` warns, and from which it fails.
     static let googleQuotaWarnShare = 0.8
 
-    /// `android.googleQuota`: today's calls to Google's decodeIntegrityToken against the environment's daily quota
-    /// (`playIntegrity.dailyQuota`): `warn` from 80 %, `fail` from 100 % (Google then refuses the rest of the day,
-    /// and genuine phones get `googleUnreachable` or, under attack mode, `challenge`); `ok` below, or without a
-    /// service account.
+    /// `android.googleQuota`: today's use of the environment's daily quota (`playIntegrity.dailyQuota`), the larger
+    /// of two counts, named: the calls to Google's decodeIntegrityToken, and the tokens judged for one package (the
+    /// quota binds the tokens phones ask for, decoded here or by Google); by Pacific day, Google's. `warn` from 80 %,
+    /// `fail` from 100 % (Google then refuses the rest of the day: phones get no token, or `googleUnreachable`, and
+    /// under attack mode their requests are challenged); `ok` below, or when nothing counts.
     static func googleQuota(_ configuration: ChecklistConfiguration) -> ChecklistItem {
         let id = "android.googleQuota"
-        let used = configuration.googleDecodesToday, quota = max(1, configuration.dailyQuota)
+        let decodes = configuration.googleDecodesToday, tokens = configuration.tokensToday, quota = max(1, configuration.dailyQuota)
         let evidence = ChecklistEvidence(provider: Provider.playIntegrity)
-        guard configuration.serviceAccountSet else {
-            return ChecklistItem(id: id, status: .ok, title: "No decoding through Google",
-                                 detail: "No service account is set, so no token is sent to Google and no quota is spent.", fix: "",
+        guard configuration.serviceAccountSet || tokens > 0 else {
+            return ChecklistItem(id: id, status: .ok, title: "No Play Integrity token counted today",
+                                 detail: "No token was judged today and no service account is set, so no quota is spent.", fix: "",
                                  evidence: evidence)
         }
+        let used = configuration.serviceAccountSet ? max(decodes, tokens) : tokens
+        let which = tokens > decodes
+            ? "tokens phones asked Google for (judged here for one package, decoded locally or by Google)"
+            : "decodes through Google"
         let share = Double(used) / Double(quota)
-        let counted = "\(Wording.number(used)) of the daily quota of \(Wording.number(quota)) decodes through Google were used today (UTC), \(Int((share * 100).rounded(.down))) %."
+        let counted = "\(Wording.number(used)) of the daily quota of \(Wording.number(quota)) \(which) were used today (Pacific time, Google's day), \(Int((share * 100).rounded(.down))) %."
+        // When the tokens phones ask for are the larger count, Google refuses them their next tokens; when the decodes
+        // are, it refuses this server's decodes.
+        let byTokens = used == tokens && tokens > decodes
         if share >= 1 {
             return ChecklistItem(
-                id: id, status: .fail, title: "Today's quota of decodes through Google is spent",
-                detail: counted + " Google refuses the rest of today's decodes: genuine phones get googleUnreachable, "
-                    + "and under attack mode their requests are challenged.",
-                fix: "Set local response keys (Play Console → App integrity → Response encryption) so tokens are decoded "
-                    + "here without Google, or ask Google for a higher quota and raise playIntegrity.dailyQuota to match.",
+                id: id, status: .fail, title: byTokens ? "Today's quota of Play Integrity tokens is spent" : "Today's quota of decodes through Google is spent",
+                detail: counted + (byTokens
+                    ? " Google refuses phones their next tokens today (TOO_MANY_REQUESTS on the phone): they bring none, and under attack mode their requests are challenged."
+                    : " Google refuses the rest of today's decodes: genuine phones get googleUnreachable, and under attack mode their requests are challenged."),
+                fix: byTokens
+                    ? "Ask Google for a higher quota (Play Console → App integrity) and raise playIntegrity.dailyQuota to match, or ask phones for tokens less often (cache the verdict: a receipt lasts 10 minutes)."
+                    : "Set local response keys (Play Console → App integrity → Response encryption) so tokens are decoded here without Google, or ask Google for a higher quota and raise playIntegrity.dailyQuota to match.",
                 evidence: evidence)
         }
         if share >= googleQuotaWarnShare {
             return ChecklistItem(
-                id: id, status: .warn, title: "Most of today's quota of decodes through Google is used",
-                detail: counted + " Once it is spent Google refuses the rest of the day's decodes.",
-                fix: "Set local response keys so tokens are decoded here, or ask Google for a higher quota and raise "
-                    + "playIntegrity.dailyQuota to match. Replayed and repeated tokens are never sent twice.",
+                id: id, status: .warn, title: byTokens ? "Most of today's quota of Play Integrity tokens is used" : "Most of today's quota of decodes through Google is used",
+                detail: counted + (byTokens ? " Once it is spent Google refuses phones their tokens for the rest of the day."
+                                            : " Once it is spent Google refuses the rest of the day's decodes."),
+                fix: byTokens
+                    ? "Ask Google for a higher quota and raise playIntegrity.dailyQuota to match, or ask phones for tokens less often."
+                    : "Set local response keys so tokens are decoded here, or ask Google for a higher quota and raise playIntegrity.dailyQuota to match. Replayed and repeated tokens are never sent twice.",
                 evidence: evidence)
         }
-        return ChecklistItem(id: id, status: .ok, title: "Decodes through Google are within today's quota", detail: counted, fix: "",
-                             evidence: evidence)
+        return ChecklistItem(id: id, status: .ok, title: byTokens ? "Play Integrity tokens are within today's quota" : "Decodes through Google are within today's quota",
+                             detail: counted, fix: "", evidence: evidence)
     }
 }

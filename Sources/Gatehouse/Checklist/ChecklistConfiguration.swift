@@ -17,8 +17,13 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     public var localKeysSet: Bool
     /// How many secret keys of the environment are active (they report verdicts and verify receipts).
     public var activeSecretKeys: Int
-    /// Calls to Google's decodeIntegrityToken today (UTC).
+    /// Calls to Google's decodeIntegrityToken today (Pacific time, Google's day).
     public var googleDecodesToday: Int
+    /// The most Play Integrity tokens judged today for one package (every token a phone asked Google for, decoded
+    /// here or by Google).
+    public var tokensToday = 0
+    /// The Play Integrity policy's lowest version code per package.
+    public var minimumVersionCodes: [String: Int64] = [:]
     /// The environment's daily quota of those calls.
     public var dailyQuota: Int
     /// The names of the environment's active debug tokens (unrevoked, unexpired), oldest first.

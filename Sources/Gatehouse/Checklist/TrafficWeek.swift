@@ -19,6 +19,13 @@ struct TrafficWeek {
         }
     }
 
+    /// Verdicts of a provider carrying a reason that `matches` (summed over the matching reason rows).
+    func reasonCount(provider: String, _ matches: (String) -> Bool) -> Int {
+        rows.reduce(0) { sum, row in
+            row.provider == provider && row.reason.map(matches) == true ? sum.addingCount(row.count) : sum
+        }
+    }
+
     /// Verdicts of a provider with this status.
     func verdicts(_ provider: String, status: String) -> Int {
         rows.reduce(0) { sum, row in

@@ -13,7 +13,7 @@ extension Environment {
             .init("androidApps", Self.json(androidApps)),
             .init("appleAppIds", .array(appleAppIDs.map { .string($0) })),
             .init("appAttest", appAttest.json),
-            .init("playIntegrity", playIntegrity.json),
+            .init("playIntegrity", playIntegrity.json(kind: kind)),
             .init("enforcement", enforcement.json),
             .init("createdAt", .string(Timestamp.format(createdAt))),
             .init("updatedAt", .string(Timestamp.format(updatedAt))),
@@ -32,7 +32,9 @@ extension Environment {
 }
 
 extension PlayIntegrityStatus {
-    public var json: JSON {
+    /// `playIntegrity`: which credentials are set, the daily quota, and the policy as it applies in an environment of
+    /// `kind`.
+    public func json(kind: EnvironmentKind) -> JSON {
         var serviceAccount: [JSON.Member] = [.init("set", .bool(serviceAccountSet))]
         if serviceAccountSet {
             serviceAccount.append(.init("clientEmail", .optional(serviceAccountEmail)))
@@ -40,7 +42,8 @@ extension PlayIntegrityStatus {
         }
         var local: [JSON.Member] = [.init("set", .bool(localSet))]
         if localSet { local.append(.init("verificationKeySha256", .optional(localVerificationKeySHA256))) }
-        return .object([.init("serviceAccount", .object(serviceAccount)), .init("local", .object(local)), .init("dailyQuota", .int(Int64(dailyQuota)))])
+        return .object([.init("serviceAccount", .object(serviceAccount)), .init("local", .object(local)), .init("dailyQuota", .int(Int64(dailyQuota))),
+                        .init("policy", PlayIntegrityPolicyFields.json(policy, kind: kind))])
     }
 }
 

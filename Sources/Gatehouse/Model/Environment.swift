@@ -1,3 +1,5 @@
+import Attestation
+
 /// An environment: one deployment of a team's apps (production or development) with everything registered for it.
 public struct Environment: Sendable, Equatable {
     public var id: String
@@ -56,6 +58,8 @@ public struct PlayIntegrityStatus: Sendable, Equatable {
     /// The project's quota of decodes through Google per day (`dailyQuota`): what `android.googleQuota` holds today's
     /// calls against.
     public var dailyQuota: Int = PlayIntegrityStatus.defaultDailyQuota
+    /// What the environment asks of verdicts (`policy`; today's rules unless it chose others).
+    public var policy = PlayIntegrityPolicy()
 
     /// Google's default quota of `decodeIntegrityToken` calls per app and day.
     public static let defaultDailyQuota = 10_000

@@ -36,6 +36,15 @@ extension PlayIntegrityService {
         if let verdict = seen.appRecognitionVerdict { observed["appRecognitionVerdict"] = verdict }
         if let verdict = seen.appLicensingVerdict { observed["appLicensingVerdict"] = verdict }
         if !seen.deviceRecognitionVerdict.isEmpty { observed["deviceRecognitionVerdict"] = seen.deviceRecognitionVerdict.joined(separator: ",") }
+        // What the Traffic tab shows of the week (version codes, SDK levels, testing responses, the old device labels
+        // beside the new), rolled up on the status rows.
+        if judgement.payload != nil {
+            if let code = seen.versionCode { observed["versionCode"] = String(code) }
+            if let sdk = seen.sdkVersion { observed["sdkVersion"] = String(sdk) }
+            if seen.isTestingResponse == true { observed["testingResponse"] = "true" }
+            observed["deviceLabels"] = (seen.deviceRecognitionVerdict.isEmpty ? "none" : seen.deviceRecognitionVerdict.joined(separator: ","))
+                + (seen.legacyDeviceRecognitionVerdict.isEmpty ? "" : " (legacy: " + seen.legacyDeviceRecognitionVerdict.joined(separator: ",") + ")")
+        }
         let verdict = judgement.verdict
         recorder.record(TrafficVerdict(at: now, platform: "android", provider: Provider.playIntegrity, status: verdict.status.rawValue,
                                 reasons: verdict.reasons, observed: observed),
@@ -51,6 +60,7 @@ extension PlayIntegrityService {
         return try store.purge(limit: limit) { db in
             try SpentIntegrityTokensTable.purge(db, now: now, limit: limit) + FailedIntegrityTokensTable.purge(db, now: now, limit: limit)
                 + JudgedIntegrityTokensTable.purge(db, now: now, limit: limit) + GoogleDecodeCountsTable.purge(db, now: now)
+                + PlayIntegrityTokenCountsTable.purge(db, now: now)
         }
     }
 }

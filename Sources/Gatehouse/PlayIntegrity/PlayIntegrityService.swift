@@ -17,6 +17,8 @@ public final class PlayIntegrityService: Sendable {
     let credentialCache = PlayIntegrityCredentialCache()
     /// Calls to Google's decodeIntegrityToken since start, per environment (`/metrics`).
     public let googleDecodes = GoogleDecodeTally()
+    /// Tokens judged by this process per environment and package (`gatehouse_play_integrity_tokens_total`).
+    public let tokens = PlayIntegrityTokenTally()
     /// Calls to Google each client address may cause, per hour (``GoogleBudget``).
     let budget: GoogleBudget
 
@@ -159,9 +161,15 @@ public final class PlayIntegrityService: Sendable {
         if let expiry = SpentIntegrityTokensTable.expiry(timestampMillis: judgement.observed.timestampMillis, now: now) {
             let hash = SHA256.hash(tokenBytes)
             let environmentID = environment.id
+            // A token that decoded is one the device asked Google for: counted once, when first spent, by package and
+            // Pacific day (what Google's quota binds).
+            let package = String((judgement.observed.packageName ?? request.packageName).prefix(255))
             let seenBefore = try nonce.commit(store) { db in
-                try SpentIntegrityTokensTable.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
+                let seen = try SpentIntegrityTokensTable.spend(db, tokenHash: hash, environmentID: environmentID, expiresAt: expiry)
+                if !seen { try PlayIntegrityTokenCountsTable.count(db, environmentID: environmentID, packageName: package, now: now) }
+                return seen
             }
+            if !seenBefore { tokens.count(environmentID: environmentID, packageName: package) }
             if seenBefore {
                 judgement = evaluator.evaluate(payload: payload, registration: registration, request: request, now: nowMillis, seenBefore: true)
             }
@@ -184,6 +192,6 @@ public final class PlayIntegrityService: Sendable {
     static func registration(_ environment: Environment) -> PlayIntegrityRegistration {
         PlayIntegrityRegistration(apps: environment.androidApps.map {
             AndroidAppRegistration(packageName: $0.packageName, certificateDigests: $0.certificateDigests, outsidePlay: $0.outsidePlay)
-        })
+        }, policy: environment.playIntegrity.policy, isProduction: environment.kind == .production)
     }
 }

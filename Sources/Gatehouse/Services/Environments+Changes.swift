@@ -65,6 +65,10 @@ extension Environments {
             changes.append(AuditChange(field: "playIntegrity.dailyQuota", before: .int(Int64(before.playIntegrity.dailyQuota)),
                                        after: .int(Int64(after.playIntegrity.dailyQuota))))
         }
+        if after.playIntegrity.policy != before.playIntegrity.policy {
+            changes.append(AuditChange(field: "playIntegrity.policy", before: PlayIntegrityPolicyFields.json(before.playIntegrity.policy, kind: before.kind),
+                                       after: PlayIntegrityPolicyFields.json(after.playIntegrity.policy, kind: after.kind)))
+        }
         if after.androidApps != before.androidApps {
             changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
             try EnvironmentsTable.replaceAndroidApps(db, id: id, apps: after.androidApps)

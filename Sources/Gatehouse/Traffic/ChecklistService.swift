@@ -60,15 +60,27 @@ public final class ChecklistService: Sendable {
         return expiries.mapValues { $0.reduce(0) { $0 + ($1 > now ? 1 : 0) } }
     }
 
-    /// Today's calls to Google's decodeIntegrityToken per environment (one query for all).
-    private func googleDecodesToday(now: Int64) throws -> [String: Int] {
-        try store.read { db in try GoogleDecodeCountsTable.all(db, now: now) }
+    /// Today's (Pacific) calls to Google's decodeIntegrityToken and the most tokens of one package, per environment
+    /// (two queries for all).
+    private func googleDecodesToday(now: Int64) throws -> [String: QuotaToday] {
+        try store.read { db in
+            let decodes = try GoogleDecodeCountsTable.all(db, now: now), tokens = try PlayIntegrityTokenCountsTable.largestToday(db, now: now)
+            return Dictionary(uniqueKeysWithValues: Set(decodes.keys).union(tokens.keys).map { id in
+                (id, QuotaToday(decodes: decodes[id] ?? 0, tokens: tokens[id] ?? 0))
+            })
+        }
+    }
+
+    /// What an environment used of its daily quota today.
+    struct QuotaToday {
+        var decodes: Int
+        var tokens: Int
     }
 
     /// What a cached checklist of `environment` depends on besides the hour's rollups.
-    static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: Int], debugTokens: [String: [String]],
+    static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: QuotaToday], debugTokens: [String: [String]],
                     appAttest: [String: RollupCache.AppAttestFigures]) -> RollupCache.ChecklistKey {
-        let used = decodes[environment.id] ?? 0
+        let used = decodes[environment.id].map { max($0.decodes, $0.tokens) } ?? 0
         return RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0,
                                         googleQuotaPercent: used * 100 / max(1, environment.playIntegrity.dailyQuota),
                                         activeDebugTokens: debugTokens[environment.id] ?? [], appAttest: appAttest[environment.id])
@@ -76,7 +88,7 @@ public final class ChecklistService: Sendable {
 
     /// Each environment's checklist: from the cache when its key and the hour's rollups are unchanged, otherwise
     /// evaluated (reading the week's rollups only when they are not cached) and cached.
-    private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], googleDecodes decodes: [String: Int],
+    private func evaluate(_ environments: [Environment], activeSecretKeys secrets: [String: Int], googleDecodes decodes: [String: QuotaToday],
                           debugTokens: [String: [String]], now: Int64) throws -> [String: RollupCache.Evaluation] {
         let appAttest = try appAttestFigures(environments, now: now)
         let entries = cache.entries(environments.map(\.id), now: now)
@@ -102,13 +114,15 @@ public final class ChecklistService: Sendable {
                 serviceAccountSet: environment.playIntegrity.serviceAccountSet,
                 localKeysSet: environment.playIntegrity.localSet,
                 activeSecretKeys: key.activeSecretKeys,
-                googleDecodesToday: decodes[environment.id] ?? 0,
+                googleDecodesToday: decodes[environment.id]?.decodes ?? 0,
                 dailyQuota: environment.playIntegrity.dailyQuota,
                 activeDebugTokens: key.activeDebugTokens,
                 // Written with the rollups (declared as them), so a cached evaluation is dropped when they move.
                 enforcementRoutes: environment.enforcement.routes.isEmpty ? []
                     : try enforcementOutcomes.week(environmentID: environment.id, settings: environment.enforcement).routes
             )
+            configuration.tokensToday = decodes[environment.id]?.tokens ?? 0
+            configuration.minimumVersionCodes = environment.playIntegrity.policy.minimumVersionCode
             configuration.validationCategories = environment.appAttest.policy.validationCategories.map { $0.sorted().map(\.label) }
             configuration.deviceCheckKey = environment.appAttest.deviceCheckKey
             configuration.receiptRefresh = key.appAttest?.refresh ?? ReceiptRefreshState()

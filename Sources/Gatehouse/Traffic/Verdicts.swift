@@ -10,10 +10,12 @@ public struct Verdicts: Sendable {
     public static let rollupRetention: Int64 = 90 * 86_400
     /// Observed fields rolled up per setup reason, for the checklist's evidence.
     static let rolledUpFields = ["packageName", "certificateDigest", "appId", "attestationEnvironment", "appRecognitionVerdict", "appLicensingVerdict"]
-    /// What App Attest verdicts of genuine objects show whatever their status, rolled up on their status row: the
+    /// What verdicts of genuine objects show whatever their status, rolled up on their status row. App Attest: the
     /// launch (app id, validation category, bundle version) and the receipt's validity (the checklist's
-    /// `appAttest.validationCategory` and `appAttest.receipts`, the Traffic tab's launches).
-    static let statusRolledUpFields = [AppAttestObservation.launchField, "receipt", "receiptReasons"]
+    /// `appAttest.validationCategory` and `appAttest.receipts`, the Traffic tab's launches). Play Integrity: version
+    /// codes, SDK levels, testing responses and the device labels, new and legacy (the Traffic tab, the checklist).
+    static let statusRolledUpFields = [AppAttestObservation.launchField, "receipt", "receiptReasons",
+                                       "versionCode", "sdkVersion", "testingResponse", "deviceLabels"]
 
     public init(store: Store) {
         self.store = store
@@ -53,7 +55,7 @@ public struct Verdicts: Sendable {
             }()))
             let statusKey = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: "")
             counts[statusKey, default: 0] += 1
-            if v.provider == "app-attest" && v.status != "forged" {
+            if v.status != "forged" && (v.provider == Provider.appAttest || v.provider == Provider.playIntegrity) {
                 for field in Self.statusRolledUpFields {
                     if let value = v.observed[field] { observed[ObservedKey(rollup: statusKey, field: field, value: value), default: 0] += 1 }
                 }

@@ -17,6 +17,8 @@ public struct EnvironmentPatch: Sendable, Equatable {
     public var localKeys: Change<LocalDecodingKeys> = .absent
     /// `playIntegrity.dailyQuota`: set, or back to Google's default (`null`, or `playIntegrity: null`).
     public var dailyQuota: Change<Int> = .absent
+    /// `playIntegrity.policy`, validated, applied member by member to the stored policy (`null`: today's rules).
+    public var playIntegrityPolicy: JSON?
     /// `enforcement.mode` (`enforcement: null` sets `off`).
     public var enforcementMode: EnforcementMode?
     /// `enforcement.routes`, the whole list (`null` removes them all).
@@ -139,6 +141,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
             patch.serviceAccount = .remove
             patch.localKeys = .remove
             patch.dailyQuota = .remove
+            patch.playIntegrityPolicy = .null
             return
         }
         guard let members = value.members else {
@@ -160,6 +163,11 @@ public struct EnvironmentPatch: Sendable, Equatable {
                 } else if let keys = PlayIntegrityFields.local(member.value, at: at, errors: &errors) {
                     patch.localKeys = .set(keys)
                 }
+            case "policy":
+                var scratch = PlayIntegrityPolicy()
+                let before = errors.errors.count
+                PlayIntegrityPolicyFields.apply(member.value, at: at, to: &scratch, errors: &errors)
+                if errors.errors.count == before { patch.playIntegrityPolicy = member.value }
             case "dailyQuota":
                 if member.value.isNull {
                     patch.dailyQuota = .remove
@@ -169,7 +177,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
                     errors.add(at, "must be the project's daily quota of decodes through Google, a whole number from 1 to \(PlayIntegrityStatus.maxDailyQuota) (Google's default: \(PlayIntegrityStatus.defaultDailyQuota)), or null for the default")
                 }
             default:
-                errors.add(at, "is not a Play Integrity setting (expected serviceAccount, local or dailyQuota)")
+                errors.add(at, "is not a Play Integrity setting (expected serviceAccount, local, dailyQuota or policy)")
             }
         }
     }

@@ -20,4 +20,11 @@ extension ManagementAPI {
         let result = try domain.keyCheck.run(environmentID: environment.id, keys: keys)
         return JSONBody.response(result.json)
     }
+
+    /// `GET /environments/{id}/play-integrity/usage` (read scope): today's tokens per package and calls to Google
+    /// against the daily quota, by Pacific day (Google's) → `{"day", "tokens", "googleDecodes", "dailyQuota"}`.
+    func playIntegrityUsage(_ request: Request) throws -> Response {
+        _ = try domain.tokens.actor(of: request, scope: .read)
+        return JSONBody.response(try domain.environments.playIntegrityUsage(try request.parameter("environmentId")).json)
+    }
 }

@@ -73,6 +73,7 @@ extension Application {
         add("DELETE", "\(v1)/environments/{environmentId}/debug-tokens/{tokenId}", api.revokeDebugToken)
         add("GET", "\(v1)/environments/{environmentId}/checklist", api.checklist)
         add("POST", "\(v1)/environments/{environmentId}/play-integrity/check", api.checkPlayIntegrityKeys)
+        add("GET", "\(v1)/environments/{environmentId}/play-integrity/usage", api.playIntegrityUsage)
         add("POST", "\(v1)/environments/{environmentId}/app-attest/refresh-receipts", api.refreshReceipts)
         add("GET", "\(v1)/environments/{environmentId}/enforcement", api.enforcement)
         add("GET", "\(v1)/audit", api.listAudit)

@@ -45,6 +45,9 @@ public final class Application: Sendable {
         let googleDecodes = domain.playIntegrity.googleDecodes
         metrics.counters("gatehouse_play_integrity_google_decodes_total", help: "Calls to Google's decodeIntegrityToken by this server, per environment.",
                          label: "environment") { googleDecodes.totals }
+        let tokens = domain.playIntegrity.tokens
+        metrics.counters("gatehouse_play_integrity_tokens_total", help: "Play Integrity tokens judged by this server (decoded, first seen), per environment and package.",
+                         labels: ["environment", "package"]) { tokens.totals }
         let receiptChecker = domain.receiptChecker
         metrics.counters("gatehouse_receipts_consume_total",
                          help: "Receipt checks by this server that spent a receipt (consumed) or found it spent (refused).",

@@ -90,6 +90,7 @@ struct TrafficController: Sendable {
         values["noReasons"] = .bool(summary.topReasons.isEmpty)
         values["api"] = try yourAPI(environment, changes: changes)
         values["iphones"] = try appAttestWeek(environment, rollups: rollups, now: now)
+        values["androids"] = androidWeek(rollups: rollups)
         return pages.page("pages/environment-traffic", title: "Traffic · \(environment.name)", values, context: context,
                           section: "environments")
     }
@@ -128,6 +129,20 @@ struct TrafficController: Sendable {
                 ["label": .string(label), "count": .string(Wording.number(count)), "width": .string(String(count * 100 / most))]
             }),
             "deviceCheckKeySet": .bool(environment.appAttest.deviceCheckKey != nil),
+        ]
+    }
+
+    /// The section "Android phones": the week's version codes, SDK levels, device labels (new and legacy) and testers'
+    /// responses; nil when no token decoded this week.
+    func androidWeek(rollups: [VerdictRollup]) -> MustacheValue {
+        let week = PlayIntegrityWeek(rollups: rollups)
+        guard !week.isEmpty else { return .null }
+        func rows(_ values: [ObservedValue]) -> MustacheValue {
+            .array(values.prefix(8).map { ["value": .string($0.value), "count": .string(Wording.number($0.count))] })
+        }
+        return [
+            "versionCodes": rows(week.versionCodes), "sdkLevels": rows(week.sdkLevels), "deviceLabels": rows(week.deviceLabels),
+            "testingResponses": week.testingResponses > 0 ? .string(Wording.count(week.testingResponses, "verdict")) : .null,
         ]
     }
 

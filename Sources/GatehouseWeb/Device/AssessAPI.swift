@@ -1,3 +1,4 @@
+import Attestation
 import Gatehouse
 import HTTP
 import JSON
@@ -43,8 +44,13 @@ struct AssessAPI: Sendable {
     /// The answer: `{requestId, attestation, tampering, attackMode, sessionToken, receiptBound}`.
     static func json(_ assessment: Assessment) -> JSON {
         let attestation: JSON = assessment.attestation.map { result in
-            ["provider": .string(result.provider), "status": .string(result.verdict.status.rawValue),
-             "reasons": .array(result.verdict.reasons.map { .string($0) })]
+            var members: [JSON.Member] = [.init("provider", .string(result.provider)), .init("status", .string(result.verdict.status.rawValue)),
+                                          .init("reasons", .array(result.verdict.reasons.map { .string($0) }))]
+            // The dialog that would fix a Play Integrity failure (DEVICE-API.md "The dialog that would fix it").
+            if result.provider == Provider.playIntegrity, let remediation = PlayIntegrityRemediation(result.verdict) {
+                members.append(.init("remediation", remediation.json))
+            }
+            return .object(members)
         } ?? .null
         return [
             "requestId": .string(assessment.requestID),

@@ -27,10 +27,12 @@ struct PlayIntegrityAPI: Sendable {
         let environment = try device.authenticate(apiKey ?? "")
         let outcome = try service.judge(in: environment, packageName: packageName ?? "", requestHash: requestHash ?? "", token: token ?? "",
                                         address: device.clientAddress.of(request))
-        return JSONBody.response([
-            "verdict": DeviceAPI.json(outcome.judgement.verdict),
-            "decodedBy": .optional(outcome.decodedBy?.rawValue),
-            "observed": outcome.judgement.observed.json,
-        ])
+        var answer: [JSON.Member] = [
+            .init("verdict", DeviceAPI.json(outcome.judgement.verdict)),
+            .init("decodedBy", .optional(outcome.decodedBy?.rawValue)),
+            .init("observed", outcome.judgement.observed.json),
+        ]
+        if let remediation = outcome.judgement.remediation { answer.append(.init("remediation", remediation.json)) }
+        return JSONBody.response(.object(answer))
     }
 }

@@ -46,6 +46,23 @@ struct FuzzScene: Sendable {
         AndroidAppRegistration(packageName: "com.example.app", certificateDigests: [[UInt8](repeating: 0xAB, count: 32)]),
         AndroidAppRegistration(packageName: "com.example.side", certificateDigests: [[UInt8](repeating: 0xCD, count: 32)], outsidePlay: true),
     ])
+    /// The same apps under a policy with every knob set, in production: inputs are judged under both.
+    let strict: PlayIntegrityRegistration = {
+        var policy = PlayIntegrityPolicy()
+        policy.deviceIntegrity = .strong
+        policy.allowVirtual = true
+        policy.requireLicensed = false
+        policy.allowUnrecognizedVersion = true
+        policy.minimumVersionCode = ["com.example.app": 4200]
+        policy.minimumSdkVersion = 33
+        policy.maximumActivityLevel = 1
+        policy.playProtect = 0
+        policy.appsDetected = Set(PlayIntegrityPolicy.appsDetectedValues)
+        policy.refuseUnusualAccountActivity = true
+        return PlayIntegrityRegistration(apps: [
+            AndroidAppRegistration(packageName: "com.example.app", certificateDigests: [[UInt8](repeating: 0xAB, count: 32)]),
+        ], policy: policy, isProduction: true)
+    }()
     let request = PlayIntegrityRequest(packageName: "com.example.app", requestHash: "abc")
 
     init() {
@@ -63,6 +80,7 @@ struct FuzzScene: Sendable {
         case 1:
             guard let payload = try? JSONParser.parse(bytes), payload.members != nil else { return }
             checkJudgement(evaluator.evaluate(payload: payload, registration: registration, request: request, now: Self.now, seenBefore: bytes.count % 2 == 0))
+            checkJudgement(evaluator.evaluate(payload: payload, registration: strict, request: request, now: Self.now, seenBefore: false))
         case 2:
             let token = mint(jwsHeader: Self.jwsHeader, payload: bytes, jweHeader: Self.jweHeader)
             let decoded = try? decoder.decode(token)
@@ -106,6 +124,11 @@ struct FuzzScene: Sendable {
         precondition((judgement.payload == nil) == (judgement.decodeError != nil), "payload and decode error disagree")
         for reason in verdict.reasons {
             precondition(reason.utf8.count <= 96 && reason.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "a reason code with odd bytes")
+        }
+        // A dialog only for a rejected verdict, never for a forged, stale or replayed one.
+        if judgement.remediation != nil {
+            precondition(verdict.status == .rejected && !verdict.reasons.contains("staleVerdict") && !verdict.reasons.contains("verdictReplayed"),
+                         "a dialog for a verdict no dialog fixes")
         }
         let json = judgement.json
         precondition((try? JSONParser.parse(json.serialized())) == json, "the judgement's JSON does not round-trip")

@@ -37,6 +37,15 @@ public struct BenchDatabase {
 }
 
 extension BenchDatabase {
+    /// Creates another production environment with `patch` applied; returns its public key.
+    /// - Throws: the store's errors.
+    public func addEnvironment(patch: EnvironmentPatch, name: String = "Bench policy") throws -> String {
+        let environments = Environments(store: store)
+        let (created, issued) = try environments.create(name: name, kind: .production, actor: .system)
+        _ = try environments.patch(created.id, with: patch, actor: .system)
+        return issued.first { $0.key.type == .public }?.key.publicValue ?? ""
+    }
+
     /// The bench's database engine: PostgreSQL when `BENCH_DATABASE` holds a URL, else `directory/db.sqlite`.
     public static func open(_ directory: String) throws -> any SQLDatabase {
         if let url = ProcessInfo.processInfo.environment["BENCH_DATABASE"], !url.isEmpty {

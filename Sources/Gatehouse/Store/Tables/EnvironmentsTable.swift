@@ -55,10 +55,15 @@ enum EnvironmentsTable {
         }
         let deviceCheckKeys = try DeviceCheckKeysTable.identifiers(db, where: environmentCondition, arguments)
         var environments: [Environment] = []
-        try db.forEachRow("SELECT id, name, kind, attack_mode, enforcement_mode, play_integrity_daily_quota, \(appAttestColumns), revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
+        try db.forEachRow("SELECT id, name, kind, attack_mode, enforcement_mode, play_integrity_daily_quota, play_integrity_policy, \(appAttestColumns), revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
             let id = try row.text("id")
             var playIntegrity = credentials[id] ?? PlayIntegrityStatus()
             playIntegrity.dailyQuota = try row.int("play_integrity_daily_quota")
+            do {
+                playIntegrity.policy = try PlayIntegrityPolicyFields.read(try row.optionalText("play_integrity_policy"))
+            } catch {
+                throw StorageError(.malformedRow, "environments.play_integrity_policy does not read: \(error)")
+            }
             environments.append(Environment(
                 id: id,
                 name: try row.text("name"),
@@ -109,12 +114,12 @@ enum EnvironmentsTable {
         let policy = environment.appAttest.policy
         try db.execute(
             """
-            UPDATE environments SET name = ?, kind = ?, attack_mode = ?, enforcement_mode = ?, play_integrity_daily_quota = ?,
+            UPDATE environments SET name = ?, kind = ?, attack_mode = ?, enforcement_mode = ?, play_integrity_daily_quota = ?, play_integrity_policy = ?,
             app_attest_categories = ?, app_attest_require_category = ?, app_attest_minimum_bundle_version = ?, app_attest_risk_metric_above = ?,
             revision = revision + 1, updated_at = ? WHERE id = ?
             """,
             [.text(environment.name), .text(environment.kind.rawValue), SQLValue(environment.attackMode), .text(environment.enforcement.mode.rawValue),
-             .integer(Int64(environment.playIntegrity.dailyQuota)),
+             .integer(Int64(environment.playIntegrity.dailyQuota)), SQLValue(PlayIntegrityPolicyFields.stored(environment.playIntegrity.policy)),
              SQLValue(policy.validationCategories.map { $0.sorted().map { String($0.value) }.joined(separator: ",") }),
              SQLValue(policy.requireValidationCategory), SQLValue(policy.minimumBundleVersion), SQLValue(policy.riskMetricAbove.map(Int64.init)),
              .integer(now), .text(environment.id)]

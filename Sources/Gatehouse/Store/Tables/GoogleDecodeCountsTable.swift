@@ -1,14 +1,14 @@
 import Storage
 
-/// Calls to Google's `decodeIntegrityToken` per environment and UTC day (`google_decode_counts`), whatever Google
+/// Calls to Google's `decodeIntegrityToken` per environment and Pacific day (`google_decode_counts`), whatever Google
 /// answered (a refusal counts against the quota too): what the checklist item `android.googleQuota` holds against
 /// the environment's daily quota, and what the dashboard shows for today. Kept ``keptDays`` days.
 enum GoogleDecodeCountsTable {
     /// How many days of counts are kept.
     static let keptDays: Int64 = 35
 
-    /// The start of the UTC day of `now` (unix seconds).
-    static func day(of now: Int64) -> Int64 { now - ((now % 86_400) + 86_400) % 86_400 }
+    /// The Pacific day of `now` (Google's quota day), as the unix seconds of that date's midnight UTC.
+    static func day(of now: Int64) -> Int64 { PacificDay(of: now).number * 86_400 }
 
     /// Counts one call at `now`.
     /// - Throws: `StorageError`.
@@ -18,7 +18,7 @@ enum GoogleDecodeCountsTable {
             [.text(environmentID), .integer(day(of: now))])
     }
 
-    /// The calls counted for `environmentID` on the UTC day of `now`.
+    /// The calls counted for `environmentID` on the Pacific day of `now`.
     /// - Throws: `StorageError`.
     static func today(_ db: any SQLConnection, environmentID: String, now: Int64) throws -> Int {
         guard let row = try db.queryOne("SELECT count FROM google_decode_counts WHERE environment_id = ? AND day = ?",
