@@ -50,6 +50,26 @@ import Testing
         #expect(fromInput.status == 0, "\(fromInput.error)")
     }
 
+    @Test func judgesUnderThePolicyGivenAndTheEnvironmentsKind() throws {
+        var scene = try PlayIntegrityScene()
+        scene.payload.isTestingResponse = true
+        let (_, arguments) = try Self.setUp(scene)
+        // Development by default: a tester's response passes; production refuses it.
+        #expect(try Self.run(arguments).status == 0)
+        let production = try Self.run(arguments + ["--environment-kind", "production"])
+        #expect(production.reasons == ["testingResponse"])
+        // A strong policy, as text and from a file: the device-integrity phone is refused, and the dialog is named.
+        let strong = try Self.run(arguments + ["--policy", #"{"deviceIntegrity": "strong"}"#])
+        #expect(strong.status == 1)
+        #expect(strong.reasons == ["strongIntegrityNotMet"])
+        #expect(strong.output?["remediation"] == .object([.init("dialog", .string("GET_STRONG_INTEGRITY")), .init("code", .int(5))]))
+        let file = try CommandLineTests.temporaryFile(Array(#"{"minimumVersionCode": {"com.example.app": 100}}"#.utf8))
+        #expect(try Self.run(arguments + ["--policy", "@" + file, "--package", "com.example.app"]).reasons == ["versionCode:42"])
+        let bad = try Self.run(arguments + ["--policy", #"{"deviceIntegrity": "perfect"}"#])
+        #expect(bad.status == 2)
+        #expect(bad.error.contains("--policy: /deviceIntegrity must be basic, device or strong"), "\(bad.error)")
+    }
+
     @Test func judgesWhatTheFlagsRegister() throws {
         var scene = try PlayIntegrityScene()
         scene.payload.appRecognitionVerdict = "UNRECOGNIZED_VERSION"
