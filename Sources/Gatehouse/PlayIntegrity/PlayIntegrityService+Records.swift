@@ -42,8 +42,8 @@ extension PlayIntegrityService {
             if let code = seen.versionCode { observed["versionCode"] = String(code) }
             if let sdk = seen.sdkVersion { observed["sdkVersion"] = String(sdk) }
             if seen.isTestingResponse == true { observed["testingResponse"] = "true" }
-            observed["deviceLabels"] = (seen.deviceRecognitionVerdict.isEmpty ? "none" : seen.deviceRecognitionVerdict.joined(separator: ","))
-                + (seen.legacyDeviceRecognitionVerdict.isEmpty ? "" : " (legacy: " + seen.legacyDeviceRecognitionVerdict.joined(separator: ",") + ")")
+            observed["deviceLabels"] = (seen.deviceRecognitionVerdict.isEmpty ? "none" : seen.deviceRecognitionVerdict.joined(separator: ", "))
+                + (seen.legacyDeviceRecognitionVerdict.isEmpty ? "" : " (legacy: " + seen.legacyDeviceRecognitionVerdict.joined(separator: ", ") + ")")
         }
         let verdict = judgement.verdict
         recorder.record(TrafficVerdict(at: now, platform: "android", provider: Provider.playIntegrity, status: verdict.status.rawValue,

@@ -46,7 +46,7 @@ extension AppsController {
             }),
             "errors": .dictionary(errors.mapValues { .string($0) }),
             "day": .string(usage?.day.text ?? ""),
-            "tokens": .array((usage?.tokens ?? [:]).sorted { $0.key < $1.key }.map { ["packageName": .string($0.key), "count": .string(Wording.number($0.value))] }),
+            "tokens": .array((usage?.tokens ?? [:]).sorted { $0.key < $1.key }.map { ["packageName": .string($0.key), "count": .string(Wording.count($0.value, "token"))] }),
             "googleDecodes": .string(Wording.number(usage?.googleDecodes ?? 0)),
             "dailyQuota": .string(Wording.number(environment.playIntegrity.dailyQuota)),
         ]

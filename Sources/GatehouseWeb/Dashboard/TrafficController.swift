@@ -119,7 +119,7 @@ struct TrafficController: Sendable {
                         ]
                     }),
                     "versions": .array(app.versions.prefix(8).map { version in
-                        ["version": .string(version.version == "none" ? "no version" : version.version), "count": .string(Wording.number(version.count))]
+                        ["version": .string(version.version == "none" ? "no version" : version.version), "count": .string(Wording.count(version.count, "verdict"))]
                     }),
                 ]
             }),
@@ -138,7 +138,7 @@ struct TrafficController: Sendable {
         let week = PlayIntegrityWeek(rollups: rollups)
         guard !week.isEmpty else { return .null }
         func rows(_ values: [ObservedValue]) -> MustacheValue {
-            .array(values.prefix(8).map { ["value": .string($0.value), "count": .string(Wording.number($0.count))] })
+            .array(values.prefix(8).map { ["value": .string($0.value), "count": .string(Wording.count($0.count, "verdict"))] })
         }
         return [
             "versionCodes": rows(week.versionCodes), "sdkLevels": rows(week.sdkLevels), "deviceLabels": rows(week.deviceLabels),
