@@ -32,6 +32,19 @@ struct OpenSSLTool {
         }
     }
 
+    /// Makes a self-signed P-384 root (`root.pem`, `root.key`) with subject `root`, and a P-384 intermediate it
+    /// certifies (`ca.pem`, `ca.key`, path length 0) with subject `intermediate`, both valid ten years from now.
+    func rootAndIntermediate(root: String, intermediate: String) throws {
+        try run(["req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
+                 "-keyout", "@root.key", "-out", "@root.pem", "-days", "3650", "-sha384", "-subj", root,
+                 "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
+        try write("basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n", to: "ca.ext")
+        try run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
+                 "-keyout", "@ca.key", "-out", "@ca.csr", "-subj", intermediate])
+        try run(["x509", "-req", "-in", "@ca.csr", "-CA", "@root.pem", "-CAkey", "@root.key", "-set_serial", "2",
+                 "-days", "3650", "-sha384", "-extfile", "@ca.ext", "-out", "@ca.pem"])
+    }
+
     /// Arguments naming files of the working directory are written `@name` and become absolute paths.
     private func path(_ argument: String) -> String {
         argument.hasPrefix("@") ? directory + "/" + argument.dropFirst() : argument

@@ -53,15 +53,8 @@ public struct SyntheticAppAttest: Sendable {
         let work = try WorkDirectory()
         defer { work.remove() }
         let tool = work.tool
-        try tool.run(["req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
-                      "-keyout", "@root.key", "-out", "@root.pem", "-days", "3650", "-sha384",
-                      "-subj", "/CN=Synthetic App Attestation Root CA/O=Gatehouse Tests",
-                      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        try tool.write("basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n", to: "ca.ext")
-        try tool.run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
-                      "-keyout", "@ca.key", "-out", "@ca.csr", "-subj", "/CN=Synthetic App Attestation CA 1/O=Gatehouse Tests"])
-        try tool.run(["x509", "-req", "-in", "@ca.csr", "-CA", "@root.pem", "-CAkey", "@root.key", "-set_serial", "2",
-                      "-days", "3650", "-sha384", "-extfile", "@ca.ext", "-out", "@ca.pem"])
+        try tool.rootAndIntermediate(root: "/CN=Synthetic App Attestation Root CA/O=Gatehouse Tests",
+                                     intermediate: "/CN=Synthetic App Attestation CA 1/O=Gatehouse Tests")
         rootPEM = try tool.read("root.pem")
         rootKeyPEM = try tool.read("root.key")
         intermediatePEM = try tool.read("ca.pem")

@@ -25,15 +25,8 @@ public struct SyntheticReceipts: Sendable {
         let work = try WorkDirectory()
         defer { work.remove() }
         let tool = work.tool
-        try tool.run(["req", "-x509", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
-                      "-keyout", "@root.key", "-out", "@root.pem", "-days", "3650", "-sha384",
-                      "-subj", "/CN=Synthetic Root CA - G3/O=Gatehouse Tests",
-                      "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign"])
-        try tool.write("basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n", to: "ca.ext")
-        try tool.run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-384", "-nodes",
-                      "-keyout", "@ca.key", "-out", "@ca.csr", "-subj", "/CN=Synthetic Application Integration CA 5 - G1/O=Gatehouse Tests"])
-        try tool.run(["x509", "-req", "-in", "@ca.csr", "-CA", "@root.pem", "-CAkey", "@root.key", "-set_serial", "2",
-                      "-days", "3650", "-sha384", "-extfile", "@ca.ext", "-out", "@ca.pem"])
+        try tool.rootAndIntermediate(root: "/CN=Synthetic Root CA - G3/O=Gatehouse Tests",
+                                     intermediate: "/CN=Synthetic Application Integration CA 5 - G1/O=Gatehouse Tests")
         try tool.write("keyUsage=critical,digitalSignature\n" + (marker ? "1.2.840.113635.100.12.15=ASN1:NULL\n" : ""), to: "signer.ext")
         try tool.run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                       "-keyout", "@signer.key", "-out", "@signer.csr", "-subj", "/CN=Synthetic Fraud Receipt Signing/O=Gatehouse Tests"])

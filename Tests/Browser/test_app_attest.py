@@ -13,7 +13,7 @@ import pytest
 from selenium.webdriver.common.by import By
 
 from conftest import BINARY, Gatehouse, Shots
-from test_dashboard import PASSWORD, click, environment_id, fill, submit
+from test_dashboard import click, fill, owner_with_production, submit
 
 APP_ID = "ABCDE12345.com.example.app"
 BAD_VERSION = "4.2 beta"
@@ -73,15 +73,7 @@ def test_app_attest_policy_device_check_key_and_iphones(attest_server, ca, brows
     server = attest_server
     shot = Shots(browser, "app-attest")
     base = server.base
-    browser.get(server.setup_link)
-    fill(browser, {"email": "owner@example.com", "password": PASSWORD, "confirm": PASSWORD})
-    submit(browser)
-
-    # A production environment (the default kind).
-    fill(browser, {"name": "Production"})
-    submit(browser, "form[action='/environments']")
-    assert browser.find_element(By.ID, "secret-value").text.startswith("sk_live_")
-    env = environment_id(browser, server, "Production")
+    env = owner_with_production(browser, server)
     apps = f"{base}/environments/{env}/apps"
 
     # 1. The Apple app id, then the new App Attest policy section.

@@ -126,6 +126,18 @@ def test_first_admin_sign_in_and_environment(server, browser):
     management_token_and_viewer(server, browser, shot)
 
 
+def owner_with_production(browser, server):
+    """Creates the first owner from the setup link and, on the page that follows, a production environment named
+    Production; returns its id."""
+    browser.get(server.setup_link)
+    fill(browser, {"email": "owner@example.com", "password": PASSWORD, "confirm": PASSWORD})
+    submit(browser)
+    fill(browser, {"name": "Production"})
+    submit(browser, "form[action='/environments']")
+    assert browser.find_element(By.ID, "secret-value").text.startswith("sk_live_")
+    return environment_id(browser, server, "Production")
+
+
 def environment_id(browser, server, name):
     browser.get(server.base + "/environments")
     href = browser.find_element(By.LINK_TEXT, name).get_attribute("href")

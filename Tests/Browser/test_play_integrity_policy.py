@@ -16,7 +16,7 @@ from selenium.webdriver.common.by import By
 
 from conftest import BINARY, Shots
 from test_app_attest import flash, status
-from test_dashboard import PASSWORD, environment_id, fill, submit
+from test_dashboard import fill, owner_with_production, submit
 
 PACKAGE = "com.example.app"
 DIGEST = bytes([0xAB] * 32)
@@ -61,15 +61,7 @@ def test_strong_integrity_policy_refuses_device_integrity_phones(server, keys, b
     directory, local = keys
     shot = Shots(browser, "play-policy")
     base = server.base
-    browser.get(server.setup_link)
-    fill(browser, {"email": "owner@example.com", "password": PASSWORD, "confirm": PASSWORD})
-    submit(browser)
-
-    # A production environment (the default kind).
-    fill(browser, {"name": "Production"})
-    submit(browser, "form[action='/environments']")
-    assert browser.find_element(By.ID, "secret-value").text.startswith("sk_live_")
-    env = environment_id(browser, server, "Production")
+    env = owner_with_production(browser, server)
     apps = f"{base}/environments/{env}/apps"
 
     # 1. The Android app with its signing certificate, then the local keys, through the Apps tab's forms.

@@ -100,7 +100,8 @@ public final class ReceiptRefresher: Sendable {
         let byEnvironment = Dictionary(grouping: candidates, by: \.environmentID)
         for (id, keys) in byEnvironment {
             guard let signer = try signer(environmentID: id, now: now) else { continue }
-            let results = Mutex<[ReceiptRefreshResult]>([])
+            // Each try's result, with Apple's status (the refusal's is recorded).
+            let results = Mutex<[(result: ReceiptRefreshResult, status: Int?)]>([])
             let next = Atomic(0)
             // Threads of their own, not Dispatch's: each mostly waits on Apple, and concurrentPerform runs only as
             // many blocking iterations at once as there are cores.
@@ -113,19 +114,20 @@ public final class ReceiptRefresher: Sendable {
                         let index = next.add(1, ordering: .relaxed).oldValue
                         guard index < keys.count else { return }
                         // After a refusal the environment's other keys are not tried: the key is the same for all.
-                        if results.withLock({ $0.contains(.refused) }) { return }
-                        if let result = self.refresh(keys[index], signer: signer) {
-                            results.withLock { $0.append(result) }
-                            self.counts.withLock { $0[result, default: 0] += 1 }
+                        if results.withLock({ $0.contains { $0.result == .refused } }) { return }
+                        if let tried = self.refresh(keys[index], signer: signer) {
+                            results.withLock { $0.append(tried) }
+                            self.counts.withLock { $0[tried.result, default: 0] += 1 }
                         }
                     }
                 }.start()
             }
             finished.wait()
+            let tried = results.withLock { $0 }
             var tally = ReceiptRefreshTally()
-            for result in results.withLock({ $0 }) { tally.add(result) }
+            for (result, _) in tried { tally.add(result) }
             tallies[id] = tally
-            let refused = tally.refused > 0 ? refusedStatus.withLock { $0[id] } ?? 401 : nil
+            let refused = tried.first { $0.result == .refused }.map { $0.status ?? 401 }
             try store.commit { db in try DeviceCheckKeysTable.recordPass(db, environmentID: id, at: now, refusedStatus: refused) }
             if refused != nil {
                 log.warning("Apple refused the DeviceCheck key: App Attest receipts are not refreshed until it changes", ["environment": id])
@@ -136,9 +138,6 @@ public final class ReceiptRefresher: Sendable {
         }
         return tallies
     }
-
-    /// The status of the last refusal per environment in this pass.
-    private let refusedStatus = Mutex<[String: Int]>([:])
 
     /// The JWT maker of `environmentID`'s DeviceCheck key, nil when it has none or it does not open.
     private func signer(environmentID: String, now: Int64) throws -> DeviceCheckJWT? {
@@ -154,7 +153,7 @@ public final class ReceiptRefresher: Sendable {
     }
 
     /// Claims and refreshes one key; nil when another server (or pass) holds it, or tried it since it was read.
-    private func refresh(_ candidate: ReceiptRefreshTable.Candidate, signer: DeviceCheckJWT) -> ReceiptRefreshResult? {
+    private func refresh(_ candidate: ReceiptRefreshTable.Candidate, signer: DeviceCheckJWT) -> (result: ReceiptRefreshResult, status: Int?)? {
         let now = store.clock()
         do {
             guard try store.commit({ db in
@@ -176,11 +175,11 @@ public final class ReceiptRefresher: Sendable {
         }
         let result = judge(answer, candidate: candidate, now: now)
         do {
-            try settle(result, candidate: candidate, answer: answer, now: now)
+            try settle(result, candidate: candidate, now: now)
         } catch {
             log.error("storing an App Attest receipt refresh failed", ["error": "\(error)"])
         }
-        return result.result
+        return (result.result, answer?.status)
     }
 
     /// What Apple's answer means for the key (and, on 200, the receipt read).
@@ -199,16 +198,14 @@ public final class ReceiptRefresher: Sendable {
             return (.refreshed, (bytes, read))
         case 304: return (.unchanged, nil)
         case 404: return (.noData, nil)
-        case 401, 403:
-            refusedStatus.withLock { $0[candidate.environmentID] = answer.status }
-            return (.refused, nil)
+        case 401, 403: return (.refused, nil)
         default: return (.failed, nil)
         }
     }
 
     /// Writes what the answer changes: the new receipt, or the next time to try.
     private func settle(_ judged: (result: ReceiptRefreshResult, receipt: (bytes: [UInt8], read: AppAttestReceipt)?),
-                        candidate: ReceiptRefreshTable.Candidate, answer: OutboundResponse?, now: Int64) throws {
+                        candidate: ReceiptRefreshTable.Candidate, now: Int64) throws {
         let keyID = candidate.keyID, environmentID = candidate.environmentID
         switch judged.result {
         case .refreshed:
