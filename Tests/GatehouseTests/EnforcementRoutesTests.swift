@@ -12,7 +12,7 @@ struct EnforcementRoutesTests {
     @Test(arguments: [
         ("/", "/"), ("/a", "/a"), ("/a/", "/a/"), ("/a//b", "/a/b"), ("//a///b//", "/a/b/"),
         ("/api/pay%6Dents/1", "/api/payments/1"), ("/%41%7e%2d", "/A~-"), ("/a%20b", "/a%20b"), ("/a%3fb", "/a%3Fb"),
-        ("/a/./b", "/a/b"), ("/a/b/..", "/a/"), ("/a/b/../c", "/a/c"), ("/a/%2e%2E/c", "/c"), ("/a/.", "/a/"),
+        ("/a/./b", "/a/b"), ("/a/b/..", "/a/"), ("/a/b/../c", "/a/c"), ("/a/%2e%2E/c", "/c"), ("/a/.", "/a/"), ("/A/b%C3%A9", "/A/b%C3%A9"),
         ("/a?x=/../..", "/a"), ("/a/b?", "/a/b"),
     ])
     func pathsNormalize(_ raw: String, _ normalized: String) throws {
@@ -24,13 +24,18 @@ struct EnforcementRoutesTests {
         ("/a%2Fb", .encodedSeparator), ("/a%2fb", .encodedSeparator), ("/a%00", .encodedSeparator),
         ("/a%", .invalidEncoding), ("/a%4", .invalidEncoding), ("/a%zz", .invalidEncoding),
         ("/..", .aboveRoot), ("/a/../..", .aboveRoot), ("/%2e%2e/etc", .aboveRoot),
+        ("/a;b", .semicolon), ("/a%3bb", .semicolon), ("/a#b", .fragment), ("/a%23", .fragment), ("/a\\b", .backslash), ("/a%5C", .backslash),
+        ("/a\tb", .control), ("/a%1F", .control), ("/a\u{7F}", .control), ("/a\u{0}", .control), ("/a;b#c", .semicolon), ("/a%zz;", .invalidEncoding),
     ])
     func pathsThatCouldMeanTwoThingsAreRefused(_ raw: String, _ refusal: NormalizedPath.Refusal) {
         #expect(throws: refusal) { try NormalizedPath(raw) }
     }
 
     @Test(arguments: [
-        ("GET /api/orders", "GET", "/api/orders", true), ("GET /api/orders", "GET", "/api/orders/", false),
+        ("GET /api/orders", "GET", "/api/orders", true), ("GET /api/orders", "GET", "/api/orders/", true),
+        ("GET /api/orders/", "GET", "/api/orders", true), ("GET /api/orders", "HEAD", "/api/orders", true), ("GET /api/orders", "head", "/API/Orders/", true),
+        ("HEAD /api/orders", "GET", "/api/orders", false), ("POST /api/orders", "HEAD", "/api/orders", false), ("POST /api/orders", "post", "/api/ORDERS", true),
+        ("GET /api/orders", "GETS", "/api/orders", false), ("GET /api/orders", "GE", "/api/orders", false), ("GET /api/orders", "HEADS", "/api/orders", false),
         ("GET /api/orders", "POST", "/api/orders", false), ("* /api/orders", "PATCH", "/api/orders", true),
         ("GET /api/*/items", "GET", "/api/7/items", true), ("GET /api/*/items", "GET", "/api/items", false),
         ("GET /api/*/items", "GET", "/api/7/8/items", false), ("GET /api/*", "GET", "/api/", false),

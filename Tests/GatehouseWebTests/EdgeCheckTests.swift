@@ -251,7 +251,7 @@ struct EdgeCheckTests {
         #expect(assessed.json?["attackMode"] == "unproven")
         let answer = try edge(.envoy, "GET", "/api/orders/1", token: token)
         #expect(Self.summary(answer) == "403 challenge orders")
-        #expect(answer.json?["type"] == "/problems/challenge")
+        #expect(answer.json?["type"] == "/problems/receipt-challenge")
     }
 
     @Test func backendsReportsCountOncePerIdempotencyKey() throws {

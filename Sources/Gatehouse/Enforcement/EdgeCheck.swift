@@ -37,7 +37,7 @@ public final class EdgeCheck: Sendable {
             let mode = settings.strictestMode
             guard mode != .off else { return .unjudged(route: EnforcementSettings.unmatched) }
             outcomes.count(.invalid, route: EnforcementSettings.unmatched, environmentID: environment.id)
-            return EdgeJudgement(route: EnforcementSettings.unmatched, mode: mode, outcome: .invalid, reasons: [Self.pathReason(error)], receipt: nil)
+            return EdgeJudgement(route: EnforcementSettings.unmatched, mode: mode, outcome: .invalid, reasons: [error.reason], receipt: nil)
         }
         let route = settings.route(method: method, path: path)
         let name = route?.name ?? EnforcementSettings.unmatched
@@ -92,15 +92,6 @@ public final class EdgeCheck: Sendable {
     }
 
     static let invalidReasons: Set<ReceiptReason> = [.malformed, .signatureInvalid, .expired, .wrongEnvironment, .sessionProof]
-
-    static func pathReason(_ refusal: NormalizedPath.Refusal) -> String {
-        switch refusal {
-        case .notAPath: "path:notAPath"
-        case .invalidEncoding: "path:invalidEncoding"
-        case .encodedSeparator: "path:encodedSeparator"
-        case .aboveRoot: "path:aboveRoot"
-        }
-    }
 }
 
 /// What the edge check decided for one call.

@@ -1,7 +1,12 @@
-/// A route's `match`, compiled (DEVICE-API.md "Routes and modes"): an HTTP method or `*`, one space, then a path
+/// A route's `match`, compiled (docs/DEVICE-API.md "Routes and modes"): an HTTP method or `*`, one space, then a path
 /// pattern of `/`-separated segments where `*` is exactly one (non-empty) segment and a final `**` any rest, the
 /// empty rest included. Literal segments compare with the segments of a normalized path (``NormalizedPath``); the
 /// query string is never matched.
+///
+/// It matches as the API's framework routes ("Matching as the API routes"), so that no spelling a framework sends to
+/// a route's handler escapes the route: methods and literal segments compare without regard to ASCII case, a
+/// trailing `/` does not count (on the path or the pattern), and `HEAD` is judged as `GET` (Express, Node's `http`
+/// and Flask answer `HEAD` with the `GET` handler).
 public struct RouteMatch: Sendable, Equatable {
     /// One segment of the pattern.
     enum Segment: Sendable, Equatable {
@@ -14,6 +19,7 @@ public struct RouteMatch: Sendable, Equatable {
     public let text: String
     /// The method, nil for `*`.
     let method: String?
+    /// The segments as they compare: literals in ASCII lower case, a trailing `/` (an empty last literal) dropped.
     let segments: [Segment]
 
     /// Why a `match` text is not one.
@@ -56,18 +62,19 @@ public struct RouteMatch: Sendable, Equatable {
                 guard part.allSatisfy(Self.isSegmentByte) else {
                     throw Invalid(message: "must have path segments of letters, digits and -._~!$&'()+,;=:@ only (written decoded, without %, ? or spaces); * and ** stand for whole segments")
                 }
-                segments.append(.literal(literal))
+                segments.append(.literal(NormalizedPath.lowercased(literal)))
             }
         }
+        if segments.last == .literal("") { segments.removeLast() }
         self.text = text
         self.method = method == "*" ? nil : method
         self.segments = segments
     }
 
-    /// Whether a call `method` on `path` matches.
+    /// Whether a call `method` (as sent: any case) on `path` matches.
     public func matches(method: String, path: NormalizedPath) -> Bool {
-        if let own = self.method, own != method { return false }
-        let parts = path.segments
+        if let own = self.method, !Self.method(method, isJudgedAs: own) { return false }
+        let parts = path.folded
         var i = 0
         for segment in segments {
             switch segment {
@@ -81,6 +88,19 @@ public struct RouteMatch: Sendable, Equatable {
             i += 1
         }
         return i == parts.count
+    }
+
+    /// Whether a call's `method` is judged under a route of method `own` (in capitals): the same method in any ASCII
+    /// case, or `HEAD` for `GET`.
+    static func method(_ method: String, isJudgedAs own: String) -> Bool {
+        let sent = method.utf8
+        guard sent.count == own.utf8.count || own == "GET" else { return false }
+        if sent.elementsEqual(own.utf8, by: { Self.upper($0) == $1 }) { return true }
+        return own == "GET" && sent.elementsEqual("HEAD".utf8, by: { Self.upper($0) == $1 })
+    }
+
+    static func upper(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) ? byte & ~0x20 : byte
     }
 
     /// RFC 9110 token characters, upper-case letters only (methods are case-sensitive and registered in capitals).

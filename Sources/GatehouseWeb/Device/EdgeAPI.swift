@@ -100,18 +100,11 @@ struct EdgeAPI: Sendable {
         return Response(status: passing, headers: headers)
     }
 
-    /// The problem refusing a call under `enforce`.
+    /// The problem refusing a call under `enforce` (the one table of ``EnforcementRefusal``).
     static func refusal(_ judgement: EdgeJudgement) -> Problem {
         let outcome = judgement.outcome ?? .missing
-        let (slug, title, detail): (String, String, String) = switch outcome {
-        case .missing: ("receipt-missing", "Receipt required", "This call needs a Gatehouse receipt in the antibot-token header.")
-        case .invalid: ("receipt-invalid", "Receipt not valid", "The receipt (or its request proof, or the path) does not hold: see reasons.")
-        case .reused: ("receipt-reused", "Receipt already used", "This call spends its receipt, and the receipt was spent before: assess again for a new one.")
-        case .challenge: ("challenge", "Attestation required", "Attack mode is on and this receipt was issued without a verified attestation: attest and assess again.")
-        case .unmet: ("receipt-unmet", "Receipt does not meet the route's requirements", "The route requires more of the receipt: see reasons.")
-        case .verified: ("receipt-verified", "Verified", "")
-        }
-        var problem = Problem(status: judgement.status, slug: slug, title: title, detail: detail)
+        let refusal = EnforcementRefusal(outcome) ?? .missing
+        var problem = Problem(status: refusal.status, slug: refusal.slug, title: refusal.title, detail: refusal.detail)
         problem.extra = [.init("outcome", .string(outcome.rawValue)), .init("route", .string(judgement.route)),
                          .init("reasons", .array(judgement.reasons.map { .string($0) }))]
         return problem
