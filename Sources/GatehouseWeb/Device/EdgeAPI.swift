@@ -1,3 +1,4 @@
+import Crypto
 import Gatehouse
 import GatehouseReceipts
 import HTTP
@@ -27,7 +28,33 @@ struct EdgeAPI: Sendable {
     func register(add: (String, String, @escaping Router.Handler) -> Void, mount: (String, @escaping Router.Handler) -> Void) {
         add("*", "/api/v4/edge/nginx", nginx)
         add("*", "/api/v4/edge/forwarded", forwarded)
+        add("GET", "/api/v4/edge/routes", routes)
         mount(Self.envoyPrefix, envoy)
+    }
+
+    /// How long a backend library may keep the routes (`Cache-Control: max-age`), in seconds: a switch on the
+    /// Enforcement tab reaches every backend within a minute.
+    static let routesMaxAge = 30
+
+    /// The environment's routes and modes for the backend libraries (docs/DEVICE-API.md "One source of truth for
+    /// modes"): `{"environment", "mode", "routes"}` for the environment of the presented secret key, with a strong
+    /// `ETag` and `Cache-Control: private, max-age=30`; `If-None-Match` → 304.
+    func routes(_ request: Request) throws -> Response {
+        guard let presented = request.bearerCredentials else {
+            throw DomainError.unauthenticated("a backend must send one of the environment's secret keys as Authorization: Bearer sk_…")
+        }
+        let key = try keys.authenticateSecret(presented)
+        let environment = try environments.get(key.environmentID)
+        var members: [JSON.Member] = [.init("environment", .string(environment.id))]
+        members += environment.enforcement.json.members ?? []
+        let body = JSON.object(members).serialized()
+        let etag = "\"" + Base64.encode(Array(SHA256.hash(body).prefix(16)), alphabet: .urlSafe, padded: false) + "\""
+        var headers: Headers = ["Cache-Control": "private, max-age=\(Self.routesMaxAge)", "ETag": etag]
+        if let match = request.headers["If-None-Match"], ReceiptsAPI.matches(match, etag) {
+            return Response(status: 304, headers: headers)
+        }
+        headers.set("Content-Type", "application/json")
+        return Response(status: 200, headers: headers, body: body)
     }
 
     /// nginx `auth_request`: the call from `X-Original-Method` and `X-Original-URI`.
