@@ -7,11 +7,29 @@ extension Checklist {
     /// quota binds the tokens phones ask for, decoded here or by Google); by Pacific day, Google's. `warn` from 80 %,
     /// `fail` from 100 % (Google then refuses the rest of the day: phones get no token, or `googleUnreachable`, and
     /// under attack mode their requests are challenged); `ok` below, or when nothing counts.
+    ///
+    /// When the hourly cap on calls for tokens Google could not decode refused tokens in the last day, an item that
+    /// would be `ok` warns instead, and every item says so: someone may be sending JWE-shaped junk.
     static func googleQuota(_ configuration: ChecklistConfiguration) -> ChecklistItem {
+        var item = googleQuotaUse(configuration)
+        guard let capped = configuration.googleUndecodableCapped else { return item }
+        let sentence = "In the hour from \(Wording.time(capped.hour)) Google could not decode \(Wording.number(capped.undecodable)) tokens sent to it, the hourly cap for this environment, and \(Wording.number(capped.refused)) more tokens that no local key opened were answered googleBudgetExceeded without a call until the hour turned: someone may be sending junk tokens with the public key, and genuine phones whose tokens need Google waited too."
+        let fix = "Set local response keys (Play Console → App integrity → Response encryption) so genuine tokens are decoded here and never wait for Google; the cap is --google-undecodable-per-hour (default 1 % of playIntegrity.dailyQuota)."
+        if item.status == .ok {
+            item = ChecklistItem(id: item.id, status: .warn, title: "Google calls for undecodable tokens reached the hourly cap",
+                                 detail: item.detail + " " + sentence, fix: fix, evidence: item.evidence)
+        } else {
+            item.detail += " " + sentence
+        }
+        return item
+    }
+
+    /// `android.googleQuota` from today's use alone.
+    static func googleQuotaUse(_ configuration: ChecklistConfiguration) -> ChecklistItem {
         let id = "android.googleQuota"
         let decodes = configuration.googleDecodesToday, tokens = configuration.tokensToday, quota = max(1, configuration.dailyQuota)
         let evidence = ChecklistEvidence(provider: Provider.playIntegrity)
-        guard configuration.serviceAccountSet || tokens > 0 else {
+        guard configuration.serviceAccountSet || tokens > 0 || configuration.googleUndecodableCapped != nil else {
             return ChecklistItem(id: id, status: .ok, title: "No Play Integrity token counted today",
                                  detail: "No token was judged today and no service account is set, so no quota is spent.", fix: "",
                                  evidence: evidence)

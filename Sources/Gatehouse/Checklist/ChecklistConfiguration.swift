@@ -22,6 +22,9 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     /// The most Play Integrity tokens judged today for one package (every token a phone asked Google for, decoded
     /// here or by Google).
     public var tokensToday = 0
+    /// The last hour of the past day in which the hourly cap on Google calls for tokens Google could not decode
+    /// refused tokens (`--google-undecodable-per-hour`), or nil.
+    public var googleUndecodableCapped: CappedHour?
     /// The Play Integrity policy's lowest version code per package.
     public var minimumVersionCodes: [String: Int64] = [:]
     /// The environment's daily quota of those calls.

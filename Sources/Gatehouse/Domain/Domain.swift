@@ -73,7 +73,8 @@ public final class Domain: Sendable {
                                      recorder: recorder)
         receiptRefresher = try ReceiptRefresher(store: store, receiptRoots: receiptRoots, configuration: configuration, log: log)
         playIntegrity = PlayIntegrityService(store: store, environments: environments, google: google, recorder: recorder,
-                                             googleDecodesPerAddress: configuration.googleDecodesPerAddress)
+                                             googleDecodesPerAddress: configuration.googleDecodesPerAddress,
+                                             googleUndecodablePerHour: configuration.googleUndecodablePerHour)
         assess = AssessService(store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
                                recorder: recorder, receipts: receipts, tally: assessTally)
         receiptChecker = ReceiptChecker(store: store, keys: receiptKeys)

@@ -34,6 +34,9 @@ public struct DomainConfiguration: Sendable {
     public var tokenEndpoints = TokenEndpoints()
     /// Calls to Google one client address may cause per hour (per server); 0: no limit.
     public var googleDecodesPerAddress = GoogleBudget.defaultPerAddress
+    /// Calls to Google per environment and hour for tokens Google could not decode, across servers; nil: 1 % of the
+    /// environment's `playIntegrity.dailyQuota`; 0: no cap.
+    public var googleUndecodablePerHour: Int?
 
     public init() {}
 
@@ -59,6 +62,7 @@ public struct DomainConfiguration: Sendable {
         ConfigurationOption(flag: "--app-attest-data-endpoint", variable: "GATEHOUSE_APP_ATTEST_DATA_ENDPOINT", help: "https base URL replacing Apple's receipt refresh endpoints (https://data.appattest.apple.com, https://data-development.appattest.apple.com) for tests", takesValue: true),
         ConfigurationOption(flag: "--app-attest-refresh", variable: "GATEHOUSE_APP_ATTEST_REFRESH", help: "background (default): active keys' receipts are refreshed through Apple once a day; manual: only by the management endpoint", takesValue: true),
         ConfigurationOption(flag: "--google-decodes-per-address", variable: "GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS", help: "calls to Google's decodeIntegrityToken one client address may cause per hour, per server; 0 = no limit (default 100)", takesValue: true),
+        ConfigurationOption(flag: "--google-undecodable-per-hour", variable: "GATEHOUSE_GOOGLE_UNDECODABLE_PER_HOUR", help: "calls to Google per environment and hour, across servers, for tokens Google could not decode; past it tokens no local key opens are googleBudgetExceeded until the hour turns; 0 = no cap (default 1 % of the environment's dailyQuota)", takesValue: true),
         ConfigurationOption(flag: "--play-integrity-endpoint", variable: "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)", takesValue: true),
         ConfigurationOption(flag: "--outbound-ca-file", variable: "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)", takesValue: true),
         ConfigurationOption(flag: "--token-uri-hosts", variable: "GATEHOUSE_TOKEN_URI_HOSTS", help: "comma-separated host or host:port a service account's https token_uri may name besides Google's token endpoint (tests, private deployments)", takesValue: true),
@@ -123,6 +127,8 @@ public struct DomainConfiguration: Sendable {
         }
         googleDecodesPerAddress = try values.integer("--google-decodes-per-address", in: 0...1_000_000, meaning: " (0: no limit)")
             ?? googleDecodesPerAddress
+        googleUndecodablePerHour = try values.integer("--google-undecodable-per-hour", in: 0...1_000_000, meaning: " (0: no cap)")
+            ?? googleUndecodablePerHour
     }
 
     /// Where `Public/`, `Templates/` and `Migrations/` are when `--resources` does not say: the working directory when

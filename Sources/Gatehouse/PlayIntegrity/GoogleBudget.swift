@@ -5,7 +5,9 @@ import JSON
 /// budget): the project's quota is shared by every phone, so anyone holding the public key could otherwise spend it
 /// and Google's slots with distinct junk tokens. Junk is refused without a call; each client address may cause at
 /// most ``perAddress`` calls an hour (per server, like the device API's rate limits); and the last 5 % of the daily
-/// quota is kept back from everyone. A token refused so is unavailable `googleBudgetExceeded`.
+/// quota is kept back from everyone. Calls for tokens Google could not decode are also capped per environment and hour
+/// across servers (``undecodableCap(dailyQuota:)``), so that no number of addresses can spend the day's reserve. A
+/// token refused so is unavailable `googleBudgetExceeded`.
 public final class GoogleBudget: Sendable {
     /// Calls per client address and hour by default (1 % of Google's default quota).
     public static let defaultPerAddress = 100
@@ -16,6 +18,8 @@ public final class GoogleBudget: Sendable {
 
     /// Calls one address may cause per hour (0: no limit per address).
     public let perAddress: Int
+    /// Calls per environment and hour for tokens Google could not decode; nil: 1 % of the daily quota; 0: no cap.
+    public let undecodablePerHour: Int?
     private let limiter: RateLimiter
 
     /// What the reservation before a call found.
@@ -24,18 +28,28 @@ public final class GoogleBudget: Sendable {
         case reserved
         /// Today's calls reached the kept-back share of the quota: no call.
         case overQuota
+        /// This hour's calls for tokens Google could not decode reached the cap: no call until the hour turns.
+        case undecodableCapped
         /// The token was sent before, in the last 10 minutes: its replay, or its earlier failure.
         case earlier(JudgedIntegrityTokensTable.Earlier)
     }
 
-    init(perAddress: Int, clock: TimeSource) {
+    init(perAddress: Int, undecodablePerHour: Int?, clock: TimeSource) {
         self.perAddress = max(0, perAddress)
+        self.undecodablePerHour = undecodablePerHour.map { max(0, $0) }
         limiter = RateLimiter(rate: Double(perAddress) / 3600, burst: Double(max(1, perAddress)), clock: clock.monotonic)
     }
 
-    /// Takes one call from `address`'s hourly budget: false when it is spent.
+    /// Takes one call from the hourly budget of `address`'s network (``AddressNetwork``: an IPv6 client by its /64):
+    /// false when it is spent.
     func take(_ address: String) -> Bool {
-        perAddress == 0 || limiter.take(address) == nil
+        perAddress == 0 || limiter.take(AddressNetwork.key(address)) == nil
+    }
+
+    /// The hourly cap on calls for tokens Google could not decode in an environment of `dailyQuota` (0: none): the
+    /// configured one, else 1 % of the quota (at least 1).
+    func undecodableCap(dailyQuota: Int) -> Int {
+        undecodablePerHour ?? max(1, dailyQuota / 100)
     }
 
     /// The count of today's calls from which no more are made: 95 % of `dailyQuota`.

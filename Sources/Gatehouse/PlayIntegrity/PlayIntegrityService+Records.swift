@@ -60,7 +60,7 @@ extension PlayIntegrityService {
         return try store.purge(limit: limit) { db in
             try SpentIntegrityTokensTable.purge(db, now: now, limit: limit) + FailedIntegrityTokensTable.purge(db, now: now, limit: limit)
                 + JudgedIntegrityTokensTable.purge(db, now: now, limit: limit) + GoogleDecodeCountsTable.purge(db, now: now)
-                + PlayIntegrityTokenCountsTable.purge(db, now: now)
+                + PlayIntegrityTokenCountsTable.purge(db, now: now) + GoogleUndecodableHoursTable.purge(db, now: now)
         }
     }
 }

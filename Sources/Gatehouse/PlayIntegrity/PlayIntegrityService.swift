@@ -22,16 +22,19 @@ public final class PlayIntegrityService: Sendable {
     /// Calls to Google each client address may cause, per hour (``GoogleBudget``).
     let budget: GoogleBudget
 
-    /// A service decoding through `google` and recording into `recorder`; one client address may cause at most
-    /// `googleDecodesPerAddress` calls to Google an hour (0: no limit per address).
+    /// A service decoding through `google` and recording into `recorder`; one client address (network: an IPv6 /64)
+    /// may cause at most `googleDecodesPerAddress` calls to Google an hour (0: no limit per address), and an
+    /// environment at most `googleUndecodablePerHour` calls an hour for tokens Google could not decode (nil: 1 % of its
+    /// daily quota; 0: no cap).
     public init(store: Store, environments: Environments, google: GoogleDecoder?, recorder: VerdictRecorder,
-                evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator(), googleDecodesPerAddress: Int = GoogleBudget.defaultPerAddress) {
+                evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator(), googleDecodesPerAddress: Int = GoogleBudget.defaultPerAddress,
+                googleUndecodablePerHour: Int? = nil) {
         self.store = store
         self.environments = environments
         self.google = google
         self.recorder = recorder
         self.evaluator = evaluator
-        budget = GoogleBudget(perAddress: googleDecodesPerAddress, clock: store.clock)
+        budget = GoogleBudget(perAddress: googleDecodesPerAddress, undecodablePerHour: googleUndecodablePerHour, clock: store.clock)
     }
 
     /// Judges `token`, presented for `packageName` bound to `requestHash`, in `environment`, sent from client
@@ -97,17 +100,23 @@ public final class PlayIntegrityService: Sendable {
                                         decodedBy: nil)
         }
         // Reserved before the call, after the nonce spend (a replayed nonce must not cost a call), unless today's calls
-        // have reached the reserve kept for the last 5 % of the quota.
+        // have reached the reserve kept for the last 5 % of the quota, or this hour's calls for tokens Google could not
+        // decode have reached the cap (counted across servers; a refusal is counted for the checklist).
         let hash = SHA256.hash(tokenBytes), environmentID = environment.id
         let threshold = GoogleBudget.reserveThreshold(dailyQuota: environment.playIntegrity.dailyQuota)
+        let cap = budget.undecodableCap(dailyQuota: environment.playIntegrity.dailyQuota)
         let reservation = try nonce.commit(store, { db -> GoogleBudget.Reservation in
             guard try GoogleDecodeCountsTable.today(db, environmentID: environmentID, now: now) < threshold else { return .overQuota }
+            if cap > 0, try GoogleUndecodableHoursTable.thisHour(db, environmentID: environmentID, now: now) >= cap {
+                try GoogleUndecodableHoursTable.countRefused(db, environmentID: environmentID, now: now)
+                return .undecodableCapped
+            }
             return try JudgedIntegrityTokensTable.reserve(db, tokenHash: hash, environmentID: environmentID, now: now).map { .earlier($0) } ?? .reserved
         })
         switch reservation {
         case .reserved:
             break
-        case .overQuota:
+        case .overQuota, .undecodableCapped:
             return PlayIntegrityOutcome(judgement: PlayIntegrityJudgement(unavailable: .googleBudgetExceeded), decodedBy: nil)
         case .earlier(.decoded):
             let replayed = PlayIntegrityJudgement(verdict: Verdict(reasons: [.verdictReplayed]), payload: nil, observed: .empty)
@@ -146,8 +155,11 @@ public final class PlayIntegrityService: Sendable {
             // Neither the keys nor Google can open it: junk, not kept among the failures the key check tries.
             judgement = PlayIntegrityJudgement(decodeError: localError ?? PlayIntegrityDecodeError(.decryption, "Google could not decode the token"))
         }
-        let verdict = judgement.verdict
-        try store.commit { db in try JudgedIntegrityTokensTable.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict) }
+        let verdict = judgement.verdict, undecodable = sent && decoded.isNotDecodable
+        try store.commit { db in
+            try JudgedIntegrityTokensTable.settle(db, tokenHash: hash, environmentID: environmentID, verdict: verdict)
+            if undecodable { try GoogleUndecodableHoursTable.countUndecodable(db, environmentID: environmentID, now: now) }
+        }
         return PlayIntegrityOutcome(judgement: judgement, decodedBy: nil)
     }
 
@@ -193,5 +205,12 @@ public final class PlayIntegrityService: Sendable {
         PlayIntegrityRegistration(apps: environment.androidApps.map {
             AndroidAppRegistration(packageName: $0.packageName, certificateDigests: $0.certificateDigests, outsidePlay: $0.outsidePlay)
         }, policy: environment.playIntegrity.policy, isProduction: environment.kind == .production)
+    }
+}
+
+extension Result<JSON, GoogleDecodeError> {
+    /// Whether Google answered that the token is not one it can decode (what the hourly cap counts).
+    var isNotDecodable: Bool {
+        if case .failure(.tokenNotDecodable) = self { true } else { false }
     }
 }

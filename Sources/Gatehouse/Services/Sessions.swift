@@ -33,7 +33,7 @@ public struct Sessions: Sendable {
     public func login(email: String, password: String, address: String) throws -> (token: String, session: Session) {
         let now = store.clock()
         let email = email.trimmingCharacters(in: .whitespaces)
-        let addressSubject = "address:" + address
+        let addressSubject = "address:" + AddressNetwork.key(address)
         // The throttle is checked, and the attempt counted against the account, in one transaction before argon2id
         // runs: otherwise parallel attempts all pass the check while it runs. The account is the admin the e-mail
         // finds (PostgreSQL's collation equates spellings that lower-casing does not: soft hyphens, fullwidth
@@ -174,7 +174,7 @@ public struct Sessions: Sendable {
 
     /// Counts a refused attempt against the address, audits it and throws `DomainError.unauthenticated`.
     func refuse(now: Int64, email: String, address: String, adminID: String?) throws -> Never {
-        try store.write { db in try LoginFailuresTable.record(db, subject: "address:" + address, at: now) }
+        try store.write { db in try LoginFailuresTable.record(db, subject: "address:" + AddressNetwork.key(address), at: now) }
         try audit(now: now, action: "admin.login.failed", email: email, address: address, adminID: adminID)
         throw DomainError.unauthenticated("that e-mail and password do not match an active admin")
     }

@@ -65,8 +65,9 @@ public final class ChecklistService: Sendable {
     private func googleDecodesToday(now: Int64) throws -> [String: QuotaToday] {
         try store.read { db in
             let decodes = try GoogleDecodeCountsTable.all(db, now: now), tokens = try PlayIntegrityTokenCountsTable.largestToday(db, now: now)
-            return Dictionary(uniqueKeysWithValues: Set(decodes.keys).union(tokens.keys).map { id in
-                (id, QuotaToday(decodes: decodes[id] ?? 0, tokens: tokens[id] ?? 0))
+            let capped = try GoogleUndecodableHoursTable.cappedHours(db, now: now)
+            return Dictionary(uniqueKeysWithValues: Set(decodes.keys).union(tokens.keys).union(capped.keys).map { id in
+                (id, QuotaToday(decodes: decodes[id] ?? 0, tokens: tokens[id] ?? 0, capped: capped[id]))
             })
         }
     }
@@ -75,6 +76,8 @@ public final class ChecklistService: Sendable {
     struct QuotaToday {
         var decodes: Int
         var tokens: Int
+        /// The last hour of the day the cap on calls for undecodable tokens refused tokens.
+        var capped: CappedHour?
     }
 
     /// What a cached checklist of `environment` depends on besides the hour's rollups.
@@ -83,6 +86,7 @@ public final class ChecklistService: Sendable {
         let used = decodes[environment.id].map { max($0.decodes, $0.tokens) } ?? 0
         return RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0,
                                         googleQuotaPercent: used * 100 / max(1, environment.playIntegrity.dailyQuota),
+                                        googleUndecodableCapped: decodes[environment.id]?.capped,
                                         activeDebugTokens: debugTokens[environment.id] ?? [], appAttest: appAttest[environment.id])
     }
 
@@ -122,6 +126,7 @@ public final class ChecklistService: Sendable {
                     : try enforcementOutcomes.week(environmentID: environment.id, settings: environment.enforcement).routes
             )
             configuration.tokensToday = decodes[environment.id]?.tokens ?? 0
+            configuration.googleUndecodableCapped = key.googleUndecodableCapped
             configuration.minimumVersionCodes = environment.playIntegrity.policy.minimumVersionCode
             configuration.validationCategories = environment.appAttest.policy.validationCategories.map { $0.sorted().map(\.label) }
             configuration.deviceCheckKey = environment.appAttest.deviceCheckKey

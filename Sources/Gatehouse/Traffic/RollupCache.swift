@@ -13,6 +13,8 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
         var activeSecretKeys: Int
         /// Today's decodes through Google, in whole percent of the quota (the checklist is evaluated again as it moves).
         var googleQuotaPercent: Int = 0
+        /// The last hour of the day in which the cap on Google calls for undecodable tokens refused tokens.
+        var googleUndecodableCapped: CappedHour?
         /// The names of the environment's active debug tokens.
         var activeDebugTokens: [String] = []
         /// The receipt refresher's state and risk metrics (environments with a DeviceCheck key).

@@ -15,7 +15,7 @@ struct AssessAPI: Sendable {
     let keyLimiter: RateLimiter
 
     func assess(_ request: Request) throws -> Response {
-        if let retry = addressLimiter.take(clientAddress.of(request)) {
+        if let retry = addressLimiter.take(AddressNetwork.key(clientAddress.of(request))) {
             throw DeviceAPI.throttled("this address", retryAfter: retry)
         }
         let envelope = try AssessEnvelope(try Self.body(request))

@@ -62,7 +62,7 @@ struct DeviceAPI: Sendable {
 
     /// The body, after the per-address limit (taken before anything is parsed).
     func read(_ request: Request) throws -> DeviceBody {
-        if let retry = addressLimiter.take(clientAddress.of(request)) {
+        if let retry = addressLimiter.take(AddressNetwork.key(clientAddress.of(request))) {
             throw Self.throttled("this address", retryAfter: retry)
         }
         return try DeviceBody(request)
