@@ -103,4 +103,16 @@ struct DashboardEnforcementTests {
         #expect(traffic.contains("Enforcing orders now would have refused 3 %"))
         #expect(traffic.contains("<title id=\"api-chart-title\">"))
     }
+
+    @Test func routesBackendsNameButTheEnvironmentDoesNotHoldAreListed() throws {
+        #expect(add(["name": "orders", "match": "GET /api/orders/**", "mode": "monitor"]).status == 303)
+        #expect(!page.contains("Routes your backends name"), "nothing reported yet")
+        let outcomes = app.application.domain.enforcementOutcomes
+        for _ in 0..<4 { outcomes.count(.missing, route: "checkout", environmentID: environmentID) }
+        outcomes.flush()
+        let shown = page
+        #expect(shown.contains("Routes your backends name that this environment does not hold"))
+        #expect(shown.contains("<h4><code>checkout</code></h4>"), "\(shown)")
+        #expect(!shown.contains("<h4><code>orders</code></h4>"), "a route the environment holds is listed with the routes")
+    }
 }
