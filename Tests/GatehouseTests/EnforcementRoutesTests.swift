@@ -35,7 +35,7 @@ struct EnforcementRoutesTests {
         ("GET /api/orders", "GET", "/api/orders", true), ("GET /api/orders", "GET", "/api/orders/", true),
         ("GET /api/orders/", "GET", "/api/orders", true), ("GET /api/orders", "HEAD", "/api/orders", true), ("GET /api/orders", "head", "/API/Orders/", true),
         ("HEAD /api/orders", "GET", "/api/orders", false), ("POST /api/orders", "HEAD", "/api/orders", false), ("POST /api/orders", "post", "/api/ORDERS", true),
-        ("GET /api/orders", "GETS", "/api/orders", false), ("GET /api/orders", "GE", "/api/orders", false), ("GET /api/orders", "HEADS", "/api/orders", false),
+        ("GET /Api/Orders", "GET", "/api/ORDERS", true), ("GET /api/orders", "GETS", "/api/orders", false), ("GET /api/orders", "GE", "/api/orders", false), ("GET /api/orders", "HEADS", "/api/orders", false),
         ("GET /api/orders", "POST", "/api/orders", false), ("* /api/orders", "PATCH", "/api/orders", true),
         ("GET /api/*/items", "GET", "/api/7/items", true), ("GET /api/*/items", "GET", "/api/items", false),
         ("GET /api/*/items", "GET", "/api/7/8/items", false), ("GET /api/*", "GET", "/api/", false),
