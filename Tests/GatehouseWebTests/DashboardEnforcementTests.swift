@@ -100,6 +100,8 @@ struct DashboardEnforcementTests {
         #expect(shown.contains("Enforcing orders now would have refused 3 % of last week&#39;s 100 calls: 3 % came without a receipt"), "\(shown)")
         let traffic = app.send("GET", "/environments/\(environmentID)/traffic", headers: owner.headers).text
         #expect(traffic.contains("id=\"your-api\""))
+        #expect(traffic.contains("<a href=\"/environments/\(environmentID)/enforcement\">Enforcement</a>"), "the Traffic tab has every tab")
+        #expect(traffic.contains("<a href=\"/environments/\(environmentID)/traffic\" aria-current=\"page\">Traffic</a>"))
         #expect(traffic.contains("Enforcing orders now would have refused 3 %"))
         #expect(traffic.contains("<title id=\"api-chart-title\">"))
     }

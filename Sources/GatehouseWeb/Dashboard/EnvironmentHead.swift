@@ -16,13 +16,4 @@ enum EnvironmentHead {
             "tab_" + tab: true,
         ]
     }
-
-    /// What the traffic pages' header needs of an environment.
-    static func summary(_ environment: Environment) -> MustacheValue {
-        [
-            "id": .string(environment.id),
-            "name": .string(environment.name),
-            "production": .bool(environment.kind == .production),
-        ]
-    }
 }

@@ -57,8 +57,7 @@ extension TrafficController {
         }
         let bundle = AppleAppID.bundleID(appID)
         let similar = environment.appleAppIDs.filter { AppleAppID.bundleID($0) == bundle }
-        return pages.page("pages/environment-traffic-add-app-id", title: "Register an app id · \(environment.name)", [
-            "environment": EnvironmentHead.summary(environment),
+        return pages.page("pages/environment-traffic-add-app-id", title: "Register an app id · \(environment.name)", EnvironmentHead.values(environment, tab: "traffic").merging([
             "etag": .string(environment.etag),
             "appId": .string(appID),
             "similar": similar.isEmpty ? .null : .string(similar.joined(separator: ", ")),
@@ -67,6 +66,6 @@ extension TrafficController {
             "after": .array((environment.appleAppIDs + [appID]).map { ["value": .string($0), "new": .bool($0 == appID)] }),
             "reported": reported,
             "errors": errors.isEmpty ? .null : .array(errors.map { .string($0) }),
-        ], context: context, status: status, section: "environments")
+        ]) { _, own in own }, context: context, status: status, section: "environments")
     }
 }

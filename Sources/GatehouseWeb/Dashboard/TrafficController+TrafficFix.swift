@@ -69,8 +69,7 @@ extension TrafficController {
                 "share": .string(ChecklistEvidence(verdicts: item.evidence.verdicts, failing: seen.count).shareText),
             ]
         }
-        return pages.page("pages/environment-traffic-add-digest", title: "Add a certificate digest · \(environment.name)", [
-            "environment": EnvironmentHead.summary(environment),
+        return pages.page("pages/environment-traffic-add-digest", title: "Add a certificate digest · \(environment.name)", EnvironmentHead.values(environment, tab: "traffic").merging([
             "etag": .string(environment.etag),
             "package": .string(proposal.package),
             "digest": .string(proposal.digest),
@@ -82,6 +81,6 @@ extension TrafficController {
             "alreadyRegistered": .bool(proposal.alreadyRegistered),
             "reported": reported,
             "errors": errors.isEmpty ? .null : .array(errors.map { .string($0) }),
-        ], context: context, status: status, section: "environments")
+        ]) { _, own in own }, context: context, status: status, section: "environments")
     }
 }

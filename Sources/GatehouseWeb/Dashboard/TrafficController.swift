@@ -47,8 +47,7 @@ struct TrafficController: Sendable {
         let passing = items.enumerated().filter { !shown[$0.offset] }.map(\.element)
         let failCount = report.items.filter { $0.status == .fail }.count
         let warnCount = report.items.filter { $0.status == .warn }.count
-        var values: [String: MustacheValue] = [
-            "environment": EnvironmentHead.summary(environment),
+        var values: [String: MustacheValue] = EnvironmentHead.values(environment, tab: "traffic").merging([
             "demo": .bool(try Demo.isDemo(environment, audit: audit)),
             "openItems": .array(open),
             "passingItems": .array(passing),
@@ -86,7 +85,7 @@ struct TrafficController: Sendable {
                     "setup": .bool(reason.setup),
                 ]
             }),
-        ]
+        ]) { _, own in own }
         values["noReasons"] = .bool(summary.topReasons.isEmpty)
         values["api"] = try yourAPI(environment, changes: changes)
         values["iphones"] = try appAttestWeek(environment, rollups: rollups, now: now)
