@@ -92,11 +92,16 @@ test-api-schema: deps $(VENV)/.installed
 	$(VENV)/bin/python Tests/EndToEnd/api_schema.py "$$($(SWIFT) build --show-bin-path)/gatehouse" $(VENV)/bin/schemathesis
 
 # The edge check behind Debian's nginx (auth_request) and Caddy (forward_auth), configured with the blocks of
-# docs/enforcement.md, against a live `gatehouse serve` on a temporary database and free ports: refusals, the headers
-# the API receives, client-sent headers that must change nothing, and the outcomes counted (Tests/EndToEnd/edge_proxies.py).
-test-edge: test-deps
+# docs/enforcement.md (the fail-open variants too), against a live `gatehouse serve` on a temporary database and free
+# ports: refusals, the headers the API receives, client-sent headers that must change nothing, the outcomes counted;
+# then in front of an Express 4 (Debian's node-express), a FastAPI (uvicorn) and a Flask (waitress) app, every spelling
+# of a protected call (case, trailing /, HEAD, ; # \ raw and encoded, dot segments, //, encoded letters, absolute
+# form) without a receipt the route accepts never runs its handler, one receipt runs a consume handler at most once,
+# and 100 headers, a 20 KiB header, an odd method or a check answering 400/431/5xx or resetting cannot open a proxy
+# (Tests/EndToEnd/edge_proxies.py, with the venv's FastAPI, uvicorn, Flask, waitress and cryptography).
+test-edge: test-deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
-	python3 Tests/EndToEnd/edge_proxies.py "$$($(SWIFT) build --show-bin-path)/gatehouse"
+	$(VENV)/bin/python Tests/EndToEnd/edge_proxies.py "$$($(SWIFT) build --show-bin-path)/gatehouse"
 
 # The Node backend library (clients/node, package gatehouse-receipts): `node --check` on every file, then `node --test`:
 # the shared conformance vectors (Tests/Fixtures/receipts/conformance.json), unit and seeded property tests, the

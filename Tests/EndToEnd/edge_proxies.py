@@ -1,202 +1,53 @@
 #!/usr/bin/env python3
 """The edge check behind real proxies (make test-edge): Debian's nginx (auth_request) and Caddy (forward_auth).
 
-Starts the built binary on a fresh SQLite file and a free port, creates an environment whose `enforcement` enforces
-`GET /api/orders/**` and monitors `GET /api/feed`, starts a small upstream that answers with the Gatehouse-* headers it
-received, then nginx and Caddy configured with the snippets of docs/enforcement.md (read from the document, so the
-documented configurations are the tested ones; only addresses, ports and the secret key are replaced). Through each
-proxy: no receipt on the enforced route is refused (401 problem, upstream not reached); a receipt passes with its
-`sub`, platform and attestation; a monitored route passes with outcome `missing`; the other convention's headers sent
-by the client change nothing; a percent-encoded path is judged as its route. Then the outcomes counted under source
-`edge`, and, with Gatehouse stopped, both proxies fail closed. Before the proxies, the endpoints called directly: a
-missing or wrong key (Bearer, or the password of Basic credentials as Traefik sends it) and a missing convention's
-fields are refused unjudged; a passing answer is 204 for nginx and the forwarded convention and exactly 200 for Envoy.
-Exits non-zero on any failed check.
+Starts the built binary on a fresh SQLite file and a free port, creates an environment whose `enforcement` is in
+`monitor` with the routes `payments` (`POST /api/payments`: enforce, consume, require bound and verified), `orders`
+(`GET /api/orders/*`: enforce) and `feed` (`GET /api/feed`: monitor), and registers an Android app whose Play Integrity
+tokens it decodes with local keys (edge_phone.py mints them: receipts that meet `require`). Every proxy is configured
+with a block of docs/enforcement.md, read from the document (only addresses, ports and the secret key replaced), so
+the documented configurations are the tested ones.
 
-Usage: edge_proxies.py GATEHOUSE_BINARY
+First the endpoints called directly (a missing or wrong key, Bearer or the password of Basic credentials as Traefik
+sends it, and a missing convention's fields are refused unjudged; a passing answer is 204 for nginx and the forwarded
+convention and exactly 200 for Envoy). Then nginx and Caddy in front of a small echo API: no receipt on an enforced
+route is refused (401 problem, API not reached); a receipt passes with its `sub`, platform and attestation; a
+monitored route passes with outcome `missing`; the other convention's headers sent by the client change nothing; a
+percent-encoded path is judged as its route; the outcomes are counted under source `edge`. Then the walk-around
+(edge_walkaround.py): nginx, Caddy and both fail-open variants in front of Express, FastAPI and Flask
+(edge_upstreams.py), every spelling of a protected call, one receipt spent once, what a client adds to a call, the
+fail-open variants in front of a check that answers anything or resets; and, with Gatehouse stopped, the documented
+configurations fail closed while the fail-open variants pass the call without the client's Gatehouse-* headers.
+Prints `edge_proxies: N passed, N failed`; exits non-zero on any failed check.
+
+Usage: edge_proxies.py GATEHOUSE_BINARY   (with the project's venv python: FastAPI, uvicorn, Flask, waitress, cryptography)
 """
 import base64
-import http.client
-import http.server
 import json
 import os
-import re
 import shutil
-import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
 
+# Only the standard library at import time: Tests/Bench/edge_bench.py and Tests/Browser/test_enforcement.py import
+# names from here (doc_snippet, substitute, Upstream, get, nginx_binary_path, start_nginx, stop). The walk-around's
+# modules (cryptography, the APIs) are imported by main().
 from api_schema import ROOT, V1, call, receipt, start
+from edge_servers import FakeCheck, Upstream, nginx_binary_path, start_nginx, start_proxy  # noqa: F401
+from edge_support import GATEHOUSE_HEADERS, Checks, doc_snippet, get, stop, substitute  # noqa: F401
 
-DOC = os.path.join(ROOT, "docs", "enforcement.md")
-GATEHOUSE_HEADERS = ["Gatehouse-Outcome", "Gatehouse-Route", "Gatehouse-Receipt", "Gatehouse-Platform", "Gatehouse-Attestation"]
-ROUTES = [{"name": "orders", "match": "GET /api/orders/**", "mode": "enforce"},
+ROUTES = [{"name": "payments", "match": "POST /api/payments", "mode": "enforce", "consume": True,
+           "require": {"bound": True, "attestation": "verified"}},
+          {"name": "orders", "match": "GET /api/orders/*", "mode": "enforce"},
           {"name": "feed", "match": "GET /api/feed", "mode": "monitor"}]
-
-
-class Checks:
-    """Collects the outcome of every check; a failure is printed at once and the run goes on."""
-
-    def __init__(self):
-        self.passed = 0
-        self.failed = []
-
-    def expect(self, condition, label, detail=""):
-        if condition:
-            self.passed += 1
-        else:
-            self.failed.append(label)
-            print(f"FAIL {label}" + (f": {detail}" if detail else ""), flush=True)
-        return condition
-
-    def equal(self, got, expected, label):
-        return self.expect(got == expected, label, f"expected {expected!r}, got {got!r}")
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port, process, name, log, seconds=10):
-    """Bounded polling until `port` accepts a connection; fails early when the process has exited."""
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"{name} exited with {process.returncode}:\n{read(log)}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
-        except OSError:
-            time.sleep(0.05)
-    raise SystemExit(f"{name} did not listen on 127.0.0.1:{port} within {seconds} s:\n{read(log)}")
-
-
-def read(path):
-    try:
-        with open(path) as f:
-            return f.read()[-4000:]
-    except OSError:
-        return ""
-
-
-def get(port, path, headers=None):
-    """GET `path` exactly as given (no re-encoding) → (status, {lower-case name: value}, body bytes)."""
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    try:
-        connection.request("GET", path, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, {k.lower(): v for k, v in response.getheaders()}, response.read()
-    finally:
-        connection.close()
 
 
 def jwt_claims(token):
     payload = token.split(".")[1]
     return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
-
-
-def doc_snippet(name):
-    """The fenced block that follows `<!-- edge_proxies.py: NAME -->` in docs/enforcement.md."""
-    text = open(DOC).read()
-    match = re.search(r"<!-- edge_proxies\.py: " + name + r" -->\s*```[a-z]*\n(.*?)\n```", text, re.S)
-    if not match:
-        raise SystemExit(f"{DOC}: no block marked <!-- edge_proxies.py: {name} -->")
-    return match.group(1)
-
-
-def substitute(text, replacements, name):
-    for old, new in replacements:
-        if old not in text:
-            raise SystemExit(f"the {name} block of {DOC} no longer contains {old!r}: update edge_proxies.py with it")
-        text = text.replace(old, new)
-    return text
-
-
-class Upstream(http.server.ThreadingHTTPServer):
-    """The API behind the proxies: records the Gatehouse-* headers of every call and answers them as JSON."""
-
-    def __init__(self):
-        super().__init__(("127.0.0.1", 0), UpstreamHandler)
-        self.calls = []
-        self.lock = threading.Lock()
-
-    def count(self):
-        with self.lock:
-            return len(self.calls)
-
-
-class UpstreamHandler(http.server.BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"
-
-    def do_GET(self):
-        received = {name: self.headers.get(name) for name in GATEHOUSE_HEADERS}
-        with self.server.lock:
-            self.server.calls.append({"path": self.path, "headers": received})
-        body = json.dumps({"upstream": True, "path": self.path, "headers": received}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args):
-        pass
-
-
-def nginx_config(directory, port, gatehouse, upstream, secret):
-    snippet = substitute(doc_snippet("nginx"), [
-        ("server 127.0.0.1:8080;", f"server {gatehouse};"),
-        ("server 127.0.0.1:3000;", f"server {upstream};"),
-        ("listen 80;", f"listen 127.0.0.1:{port};"),
-        ("sk_live_YOUR_SECRET_KEY", secret),
-    ], "nginx")
-    temp = os.path.join(directory, "nginx-temp")
-    paths = "\n".join(f"    {kind}_temp_path {temp}/{kind};" for kind in ["client_body", "proxy", "fastcgi", "uwsgi", "scgi"])
-    indented = "\n".join("    " + line if line else "" for line in snippet.splitlines())
-    return (f"# Written by Tests/EndToEnd/edge_proxies.py around the nginx block of docs/enforcement.md.\n"
-            f"worker_processes 1;\npid {directory}/nginx.pid;\nerror_log {directory}/nginx-error.log warn;\n"
-            f"events {{ worker_connections 64; }}\nhttp {{\n    access_log off;\n{paths}\n{indented}\n}}\n")
-
-
-def nginx_binary_path():
-    return shutil.which("nginx") or "/usr/sbin/nginx"
-
-
-def start_nginx(directory, gatehouse, upstream, secret):
-    """Debian's nginx on a free port of 127.0.0.1, configured with the nginx block of docs/enforcement.md (see
-    nginx_config) in front of `upstream` and asking `gatehouse` (both host:port) with `secret`; its files (nginx.conf,
-    nginx-error.log, nginx.stderr, nginx-temp/) go to `directory`, which nginx's workers (nobody, when the master is
-    root) must be able to traverse (mode 0711). Returns (process, port) once it listens; stops it if it does not."""
-    port = free_port()
-    os.mkdir(os.path.join(directory, "nginx-temp"))
-    conf = os.path.join(directory, "nginx.conf")
-    with open(os.open(conf, os.O_WRONLY | os.O_CREAT, 0o600), "w") as f:
-        f.write(nginx_config(directory, port, gatehouse, upstream, secret))
-    log = os.path.join(directory, "nginx-error.log")
-    process = subprocess.Popen([nginx_binary_path(), "-p", directory, "-c", conf, "-e", log, "-g", "daemon off;"],
-                               stdout=subprocess.DEVNULL, stderr=open(os.path.join(directory, "nginx.stderr"), "w"))
-    try:
-        wait_for_port(port, process, "nginx", log)
-    except BaseException:
-        stop(process, "nginx", sig=signal.SIGQUIT)
-        raise
-    return process, port
-
-
-def caddy_config(port, gatehouse, upstream):
-    snippet = substitute(doc_snippet("caddy"), [
-        ("api.example.com {", f"http://127.0.0.1:{port} {{"),
-        ("forward_auth 127.0.0.1:8080 {", f"forward_auth {gatehouse} {{"),
-        ("reverse_proxy 127.0.0.1:3000", f"reverse_proxy {upstream}"),
-    ], "caddy")
-    return ("# Written by Tests/EndToEnd/edge_proxies.py around the Caddy block of docs/enforcement.md.\n"
-            "{\n\tadmin off\n\tauto_https off\n\tdefault_bind 127.0.0.1\n}\n" + snippet + "\n")
 
 
 def check_proxy(checks, name, port, upstream, token, sub):
@@ -335,35 +186,24 @@ def check_counts(checks, base, management_token, environment_id, expected):
                       f"enforcement report: {name} wouldRefuse.share", f"expected {refusable / total:.3f}, got {share!r}")
 
 
-def stop(process, name, sig=signal.SIGTERM, seconds=10):
-    """Signals `process` and waits for it; kills it past `seconds`. Returns its exit status (None if killed)."""
-    if process is None or process.poll() is not None:
-        return None if process is None else process.returncode
-    process.send_signal(sig)
-    try:
-        return process.wait(timeout=seconds)
-    except subprocess.TimeoutExpired:
-        print(f"{name} did not stop within {seconds} s: killed", flush=True)
-        process.kill()
-        process.wait()
-        return None
-
-
 def main():
     if len(sys.argv) != 2:
         raise SystemExit(__doc__)
+    from edge_phone import AndroidPhone
+    from edge_upstreams import start_apps
+    from edge_walkaround import Walk, fake_check_refuses, gatehouse_stopped, reachable
     binary = os.path.abspath(sys.argv[1])
     for tool in ["nginx", "caddy"]:
         if shutil.which(tool) is None and not os.path.exists(f"/usr/sbin/{tool}"):
             raise SystemExit(f"{tool} is not installed (make test-deps installs EDGE_PACKAGES)")
-    nginx_binary = nginx_binary_path()
     started = time.monotonic()
     checks = Checks()
     directory = tempfile.mkdtemp(prefix="gatehouse-edge-")
     # nginx's workers (nobody, when the master is root) reach their temp directories through this one.
     os.chmod(directory, 0o711)
     log = open(os.path.join(directory, "serve.log"), "w")
-    server = nginx = caddy = upstream = None
+    server = upstream = fake = None
+    proxies, apps = [], []
     code = 1
     try:
         database = os.path.join(directory, "g.sqlite")
@@ -377,11 +217,14 @@ def main():
         environment_id = environment["id"]
         secret = next(k["secret"] for k in environment["keys"] if k["type"] == "secret")
         public = next(k["value"] for k in environment["keys"] if k["type"] == "public")
+        phone = AndroidPhone()
         _, patched = call(base, "PATCH", f"{V1}/environments/{environment_id}", management_token,
-                          {"enforcement": {"mode": "monitor", "routes": ROUTES}})
+                          dict(phone.environment_patch(), enforcement={"mode": "monitor", "routes": ROUTES}))
         enforcement = patched.get("enforcement") or {}
         checks.equal((enforcement.get("mode"), [{k: r.get(k) for k in ("name", "match", "mode")} for r in enforcement.get("routes", [])]),
-                     ("monitor", ROUTES), "PATCH enforcement: echoed")
+                     ("monitor", [{k: r[k] for k in ("name", "match", "mode")} for r in ROUTES]), "PATCH enforcement: echoed")
+        checks.equal([(r.get("consume"), r.get("require")) for r in enforcement.get("routes", [])][:1],
+                     [(True, {"bound": True, "attestation": "verified"})], "PATCH enforcement: payments consumes and requires")
         token = receipt(base, public)
         sub = jwt_claims(token)["sub"]
         # First, so that a binary without the edge check stops the run here.
@@ -390,36 +233,51 @@ def main():
         upstream = Upstream()
         threading.Thread(target=upstream.serve_forever, daemon=True).start()
         upstream_address = f"127.0.0.1:{upstream.server_address[1]}"
-
-        nginx, nginx_port = start_nginx(directory, gatehouse, upstream_address, secret)
-
-        caddy_port = free_port()
-        caddyfile = os.path.join(directory, "Caddyfile")
-        with open(caddyfile, "w") as f:
-            f.write(caddy_config(caddy_port, gatehouse, upstream_address))
-        caddy_log = os.path.join(directory, "caddy.log")
-        caddy_env = dict(os.environ, HOME=directory, XDG_CONFIG_HOME=directory, XDG_DATA_HOME=directory,
-                         GATEHOUSE_EDGE_SECRET_KEY=secret)
-        caddy = subprocess.Popen(["caddy", "run", "--config", caddyfile, "--adapter", "caddyfile"],
-                                 stdout=subprocess.DEVNULL, stderr=open(caddy_log, "w"), env=caddy_env)
-        wait_for_port(caddy_port, caddy, "caddy", caddy_log)
-
-        for counted in [check_proxy(checks, name, port, upstream, token, sub) for name, port in [("nginx", nginx_port), ("caddy", caddy_port)]]:
+        nginx = start_proxy(directory, "nginx", "nginx", gatehouse, upstream_address, secret, "nginx+echo")
+        caddy = start_proxy(directory, "caddy", "caddy", gatehouse, upstream_address, secret, "caddy+echo")
+        proxies += [nginx, caddy]
+        for counted in [check_proxy(checks, p.kind, p.port, upstream, token, sub) for p in (nginx, caddy)]:
             for route, counts in counted.items():
                 for outcome, n in counts.items():
                     expected.setdefault(route, {}).setdefault(outcome, 0)
                     expected[route][outcome] += n
         check_counts(checks, base, management_token, environment_id, expected)
 
+        # The walk-around: every proxy configuration in front of every API.
+        apps = start_apps(directory)
+        for app in apps:
+            reachable(checks, app)
+        walk = Walk(checks, base, public, phone)
+        fronts = []
+        for app in apps:
+            for kind, block in [("nginx", "nginx"), ("caddy", "caddy"), ("nginx", "nginx-fail-open"), ("caddy", "caddy-fail-open")]:
+                proxy = start_proxy(directory, kind, block, gatehouse, app.address, secret, f"{block}+{app.name}")
+                proxies.append(proxy)
+                fronts.append((proxy, app))
+        for proxy, app in fronts:
+            if not proxy.fail_open:
+                walk.refused_spellings(proxy, app)
+                walk.consumed_once(proxy, app)
+                walk.forged_headers(proxy, app, token, sub)
+            walk.cannot_open(proxy, app)
+        # Every configuration in front of a check that answers whatever it is told, or resets the connection.
+        fake = FakeCheck()
+        for kind, block in [("nginx", "nginx"), ("caddy", "caddy"), ("nginx", "nginx-fail-open"), ("caddy", "caddy-fail-open")]:
+            proxy = start_proxy(directory, kind, block, fake.address, upstream_address, secret, f"{block}+fake-check")
+            proxies.append(proxy)
+            fake_check_refuses(checks, proxy, upstream)
+
         exit_code = stop(server, "gatehouse", seconds=30)
         server = None
         checks.equal(exit_code, 0, "gatehouse serve: exit status after SIGTERM")
-        # Gatehouse gone: both proxies refuse (nginx 500, Caddy 502) and the API is not reached.
-        for name, port, status in [("nginx", nginx_port, 500), ("caddy", caddy_port, 502)]:
+        # Gatehouse gone: both documented proxies refuse (nginx 500, Caddy 502) and the API is not reached.
+        for proxy, status in [(nginx, 500), (caddy, 502)]:
             before = upstream.count()
-            got, _, _ = get(port, "/api/feed")
-            checks.equal(got, status, f"{name}: Gatehouse unreachable: fails closed")
-            checks.equal(upstream.count(), before, f"{name}: Gatehouse unreachable: upstream not reached")
+            got, _, _ = get(proxy.port, "/api/feed")
+            checks.equal(got, status, f"{proxy.name}: Gatehouse unreachable: fails closed")
+            checks.equal(upstream.count(), before, f"{proxy.name}: Gatehouse unreachable: upstream not reached")
+        for proxy, app in fronts:
+            gatehouse_stopped(checks, proxy, app)
 
         log.flush()
         errors = [line for line in open(log.name) if '"level":"error"' in line]
@@ -427,17 +285,21 @@ def main():
         code = 0 if not checks.failed else 1
     finally:
         stop(server, "gatehouse", seconds=30)
-        stop(nginx, "nginx", sig=signal.SIGQUIT)
-        stop(caddy, "caddy")
+        for proxy in proxies:
+            proxy.stop()
+        for app in apps:
+            app.stop()
+        if fake is not None:
+            fake.close()
         if upstream is not None:
             upstream.shutdown()
             upstream.server_close()
         log.close()
         if code != 0 or os.environ.get("KEEP_EDGE_DIR"):
-            print(f"kept {directory} (serve.log, nginx.conf, nginx-error.log, Caddyfile, caddy.log)", flush=True)
+            print(f"kept {directory} (serve.log; per proxy nginx.conf, nginx-error.log, Caddyfile, caddy.log; the APIs' logs)", flush=True)
         else:
             shutil.rmtree(directory, ignore_errors=True)
-    versions = subprocess.run([nginx_binary, "-v"], capture_output=True, text=True).stderr.strip().removeprefix("nginx version: ")
+    versions = subprocess.run([nginx_binary_path(), "-v"], capture_output=True, text=True).stderr.strip().removeprefix("nginx version: ")
     caddy_version = subprocess.run(["caddy", "version"], capture_output=True, text=True).stdout.split(" ")[0].strip()
     print(f"edge proxies ({versions}, caddy {caddy_version}, {time.monotonic() - started:.1f} s)", flush=True)
     print(f"edge_proxies: {checks.passed} passed, {len(checks.failed)} failed", flush=True)

@@ -12,6 +12,8 @@ import time
 from api_schema import ROOT
 
 DOC = os.path.join(ROOT, "docs", "enforcement.md")
+# EDGE_VERBOSE=1 prints every check that passed too (each walk-around label carries the status the client got).
+VERBOSE = bool(os.environ.get("EDGE_VERBOSE"))
 GATEHOUSE_HEADERS = ["Gatehouse-Outcome", "Gatehouse-Route", "Gatehouse-Receipt", "Gatehouse-Platform", "Gatehouse-Attestation"]
 
 
@@ -25,6 +27,8 @@ class Checks:
     def expect(self, condition, label, detail=""):
         if condition:
             self.passed += 1
+            if VERBOSE:
+                print(f"ok   {label}", flush=True)
         else:
             self.failed.append(label)
             print(f"FAIL {label}" + (f": {detail}" if detail else ""), flush=True)

@@ -1,6 +1,6 @@
 """The FastAPI upstream of the edge tests, served by uvicorn (python asgi_app.py PORT, from the project's venv).
 
-Starlette decodes percent-encoded paths before routing and answers HEAD with the GET handler. GET /__runs (asked
+Starlette decodes percent-encoded paths before routing (FastAPI answers HEAD with 405). GET /__runs (asked
 directly, never through a proxy) tells how often each protected handler ran and the Gatehouse-* headers of the last
 call each handler saw."""
 import sys
