@@ -71,6 +71,10 @@ struct EdgeSpellingsTests {
         for method in ["HEAD", "head", "GET"] {
             #expect(try edge(method, "/API/Orders/7/", forwarded: forwarded) == "401 missing orders", "\(method)")
         }
+        // Express routes a dot segment where :id stands to the handler (id "." or ".."): read as written too.
+        for target in ["/api/orders/.", "/api/orders/..", "/api/orders/%2e/", "/api/x/../orders/7"] {
+            #expect(try edge("GET", target, forwarded: forwarded) == "401 missing orders", "\(target)")
+        }
     }
 
     @Test func oneReceiptPassesAConsumeRouteOnceWhateverTheSpelling() throws {

@@ -38,8 +38,16 @@ public struct EnforcementSettings: Sendable, Equatable {
     }
 
     /// The route that judges `method path` (a normalized path, ``NormalizedPath``): the first that matches, or nil.
+    /// A path that held a dot segment is also read as written (frameworks route `/api/orders/..` to
+    /// `/api/orders/:id`): the route of that reading judges it when its mode is at least as strict as the normalized
+    /// reading's, so no reading a framework may route by escapes its route.
     public func route(method: String, path: NormalizedPath) -> EnforcementRoute? {
-        routes.first { $0.match.matches(method: method, path: path) }
+        let normalized = routes.first { $0.match.matches(method: method, segments: path.folded) }
+        guard let written = path.written,
+              let literal = routes.first(where: { $0.match.matches(method: method, segments: written) }),
+              literal.name != normalized?.name, mode(of: literal) >= mode(of: normalized)
+        else { return normalized }
+        return literal
     }
 
     /// The mode `route` judges under (its own, else the environment's).

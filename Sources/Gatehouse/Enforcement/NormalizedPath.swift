@@ -12,6 +12,11 @@ public struct NormalizedPath: Sendable, Equatable, CustomStringConvertible {
     /// The segments as routes compare them: ASCII letters in lower case, and a trailing `/` dropped (`/API/Pay/` is
     /// `["api", "pay"]`, `/` is `[]`), because frameworks route that way (Express ignores case and a trailing `/`).
     let folded: [String]
+    /// Only when the path held a dot segment (`.` or `..`, raw or encoded): the segments as written, dot segments
+    /// kept, folded the same way. Express, Starlette and Flask do not remove dot segments (Express routes
+    /// `/api/orders/..` to `/api/orders/:id`), so routes read such a path both ways
+    /// (``EnforcementSettings/route(method:path:)``).
+    let written: [String]?
 
     /// Why a path is refused.
     public enum Refusal: String, Error, Sendable, Equatable, CaseIterable {
@@ -43,13 +48,17 @@ public struct NormalizedPath: Sendable, Equatable, CustomStringConvertible {
         if let end = bytes.firstIndex(where: { $0 == UInt8(ascii: "?") }) { bytes = bytes[..<end] }
         guard bytes.first == UInt8(ascii: "/") else { throw .notAPath }
         var output: [String] = []
+        var literal: [String] = []
+        var sawDot = false
         var segment: [UInt8] = []
         var iterator = bytes.dropFirst().makeIterator()
         func close() throws(Refusal) {
+            if !segment.isEmpty { literal.append(String(decoding: segment, as: UTF8.self)) }
             switch segment {
             case [UInt8(ascii: ".")]:
-                break
+                sawDot = true
             case [UInt8(ascii: "."), UInt8(ascii: ".")]:
+                sawDot = true
                 guard !output.isEmpty else { throw .aboveRoot }
                 output.removeLast()
             case []:
@@ -89,6 +98,7 @@ public struct NormalizedPath: Sendable, Equatable, CustomStringConvertible {
         let lastIsDot = segment == [UInt8(ascii: ".")] || segment == [UInt8(ascii: "."), UInt8(ascii: ".")]
         try close()
         folded = output.map(Self.lowercased)
+        written = sawDot ? literal.map(Self.lowercased) : nil
         if endsWithSlash || lastIsDot { output.append("") }
         segments = output
     }

@@ -73,8 +73,12 @@ public struct RouteMatch: Sendable, Equatable {
 
     /// Whether a call `method` (as sent: any case) on `path` matches.
     public func matches(method: String, path: NormalizedPath) -> Bool {
+        matches(method: method, segments: path.folded)
+    }
+
+    /// Whether a call `method` on folded segments (``NormalizedPath``'s `folded` or `written`) matches.
+    func matches(method: String, segments parts: [String]) -> Bool {
         if let own = self.method, !Self.method(method, isJudgedAs: own) { return false }
-        let parts = path.folded
         var i = 0
         for segment in segments {
             switch segment {
