@@ -34,6 +34,8 @@ ORDERS = [
     ("GET", "/api/orders/7#x"), ("GET", "/api/orders/7%23x"), ("GET", "/api\\orders/7"), ("GET", "/api/orders/%37"),
     ("GET", "/api/x/../orders/7"), ("GET", "//api/orders//7"), ("GET", "/api/ord%65rs/7"),
     ("GET", "http://{host}/api/orders/7"), ("HEAD", "http://{host}/API/ORDERS/7/"),
+    # Express routes a dot segment where :id stands to the handler (id "." or ".."): judged as written too.
+    ("GET", "/api/orders/."), ("GET", "/api/orders/.."), ("GET", "/api/orders/%2e"), ("GET", "/api/orders/%2E%2E/"),
 ]
 
 
