@@ -31,9 +31,9 @@ run: build
 TEST_PACKAGES = postgresql-15 pgbouncer
 # The reverse proxies the edge check is tested behind (test-edge): Debian's nginx (auth_request) and Caddy (forward_auth).
 EDGE_PACKAGES = nginx caddy
-# The Node backend library's runtime and the framework its middleware is tested under (test-node-client): Debian's
-# nodejs and node-express.
-NODE_PACKAGES = nodejs node-express
+# The Node backend library's runtime, the framework its middleware is tested under and the compiler its TypeScript
+# declarations are checked with (test-node-client): Debian's nodejs, node-express and node-typescript.
+NODE_PACKAGES = nodejs node-express node-typescript
 
 test-deps: deps
 	@missing=""; for p in $(TEST_PACKAGES) $(EDGE_PACKAGES) $(NODE_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \

@@ -173,7 +173,7 @@ export interface Route {
   name: string;
   /** A method or `*`, a space, a path pattern (`*` one segment, a final `**` any rest): `POST /api/payments/**`. */
   match: string;
-  /** Absent or null: the `mode` of the options. */
+  /** Absent or null: the environment's mode (for a table in code, the `mode` of the options). */
   mode?: Mode | null;
   require?: ReceiptPolicy | null;
   /** Spend the receipt on Gatehouse when everything else holds. */
@@ -183,16 +183,34 @@ export interface Route {
 export type Mode = 'off' | 'monitor' | 'enforce';
 export type Outcome = 'missing' | 'invalid' | 'reused' | 'challenge' | 'unmet' | 'verified';
 
+/** What a library does under `enforce` when it cannot judge a call (Gatehouse unreachable): refuse it (503), or pass it uncounted. */
+export type OnUnavailable = 'refuse' | 'pass';
+
+/** Where the library says what it must (console by default; null for silence). Never given the secret key. */
+export interface Logger {
+  warn(message: string): void;
+  /** Misconfigurations (a refused secret key, another environment's key), at most once a minute; warn when absent. */
+  error?(message: string): void;
+  /** Routes given in code (said once); warn when absent. */
+  info?(message: string): void;
+}
+
 export interface GatehouseOptions {
-  /** Gatehouse's base URL: the keys, and for consume routes and reporting the backend endpoints. */
+  /** Gatehouse's base URL: the keys, the routes, and for consume routes and reporting the backend endpoints. */
   gatehouseUrl: string | URL;
-  /** The environment id (`env_…`). */
+  /** The environment id (`env_…`): the secret key must be one of its keys. */
   environment: string;
+  /**
+   * Absent: the environment's routes and modes, fetched from Gatehouse (GET /api/v4/edge/routes, needs `secretKey`)
+   * and refreshed every 30 s. Given (even `[]`): a route table in code, which wins.
+   */
   routes?: Route[];
-  /** The mode of calls no route matches and of routes without one (default monitor). */
+  /** The mode of a route table in code: calls no route matches and routes without one (default monitor). */
   mode?: Mode;
-  /** One of the environment's secret keys: needed by consume routes and for reporting. */
+  /** One of the environment's secret keys: needed to fetch the routes, by consume routes and for reporting. */
   secretKey?: string | null;
+  /** Under enforce, when Gatehouse cannot be reached to judge a call: 'refuse' (503, the default) or 'pass'. */
+  onUnavailable?: OnUnavailable;
   /** Report the outcome counts once a minute (default true; needs secretKey). */
   report?: boolean;
   /** Keys to use instead of fetching them from gatehouseUrl (a JWKSSource to share one, or fixed keys). */
@@ -201,43 +219,59 @@ export interface GatehouseOptions {
   timeoutMs?: number;
   /** Default 60000. */
   reportIntervalMs?: number;
-  /** Where reporting failures are said (default console; null for silence). Never given the secret key. */
-  logger?: { warn(message: string): void } | null;
+  /** Between two fetches of the routes (default 30000). */
+  routesIntervalMs?: number;
+  /** Where failures are said (default console; null for silence). Never given the secret key. */
+  logger?: Logger | null;
   fetch?: typeof fetch;
 }
 
+/** The problem types of refusals and failures, the same in the edge check and the Python library. */
+export type ProblemType =
+  | '/problems/receipt-missing'
+  | '/problems/receipt-invalid'
+  | '/problems/receipt-reused'
+  | '/problems/receipt-challenge'
+  | '/problems/receipt-unmet'
+  | '/problems/gatehouse-unavailable'
+  | '/problems/gatehouse-misconfigured';
+
 /** The problem+json body of a refusal. */
 export interface Problem {
-  type: string;
+  type: ProblemType;
   title: string;
   status: number;
   detail: string;
+  /** Null for gatehouse-unavailable and gatehouse-misconfigured (the call was not judged). */
   outcome: Outcome | null;
-  route: string;
+  /** The route, `(unmatched)`, or null when the route table was not known. */
+  route: string | null;
   reasons: string[];
 }
 
-/** What check(req) decided. */
+/** What check(req) and judge(name, req) decided. */
 export interface CheckResult {
   /** Whether the call may go on. */
   allow: boolean;
-  /** 200 when it may; else 401, 403 (challenge) or 503 (cannot judge now, under enforce). */
+  /** 200 when it may; else 401, 403 (challenge) or 503 (unavailable, misconfigured). */
   status: number;
-  /** Null when the call was not judged (mode off, or Gatehouse needed and unreachable). */
+  /** Null when the call was not judged (mode off, or Gatehouse needed and unreachable or refusing the key). */
   outcome: Outcome | null;
-  /** The route's name, or `(unmatched)`. */
-  route: string;
+  /** The route's name, `(unmatched)`, or null when the route table is not known yet. */
+  route: string | null;
+  /** The mode the call was judged under. */
+  mode: Mode;
   verification: (Verification & { consumed?: boolean }) | null;
   /** The body of the refusal, null when allowed. */
   problem: Problem | null;
-  /** The headers of the refusal (Content-Type, Retry-After, Gatehouse-Outcome, Gatehouse-Route). */
-  headers: Record<string, string | null>;
+  /** Gatehouse-Outcome and Gatehouse-Route (each only with a value); for a refusal also Content-Type, Cache-Control and Retry-After (503 unavailable). */
+  headers: Record<string, string>;
 }
 
 /** What the handlers find in `req.gatehouse`. */
 export interface GatehouseState {
   outcome: Outcome | null;
-  route: string;
+  route: string | null;
   verification: (Verification & { consumed?: boolean }) | null;
 }
 
@@ -249,27 +283,50 @@ export interface RequestLike {
   headers?: Record<string, string | string[] | undefined> | { get(name: string): string | null };
 }
 
+/** A guard's options: `mode` in code overrides the environment's for this guard. */
+export interface GuardOptions {
+  mode?: Mode | null;
+}
+
+/** Connect-style middleware (Express, Connect, node:http). */
+export type Middleware = (req: any, res: any, next: (error?: unknown) => void) => void;
+
 export interface Check {
+  /** The route table's judgement of `req`; never rejects. */
   (req: RequestLike): Promise<CheckResult>;
+  /** A guard's judgement of `req` under the route called `name` (a TypeError for a name that cannot be one). */
+  judge(name: string, req: RequestLike, options?: GuardOptions): Promise<CheckResult>;
   /** Sends the counts now. */
   flush(): Promise<void>;
-  /** Stops the reporting timer and sends the counts. */
+  /** Stops fetching routes and the reporting timer, and sends the counts. */
   close(): Promise<void>;
 }
 
-/** The framework-free check: `const result = await check(req)`; never rejects. */
+/** The framework-free route table: `const result = await check(req)`; never rejects. */
 export declare function createCheck(options: GatehouseOptions): Check;
 
-/** Connect-style middleware (Express): sets `req.gatehouse`, calls next() or answers the refusal. */
-export declare function gatehouse(options: GatehouseOptions): ((req: any, res: any, next: (error?: unknown) => void) => void) & {
+/** `gh`: the route-table middleware (`app.use(gh)`), with guards for handlers and close(). */
+export interface Gatehouse {
+  /** The route table: sets `req.gatehouse`, calls next() or answers the refusal. */
+  (req: any, res: any, next: (error?: unknown) => void): void;
+  /** Express route middleware guarding one handler: `app.post('/api/payments', gh.require('payments'), handler)`. */
+  require(name: string, options?: GuardOptions): Middleware;
+  /** The guard for any framework: `await gh.judge('payments', req)`; never rejects for a route name. */
+  judge(name: string, req: RequestLike, options?: GuardOptions): Promise<CheckResult>;
   check: Check;
+  /** Sends the counts now. */
   flush(): Promise<void>;
+  /** Stops fetching routes and the reporting timer, and sends the counts: call it on SIGTERM. */
   close(): Promise<void>;
-};
+}
 
-/** A Fastify onRequest hook: `fastify.addHook('onRequest', fastifyOnRequest({...}))`; sets `request.gatehouse`. */
+/** `const gh = gatehouse({...})`: guards on handlers, and the route table as connect-style middleware. */
+export declare function gatehouse(options: GatehouseOptions): Gatehouse;
+
+/** A Fastify onRequest hook (the route table): `fastify.addHook('onRequest', fastifyOnRequest({...}))`; sets `request.gatehouse`. */
 export declare function fastifyOnRequest(options: GatehouseOptions): ((request: any, reply: any) => Promise<unknown>) & {
   check: Check;
+  judge(name: string, req: RequestLike, options?: GuardOptions): Promise<CheckResult>;
   flush(): Promise<void>;
   close(): Promise<void>;
 };

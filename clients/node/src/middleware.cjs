@@ -1,232 +1,129 @@
 'use strict';
-// The backend's own enforcement (DEVICE-API.md "The backend libraries", 3): routes in the environment's `match`
-// syntax, judged as the edge check judges them (Sources/Gatehouse/Enforcement/EdgeCheck.swift), with the same
-// outcomes, modes and refusals; a `consume` route spends its receipt through POST /api/v4/receipts/verify (the only
-// network call in the request path); outcome counts reported once a minute with a secret key.
+// What frameworks use (DEVICE-API.md "The backend libraries", 3, and "Guards on the handler"): gatehouse(options)
+// → `gh`, the connect-style route-table middleware (`app.use(gh)`) that also offers guards on handlers
+// (`gh.require(name)` for Express, `await gh.judge(name, req)` for any framework) and `gh.close()`; createCheck()
+// → `check(req)`, the framework-free route table; fastifyOnRequest() → a Fastify onRequest hook.
 
-const { verifySessionToken, readPolicy, isSource } = require('./verify.cjs');
-const { JWKSSource, GatehouseUnavailableError } = require('./jwks-source.cjs');
-const { keySetOf } = require('./keys.cjs');
-const { serverVerify } = require('./consume.cjs');
-const { Reporter } = require('./report.cjs');
-const routes = require('./routes.cjs');
+const { Engine, targetOf, headerOf, TOKEN_HEADER, PROOF_HEADER } = require('./engine.cjs');
+const { isRouteName, readMode } = require('./routes.cjs');
+const { judgement } = require('./problems.cjs');
 
-const TOKEN_HEADER = 'antibot-token';
-const PROOF_HEADER = 'antibot-pop';
-const INVALID_REASONS = new Set(['malformed', 'signatureInvalid', 'expired', 'wrongEnvironment', 'session:proof']);
-/** Seconds a client is asked to wait when the call cannot be judged (Retry-After). */
-const RETRY_AFTER_SECONDS = 5;
+/** The judgement an engine already made of a request (the route table, or a guard), so no call is judged twice. */
+const JUDGED = Symbol('gatehouse judgement');
 
-// The refusals of the edge check (EdgeAPI.refusal), so that a phone reads the same problem wherever it was refused.
-const REFUSALS = {
-  missing: ['receipt-missing', 'Receipt required', 'This call needs a Gatehouse receipt in the antibot-token header.'],
-  invalid: ['receipt-invalid', 'Receipt not valid', 'The receipt (or its request proof, or the path) does not hold: see reasons.'],
-  reused: ['receipt-reused', 'Receipt already used', 'This call spends its receipt, and the receipt was spent before: assess again for a new one.'],
-  challenge: ['challenge', 'Attestation required', 'Attack mode is on and this receipt was issued without a verified attestation: attest and assess again.'],
-  unmet: ['receipt-unmet', "Receipt does not meet the route's requirements", 'The route requires more of the receipt: see reasons.'],
-};
-
-/** The value of header `name` of a Node, Express, Fastify or WHATWG (fetch) request, or undefined. */
-function headerOf(req, name) {
-  const headers = req?.headers;
-  if (headers === null || typeof headers !== 'object') return undefined;
-  let value = typeof headers.get === 'function' ? headers.get(name) : headers[name];
-  if (Array.isArray(value)) value = value.join(', ');
-  return typeof value === 'string' ? value : undefined;
+/** What handlers find in `req.gatehouse`. */
+function stateOf(result) {
+  return { outcome: result.outcome, route: result.route, verification: result.verification };
 }
 
-// eslint-disable-next-line no-control-regex
-const NON_ASCII = /[^\x00-\x7f]/;
-const LATIN1 = /^[\x00-\xff]*$/;
-
-/** The request target as the phone sent it (and signed it): path and query. */
-function targetOf(req) {
-  let target = typeof req?.originalUrl === 'string' ? req.originalUrl : req?.url;
-  if (typeof target !== 'string') return '';
-  if (target.charCodeAt(0) !== 0x2f) {
-    // An absolute URL (a fetch Request's url, an absolute-form request target): its path and query.
-    const match = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*([^#]*)/.exec(target);
-    if (match !== null) target = match[1] === '' ? '/' : match[1];
-  }
-  if (NON_ASCII.test(target) && LATIN1.test(target)) {
-    // Node's HTTP parser hands bytes outside ASCII over as Latin-1 text: read them back as the UTF-8 that was sent.
-    const bytes = Buffer.from(target, 'latin1');
-    const text = bytes.toString('utf8');
-    if (Buffer.from(text, 'utf8').equals(bytes)) target = text;
-  }
-  return target;
-}
-
-function problemOf(status, slug, title, detail, outcome, route, reasons) {
-  return { type: `/problems/${slug}`, title, status, detail, outcome, route, reasons };
-}
-
-/**
- * Reads the options of createCheck/gatehouse and makes what they need once: routes, key source, reporter.
- */
-function setUp(options) {
-  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object {gatehouseUrl, environment, routes, mode, secretKey, report}');
-  const { gatehouseUrl, environment, secretKey = null, report = true } = options;
-  if (typeof environment !== 'string' || environment.length === 0) throw new TypeError('environment must be the environment id (env_…)');
-  if (secretKey !== null && (typeof secretKey !== 'string' || !secretKey.startsWith('sk_'))) {
-    throw new TypeError("secretKey must be one of the environment's secret keys (sk_…)");
-  }
-  const table = routes.readRoutes(options.routes);
-  const mode = routes.readMode(options.mode, 'monitor');
-  if (table.some((route) => route.consume) && secretKey === null) {
-    throw new TypeError('a consume route spends its receipt on Gatehouse: give secretKey');
-  }
-  let keys = options.jwks ?? null;
-  if (keys === null) {
-    if (gatehouseUrl === undefined || gatehouseUrl === null) throw new TypeError("gatehouseUrl must be Gatehouse's base URL");
-    keys = new JWKSSource(gatehouseUrl, { timeoutMs: options.timeoutMs, fetch: options.fetch, now: options.now });
-  } else if (!isSource(keys)) {
-    keys = keySetOf(keys);
-  }
-  const reporter = secretKey !== null && report !== false && gatehouseUrl != null
-    ? new Reporter({ gatehouseUrl, secretKey, intervalMs: options.reportIntervalMs, fetch: options.fetch, now: options.now, logger: options.logger })
-    : null;
-  if (reporter !== null) reporter.start();
-  // Fetch the keys now, so that the first call does not wait for them (a failure is retried on the first call).
-  if (isSource(keys)) Promise.resolve().then(() => keys.get()).catch(() => undefined);
-  const settings = { gatehouseUrl, environment, mode, routes: table, strictest: routes.strictestMode(mode, table), keys, reporter };
-  Object.defineProperty(settings, 'secretKey', { value: secretKey, enumerable: false });
-  settings.timeoutMs = options.timeoutMs ?? 2000;
-  settings.fetch = options.fetch;
-  return settings;
-}
-
-/** A judgement as check(req) answers it. */
-function answer(settings, mode, route, outcome, reasons, verification) {
-  const allow = mode !== 'enforce' || outcome === 'verified';
-  const headers = { 'gatehouse-outcome': outcome, 'gatehouse-route': route };
-  if (allow) return { allow, status: 200, outcome, route, verification, problem: null, headers };
-  const status = outcome === 'challenge' ? 403 : 401;
-  const [slug, title, detail] = REFUSALS[outcome];
-  headers['content-type'] = 'application/problem+json';
-  headers['cache-control'] = 'no-store';
-  return { allow, status, outcome, route, verification, problem: problemOf(status, slug, title, detail, outcome, route, reasons), headers };
-}
-
-/** A call that was not judged: its route's mode is off. */
-function unjudged(route) {
-  return { allow: true, status: 200, outcome: null, route, verification: null, problem: null, headers: {} };
-}
-
-/** A call that cannot be judged now: 503 with Retry-After under enforce, passed (and not counted) otherwise. */
-function cannotJudge(mode, route, why) {
-  if (mode !== 'enforce') return { ...unjudged(route), unavailable: why };
-  const problem = problemOf(503, 'receipt-check-unavailable', 'Receipt cannot be checked now',
-    'Gatehouse cannot be reached to check this receipt: try again shortly.', null, route, []);
-  const headers = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', 'retry-after': String(RETRY_AFTER_SECONDS), 'gatehouse-route': route };
-  return { allow: false, status: 503, outcome: null, route, verification: null, problem, headers, unavailable: why };
-}
-
-/** Judges one call as EdgeCheck.judge does. */
-async function judge(settings, req) {
-  const method = typeof req?.method === 'string' ? req.method : '';
-  const target = targetOf(req);
-  let segments;
+/** Never rejects: a failure to judge (a bug, a key that cannot be read) is a 503 under enforce. */
+async function safely(judge, fallback) {
   try {
-    segments = routes.normalizePath(target);
-  } catch (refusal) {
-    // A path two parsers could read differently: invalid, under the strictest mode the environment has.
-    if (settings.strictest === 'off') return unjudged(routes.UNMATCHED);
-    settings.reporter?.count(routes.UNMATCHED, 'invalid');
-    return answer(settings, settings.strictest, routes.UNMATCHED, 'invalid', [refusal.reason], null);
+    return await judge();
+  } catch {
+    return fallback;
   }
-  const route = routes.findRoute(settings.routes, method, segments);
-  const name = route === null ? routes.UNMATCHED : route.name;
-  const mode = route?.mode ?? settings.mode;
-  if (mode === 'off') return unjudged(name);
-  const token = headerOf(req, TOKEN_HEADER);
-  let outcome;
-  let verification = null;
-  let reasons = [];
-  if (token === undefined || token === '') {
-    outcome = 'missing';
-  } else {
-    const proof = headerOf(req, PROOF_HEADER) ?? null;
-    const policy = route?.require ?? null;
+}
+
+function remember(req, engine, j) {
+  if (req !== null && typeof req === 'object' && j.outcome !== null && j.failure === null) {
     try {
-      verification = await verifySessionToken(token, { jwks: settings.keys, environment: settings.environment, method, pathAndQuery: target, proof, policy });
-    } catch (error) {
-      if (error instanceof GatehouseUnavailableError) return cannotJudge(mode, name, error.message);
-      throw error;
+      Object.defineProperty(req, JUDGED, { value: { engine, judgement: j }, configurable: true });
+    } catch {
+      // a frozen request: judged again if asked again
     }
-    reasons = verification.reasons;
-    const isChallenge = verification.action === 'challenge';
-    if (route?.consume && !reasons.some((reason) => INVALID_REASONS.has(reason))) {
-      let spent;
-      try {
-        spent = await serverVerify(token, {
-          gatehouseUrl: settings.gatehouseUrl, secretKey: settings.secretKey, method, pathAndQuery: target, proof, policy: readPolicy(policy),
-          timeoutMs: settings.timeoutMs, fetch: settings.fetch,
-        }, !isChallenge);
-      } catch (error) {
-        // Only a receipt valid offline needed spending; one already refused offline (unmet, challenge) stays
-        // refused, though Gatehouse could not say whether it was spent before.
-        if (reasons.length === 0 && !isChallenge) return cannotJudge(mode, name, error.message);
-        spent = null;
-      }
-      if (spent !== null) {
-        reasons = spent.reasons;
-        verification = { ...verification, valid: spent.valid, reasons, consumed: spent.consumed };
-      }
-    }
-    if (reasons.some((reason) => INVALID_REASONS.has(reason))) outcome = 'invalid';
-    else if (reasons.includes('consumed')) outcome = 'reused';
-    else if (isChallenge) outcome = 'challenge';
-    else if (reasons.length > 0) outcome = 'unmet';
-    else outcome = 'verified';
   }
-  settings.reporter?.count(name, outcome);
-  return answer(settings, mode, name, outcome, reasons.slice(), verification);
+  return j;
+}
+
+/** The route table's judgement of `req`. */
+async function judgeTable(engine, req) {
+  const j = await safely(() => engine.table(req), judgement(null, 'enforce', null, [], null, 'unavailable'));
+  return remember(req, engine, j);
 }
 
 /**
- * The framework-free check: `check(req)` judges a request (Node's IncomingMessage, Express, Fastify, or a fetch
- * Request) and answers `{allow, status, outcome, route, verification, problem, headers}`: when `allow` is false,
- * answer `status` with `headers` and the problem as JSON. Never rejects: a failure to judge is a 503 under enforce.
- * `check.close()` stops the reporting timer and sends what is counted; `check.flush()` sends it now.
+ * A guard's judgement of `req` under route `name`: the judgement this engine already made under that route (the
+ * route table in front, another guard) is taken as it is, answered under the guard's mode, so a receipt is never
+ * spent or counted twice for one call.
  */
-function createCheck(options) {
-  const settings = setUp(options);
-  const check = async (req) => {
-    try {
-      return await judge(settings, req);
-    } catch (error) {
-      return cannotJudge(settings.strictest, routes.UNMATCHED, error?.message ?? String(error));
-    }
-  };
-  check.flush = () => (settings.reporter === null ? Promise.resolve() : settings.reporter.flush());
-  check.close = () => (settings.reporter === null ? Promise.resolve() : settings.reporter.close());
-  check.keys = settings.keys;
-  check.reporter = settings.reporter;
-  return check;
+async function judgeNamed(engine, name, mode, req) {
+  const earlier = req?.[JUDGED];
+  if (earlier?.engine === engine && earlier.judgement.route === name && (mode ?? earlier.judgement.mode) !== 'off') {
+    return { ...earlier.judgement, mode: mode ?? earlier.judgement.mode };
+  }
+  const j = await safely(() => engine.named(name, mode ?? null, req), judgement(name, mode ?? 'enforce', null, [], null, 'unavailable'));
+  return remember(req, engine, j);
+}
+
+function readGuardOptions(name, options) {
+  if (!isRouteName(name)) throw new TypeError('a guard names a route: 1 to 40 lower-case letters, digits and hyphens, starting with a letter or digit (the name in the environment\'s routes)');
+  if (options !== undefined && (options === null || typeof options !== 'object')) throw new TypeError('guard options must be an object {mode}');
+  return options?.mode == null ? null : readMode(options.mode);
 }
 
 /** Writes a refusal on a Node response (Express's too). */
 function refuse(res, result) {
   if (res.headersSent) return;
   res.statusCode = result.status;
-  for (const [name, value] of Object.entries(result.headers)) if (value !== null) res.setHeader(name, value);
+  for (const [name, value] of Object.entries(result.headers)) if (value !== null && value !== '') res.setHeader(name, value);
   res.end(JSON.stringify(result.problem));
 }
 
 /**
- * Connect-style middleware (Express, Connect, node:http): sets `req.gatehouse = {outcome, route, verification}` and
- * calls `next()` when the call may pass; otherwise answers 401/403 (or 503) with a problem+json body.
+ * The framework-free route table: `check(req)` judges a request (Node's IncomingMessage, Express, Fastify, or a
+ * fetch Request) and answers `{allow, status, outcome, route, mode, verification, problem, headers}`: when `allow` is
+ * false, answer `status` with `headers` and the problem as JSON. Never rejects. `check.judge(name, req)` is the
+ * guard's judgement under route `name`; `check.close()` stops the timers and sends what is counted; `check.flush()`
+ * sends it now.
+ */
+function createCheck(options) {
+  const engine = new Engine(options);
+  const check = async (req) => engine.result(await judgeTable(engine, req));
+  check.judge = async (name, req, judgeOptions) => engine.result(await judgeNamed(engine, name, readGuardOptions(name, judgeOptions), req));
+  check.flush = () => engine.flush();
+  check.close = () => engine.close();
+  check.keys = engine.keys;
+  check.reporter = engine.reporter;
+  check.routes = engine.routes;
+  check.engine = engine;
+  return check;
+}
+
+/**
+ * `gh = gatehouse({gatehouseUrl, environment, secretKey, routes, mode, onUnavailable, report})`:
+ * - `gh` itself is connect-style route-table middleware (Express, Connect, node:http): `app.use(gh)`;
+ * - `gh.require(name, {mode})` is Express route middleware guarding one handler: `app.post('/api/payments',
+ *   gh.require('payments'), handler)`;
+ * - `await gh.judge(name, req, {mode})` → `{allow, status, outcome, route, verification, problem, headers}` for any
+ *   framework;
+ * - `await gh.close()` stops fetching routes and sends what is counted (call it on SIGTERM).
+ * Each sets `req.gatehouse = {outcome, route, verification}` and calls `next()` when the call may pass; otherwise it
+ * answers 401/403 (or 503) with a problem+json body.
  */
 function gatehouse(options) {
   const check = createCheck(options);
+  const engine = check.engine;
   const middleware = (req, res, next) => {
     check(req).then((result) => {
-      req.gatehouse = { outcome: result.outcome, route: result.route, verification: result.verification };
+      req.gatehouse = stateOf(result);
       if (result.allow) next();
       else refuse(res, result);
     }, next);
   };
+  middleware.require = (name, guardOptions) => {
+    const mode = readGuardOptions(name, guardOptions);
+    const guard = (req, res, next) => {
+      judgeNamed(engine, name, mode, req).then((j) => {
+        const result = engine.result(j);
+        req.gatehouse = stateOf(result);
+        if (result.allow) next();
+        else refuse(res, result);
+      }, next);
+    };
+    return guard;
+  };
+  middleware.judge = check.judge;
   middleware.check = check;
   middleware.flush = check.flush;
   middleware.close = check.close;
@@ -241,14 +138,15 @@ function fastifyOnRequest(options) {
   const check = createCheck(options);
   const hook = async (request, reply) => {
     const result = await check(request);
-    request.gatehouse = { outcome: result.outcome, route: result.route, verification: result.verification };
+    request.gatehouse = stateOf(result);
     if (result.allow) return undefined;
     reply.code(result.status);
-    for (const [name, value] of Object.entries(result.headers)) if (value !== null) reply.header(name, value);
+    for (const [name, value] of Object.entries(result.headers)) if (value !== null && value !== '') reply.header(name, value);
     reply.send(JSON.stringify(result.problem));
     return reply;
   };
   hook.check = check;
+  hook.judge = check.judge;
   hook.flush = check.flush;
   hook.close = check.close;
   return hook;

@@ -23,7 +23,8 @@ function hourOf(ms) {
 class Reporter {
   /**
    * @param {{gatehouseUrl: string, secretKey: string, intervalMs?: number, timeoutMs?: number, fetch?: typeof fetch,
-   *   now?: () => number, logger?: {warn: (message: string) => void}}} options
+   *   now?: () => number, logger?: {warn: (message: string) => void}, onKeyRefused?: (message: string) => void}} options
+   *   `onKeyRefused` hears of a 401/403 (a misconfiguration, logged at error level by the caller's Alarm).
    */
   constructor(options) {
     this.url = endpoint(options.gatehouseUrl, INGEST_PATH);
@@ -34,6 +35,7 @@ class Reporter {
     this._fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
     this._now = options.now ?? Date.now;
     this._logger = options.logger === undefined ? console : options.logger;
+    this._onKeyRefused = options.onKeyRefused ?? null;
     /** Counts not yet in a report, by route, outcome and hour. */
     this._counts = new Map();
     /** Reports sent at least once and not yet taken, each with its Idempotency-Key: resent as they are. */
@@ -153,7 +155,9 @@ class Reporter {
       return 'retry';
     }
     if (response.status === 401 || response.status === 403) {
-      this._warn('key', `gatehouse-receipts: ${this.url} refused the secret key (${response.status}): outcomes are not reported`);
+      const message = `gatehouse-receipts: ${this.url} refused the secret key (${response.status}): outcomes are not reported`;
+      if (this._onKeyRefused !== null) this._onKeyRefused(`Gatehouse refused the secret key (POST ${INGEST_PATH} answered ${response.status}): outcomes are not reported`);
+      else this._warn('key', message);
       return 'key';
     }
     this._warn('refused', `gatehouse-receipts: ${this.url} refused a report (${response.status}): ${text.slice(0, 300)}`);

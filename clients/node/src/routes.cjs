@@ -1,88 +1,14 @@
 'use strict';
 // Routes as an environment's `enforcement.routes` holds them (DEVICE-API.md "Routes and modes"), read as
-// EnforcementFields.swift reads them, matched as RouteMatch.swift matches, on paths normalized as NormalizedPath.swift
-// normalizes them.
+// EnforcementFields.swift reads them, matched as RouteMatch.swift matches ("Matching as the API routes": methods and
+// literal segments without regard to ASCII case, a trailing `/` insignificant, HEAD judged as GET), on paths read as
+// path.cjs reads them.
+
+const { PathRefusal, readPath, normalizePath, fold, asciiLower, asciiUpper } = require('./path.cjs');
 
 const MODES = Object.freeze(['off', 'monitor', 'enforce']);
 const UNMATCHED = '(unmatched)';
 const MAX_ROUTES = 50;
-
-/** Why a path cannot be normalized: the reason an edge check gives (`path:…`). */
-class PathRefusal extends Error {
-  constructor(kind) {
-    super(`path:${kind}`);
-    this.reason = `path:${kind}`;
-  }
-}
-
-function hex(c) {
-  if (c >= 48 && c <= 57) return c - 48;
-  if (c >= 97 && c <= 102) return c - 87;
-  if (c >= 65 && c <= 70) return c - 55;
-  return -1;
-}
-
-const HEX_DIGITS = '0123456789ABCDEF';
-
-/** RFC 3986 §2.3: ALPHA, DIGIT, `-`, `.`, `_`, `~`. */
-function isUnreserved(b) {
-  return (b >= 97 && b <= 122) || (b >= 65 && b <= 90) || (b >= 48 && b <= 57) || b === 45 || b === 46 || b === 95 || b === 126;
-}
-
-/**
- * The segments of the path of `pathAndQuery` after the leading `/` (`/` is `['']`, `/a/b/` is `['a', 'b', '']`):
- * percent-encoded unreserved characters decoded, other percent-encodings kept (hex digits in capitals), dot segments
- * removed, repeated `/` collapsed, the query dropped.
- * @throws {PathRefusal} notAPath (not starting with `/`, or bytes outside visible ASCII), invalidEncoding (`%` not
- *   followed by two hex digits), encodedSeparator (`%2F`, `%00`), aboveRoot (`..` above the root).
- */
-function normalizePath(pathAndQuery) {
-  const s = typeof pathAndQuery === 'string' ? pathAndQuery : '';
-  let end = s.indexOf('?');
-  if (end < 0) end = s.length;
-  if (s.charCodeAt(0) !== 0x2f || end === 0) throw new PathRefusal('notAPath');
-  const output = [];
-  let segment = '';
-  const close = () => {
-    if (segment === '.' || segment === '') {
-      // a "." segment, or repeated "/": nothing
-    } else if (segment === '..') {
-      if (output.length === 0) throw new PathRefusal('aboveRoot');
-      output.pop();
-    } else {
-      output.push(segment);
-    }
-    segment = '';
-  };
-  let endsWithSlash = true; // "/" alone has the one empty segment
-  for (let i = 1; i < end; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x2f) {
-      close();
-      endsWithSlash = true;
-      continue;
-    }
-    if (c === 0x25) {
-      const high = i + 1 < end ? hex(s.charCodeAt(i + 1)) : -1;
-      const low = i + 2 < end ? hex(s.charCodeAt(i + 2)) : -1;
-      if (high < 0 || low < 0) throw new PathRefusal('invalidEncoding');
-      i += 2;
-      const decoded = (high << 4) | low;
-      if (decoded === 0x2f || decoded === 0) throw new PathRefusal('encodedSeparator');
-      segment += isUnreserved(decoded) ? String.fromCharCode(decoded) : '%' + HEX_DIGITS[high] + HEX_DIGITS[low];
-    } else if (c >= 0x21 && c <= 0x7e) {
-      segment += s[i];
-    } else {
-      throw new PathRefusal('notAPath');
-    }
-    endsWithSlash = false;
-  }
-  // A last "." or ".." is a directory: "/a/b/.." is "/a/".
-  const lastIsDot = segment === '.' || segment === '..';
-  close();
-  if (endsWithSlash || lastIsDot) output.push('');
-  return output;
-}
 
 /** RFC 9110 token characters, upper-case letters only (methods are registered in capitals). */
 function isMethod(text) {
@@ -92,8 +18,9 @@ function isMethod(text) {
 const SEGMENT = /^[A-Za-z0-9\-._~!$&'()+,;=:@]+$/;
 
 /**
- * Compiles a route's `match`: `{text, method (null for *), segments}` where a segment is a literal string,
- * ONE (`*`, exactly one non-empty segment) or REST (a final `**`, any rest, the empty rest included).
+ * Compiles a route's `match`: `{text, method (null for *), segments}` where a segment is a literal (in ASCII lower
+ * case), ONE (`*`, exactly one non-empty segment) or REST (a final `**`, any rest, the empty rest included); a
+ * trailing `/` of the pattern is dropped (it does not count).
  * @throws {TypeError} saying what is wrong.
  */
 function compileMatch(text) {
@@ -124,17 +51,28 @@ function compileMatch(text) {
         if (!SEGMENT.test(part)) {
           throw new TypeError('must have path segments of letters, digits and -._~!$&\'()+,;=:@ only (written decoded, without %, ? or spaces); * and ** stand for whole segments');
         }
-        return part;
+        return asciiLower(part);
     }
   });
+  if (segments.length > 0 && segments[segments.length - 1] === '') segments.pop();
   return { text, method: method === '*' ? null : method, segments };
 }
 const ONE = Symbol('one segment');
 const REST = Symbol('any rest');
 
-/** RouteMatch.matches: whether a call `method` on the normalized `segments` matches. */
-function matches(match, method, parts) {
-  if (match.method !== null && match.method !== method) return false;
+/**
+ * Whether a call's `method` (as sent: any case) is judged under a route of method `own` (in capitals): the same
+ * method without regard to ASCII case, or HEAD for GET (Express and Node's `http` answer HEAD with the GET handler).
+ */
+function methodMatches(method, own) {
+  if (typeof method !== 'string') return false;
+  const sent = asciiUpper(method);
+  return sent === own || (own === 'GET' && sent === 'HEAD');
+}
+
+/** Whether a call `method` on the folded path `parts` (path.cjs `fold`) matches. */
+function matchesFolded(match, method, parts) {
+  if (match.method !== null && !methodMatches(method, match.method)) return false;
   let i = 0;
   for (const segment of match.segments) {
     if (segment === REST) return true;
@@ -146,6 +84,11 @@ function matches(match, method, parts) {
     i++;
   }
   return i === parts.length;
+}
+
+/** RouteMatch.matches: whether a call `method` on the normalized `segments` (path.cjs `normalizePath`) matches. */
+function matches(match, method, segments) {
+  return matchesFolded(match, method, fold(segments));
 }
 
 /** Whether `name` is a route name: `[a-z0-9][a-z0-9-]{0,39}`. */
@@ -257,10 +200,61 @@ function strictestMode(mode, routes) {
   }, mode);
 }
 
-/** The first route that matches `method` on `segments`, or null. */
+/** The first route that matches `method` on the normalized `segments`, or null. */
 function findRoute(routes, method, segments) {
-  for (const route of routes) if (matches(route.match, method, segments)) return route;
+  const parts = fold(segments);
+  for (const route of routes) if (matchesFolded(route.match, method, parts)) return route;
   return null;
 }
 
-module.exports = { MODES, UNMATCHED, PathRefusal, normalizePath, compileMatch, matches, readRoutes, readMode, strictestMode, findRoute, isRouteName };
+/**
+ * A route table: the mode of calls no route matches (and of routes that name none), the routes in order, the
+ * strictest mode of all, and the routes by name.
+ * @param {unknown} routes as in the environment's `enforcement.routes`
+ * @param {string} mode
+ * @throws {TypeError} naming every fault by pointer.
+ */
+function makeTable(routes, mode) {
+  const read = readRoutes(routes);
+  const own = readMode(mode, 'monitor');
+  return Object.freeze({ mode: own, routes: read, strictest: strictestMode(own, read), byName: new Map(read.map((route) => [route.name, route])) });
+}
+
+/** The mode a call judged under `route` (null: no route matched) is judged under. */
+function modeOf(table, route) {
+  return route?.mode ?? table.mode;
+}
+
+/**
+ * How a route table judges a call `method` on `target` (origin form), as the edge check does:
+ * `{route, name, mode, reason}`: the first route that matches (null: `(unmatched)`) and its mode; or, for a path
+ * refused as two parsers could read it differently, route null, name `(unmatched)`, the strictest mode of the table
+ * and the `path:*` reason.
+ *
+ * A path that held a dot segment is matched twice, as normalized and as written (dot segments kept, as Express and
+ * Node's `http` route it: `/api/orders/..` reaches `/api/orders/:id`), and judged under the stricter of the two
+ * routes; at the same mode, the route as written (the handler such a framework runs, whose `require` must hold).
+ */
+function classify(table, method, target) {
+  let path;
+  try {
+    path = readPath(target);
+  } catch (refusal) {
+    if (!(refusal instanceof PathRefusal)) throw refusal;
+    return { route: null, name: UNMATCHED, mode: table.strictest, reason: refusal.reason };
+  }
+  let route = findRoute(table.routes, method, path.segments);
+  if (path.literal !== null) {
+    const written = findRoute(table.routes, method, path.literal);
+    if (written !== null && written !== route) {
+      const [a, b] = [STRICTNESS[modeOf(table, written)], STRICTNESS[modeOf(table, route)]];
+      if (a >= b) route = written;
+    }
+  }
+  return { route, name: route === null ? UNMATCHED : route.name, mode: modeOf(table, route), reason: null };
+}
+
+module.exports = {
+  MODES, UNMATCHED, STRICTNESS, PathRefusal, normalizePath, compileMatch, matches, methodMatches, readRoutes, readMode,
+  strictestMode, findRoute, isRouteName, makeTable, modeOf, classify,
+};

@@ -108,7 +108,7 @@ describe('check(req) under node:http', () => {
     const expired = await call(app.url, 'GET', '/api/orders/1', { 'antibot-token': key.sign(claims(ENV, now() - 700)) });
     assert.deepEqual([expired.status, expired.body.reasons], [401, ['expired']]);
     const challenge = await call(app.url, 'GET', '/api/orders/1', { 'antibot-token': receipt({ action: 'challenge' }) });
-    assert.deepEqual([challenge.status, challenge.body.outcome, challenge.body.type], [403, 'challenge', '/problems/challenge']);
+    assert.deepEqual([challenge.status, challenge.body.outcome, challenge.body.type], [403, 'challenge', '/problems/receipt-challenge']);
     const unmet = await call(app.url, 'GET', '/api/attested', { 'antibot-token': receipt() });
     assert.deepEqual([unmet.status, unmet.body.outcome, unmet.body.reasons], [401, 'unmet', ['unattested']]);
     const debug = await call(app.url, 'GET', '/api/attested', { 'antibot-token': receipt({ att: { provider: 'debug', status: 'verified' } }) });
@@ -198,7 +198,9 @@ describe('when it cannot judge', () => {
 
   test('a consume route needs a secret key; bad options are refused at once', () => {
     assert.throws(() => createCheck({ gatehouseUrl: fake.url, environment: ENV, routes: ROUTES }), /secretKey/);
-    assert.throws(() => createCheck({ gatehouseUrl: fake.url, environment: ENV, mode: 'block' }), /mode/);
+    assert.throws(() => createCheck({ gatehouseUrl: fake.url, environment: ENV, routes: [], mode: 'block' }), /mode/);
+    assert.throws(() => createCheck({ gatehouseUrl: fake.url, environment: ENV }), /routes are fetched .* needs secretKey/, 'no routes in code: fetched, with the secret key');
+    assert.throws(() => createCheck({ gatehouseUrl: fake.url, environment: ENV, routes: [], onUnavailable: 'open' }), /onUnavailable/);
     assert.throws(() => createCheck({ gatehouseUrl: fake.url, routes: [] }), /environment/);
     assert.throws(() => createCheck({ gatehouseUrl: fake.url, environment: ENV, routes: [{ name: 'x', match: 'GET /a/**/b' }] }), /\/routes\/0\/match/);
     assert.throws(() => createCheck({ gatehouseUrl: fake.url, environment: ENV, secretKey: 'pk_test_x' }), /secretKey/);
@@ -241,11 +243,12 @@ describe('reporting', () => {
 
   test('a refused secret key stops the report and says so, without the key', async () => {
     const logged = [];
-    const check = createCheck({ gatehouseUrl: fake.url, environment: ENV, secretKey: 'sk_test_wrong_one', logger: { warn: (m) => logged.push(m) } });
+    const check = createCheck({ gatehouseUrl: fake.url, environment: ENV, routes: [], secretKey: 'sk_test_wrong_one', logger: { warn: (m) => logged.push(m) } });
     await check({ method: 'GET', url: '/x', headers: {} });
     await check.flush();
     assert.equal(check.reporter.stats.dropped, 1);
-    assert.match(logged.join('\n'), /refused the secret key/);
+    assert.match(logged.join('\n'), /misconfigured: Gatehouse refused the secret key \(POST \/api\/ingest\/v1\/enforcement answered 401\)/);
+    assert.equal(check.engine.alarm.raised, 1, 'a misconfiguration, not an outage');
     assert.ok(!logged.join('\n').includes('sk_test_wrong_one'));
     await check.close();
   });

@@ -14,7 +14,7 @@ test('paths normalize', () => {
     ['/', '/'], ['/a', '/a'], ['/a/', '/a/'], ['/a//b', '/a/b'], ['//a///b//', '/a/b/'],
     ['/api/pay%6Dents/1', '/api/payments/1'], ['/%41%7e%2d', '/A~-'], ['/a%20b', '/a%20b'], ['/a%3fb', '/a%3Fb'],
     ['/a/./b', '/a/b'], ['/a/b/..', '/a/'], ['/a/b/../c', '/a/c'], ['/a/%2e%2E/c', '/c'], ['/a/.', '/a/'],
-    ['/a?x=/../..', '/a'], ['/a/b?', '/a/b'],
+    ['/a?x=/../..', '/a'], ['/a/b?', '/a/b'], ['/a?x;#\\', '/a'],
   ]) {
     assert.equal(show(routes.normalizePath(raw)), normalized, raw);
   }
@@ -26,6 +26,9 @@ test('paths that could mean two things are refused', () => {
     ['/a%2Fb', 'encodedSeparator'], ['/a%2fb', 'encodedSeparator'], ['/a%00', 'encodedSeparator'],
     ['/a%', 'invalidEncoding'], ['/a%4', 'invalidEncoding'], ['/a%zz', 'invalidEncoding'], ['/a%4?1', 'invalidEncoding'],
     ['/..', 'aboveRoot'], ['/a/../..', 'aboveRoot'], ['/%2e%2e/etc', 'aboveRoot'],
+    ['/a;b', 'semicolon'], ['/a%3bb', 'semicolon'], ['/a#b', 'fragment'], ['/a%23', 'fragment'], ['/a\\b', 'backslash'], ['/a%5C', 'backslash'],
+    ['/a\tb', 'control'], ['/a%1F', 'control'], ['/a%7F', 'control'], ['/a\u007f', 'control'], ['/a%4;', 'invalidEncoding'],
+    ['/../;x', 'aboveRoot'], ['/..;x', 'semicolon'], ['/a%2F;', 'encodedSeparator'], ['/a;%2F', 'semicolon'], ['/\u212a', 'notAPath'],
   ]) {
     assert.throws(() => routes.normalizePath(raw), (e) => e.reason === `path:${reason}`, raw);
   }
@@ -33,7 +36,12 @@ test('paths that could mean two things are refused', () => {
 
 test('matches', () => {
   for (const [match, method, path, expected] of [
-    ['GET /api/orders', 'GET', '/api/orders', true], ['GET /api/orders', 'GET', '/api/orders/', false],
+    ['GET /api/orders', 'GET', '/api/orders', true], ['GET /api/orders', 'GET', '/api/orders/', true],
+    ['GET /api/orders/', 'GET', '/api/orders', true], ['GET /api/orders', 'GET', '/API/Orders', true], ['GET /Api/ORDERS', 'GET', '/api/orders', true],
+    ['GET /api/orders', 'HEAD', '/api/orders', true], ['GET /api/orders', 'head', '/api/orders', true], ['HEAD /api/orders', 'GET', '/api/orders', false],
+    ['POST /api/orders', 'post', '/api/orders', true], ['POST /api/orders', 'HEAD', '/api/orders', false], ['GET /api/orders', 'GEt', '/api/orders', true],
+    ['GET /api/orders', 'GET\u017f', '/api/orders', false], ['POST /api/orders', 'PO\u017fT', '/api/orders', false],
+    ['GET /api/*/items', 'GET', '/api/7/items/', true], ['GET /api/*', 'GET', '/api', false],
     ['GET /api/orders', 'POST', '/api/orders', false], ['* /api/orders', 'PATCH', '/api/orders', true],
     ['GET /api/*/items', 'GET', '/api/7/items', true], ['GET /api/*/items', 'GET', '/api/items', false],
     ['GET /api/*/items', 'GET', '/api/7/8/items', false], ['GET /api/*', 'GET', '/api/', false],
@@ -94,4 +102,35 @@ test('routes are read as the management API reads them, every fault by pointer',
   assert.equal(pay.consume, true);
   assert.equal(pay.mode, null);
   assert.deepEqual(routes.readRoutes(null), []);
+});
+
+test('a path with dot segments is judged under the stricter of its readings; the route as written at the same mode', () => {
+  const table = routes.makeTable([
+    { name: 'list', match: 'GET /api/orders', mode: 'enforce' },
+    { name: 'one', match: 'GET /api/orders/*', mode: 'enforce', require: { bound: true } },
+    { name: 'feed', match: 'GET /api/feed/*', mode: 'monitor' },
+    { name: 'pay', match: 'POST /api/pay', mode: 'enforce' },
+  ], 'off');
+  const judged = (method, target) => {
+    const found = routes.classify(table, method, target);
+    return [found.name, found.mode];
+  };
+  // Express routes these to /api/orders/:id (as written), the normalization reads them as /api/orders/.
+  assert.deepEqual(judged('GET', '/api/orders/.'), ['one', 'enforce']);
+  assert.deepEqual(judged('GET', '/API/Orders/%2e/'), ['one', 'enforce']);
+  assert.deepEqual(judged('GET', '/api/orders/..'), ['one', 'enforce']);
+  assert.deepEqual(judged('GET', '/api/feed/..'), ['feed', 'monitor'], 'as written: a route, stricter than (unmatched) off');
+  assert.deepEqual(judged('POST', '/api/x/../pay'), ['pay', 'enforce'], 'as normalized');
+  assert.deepEqual(judged('GET', '/api/orders/7'), ['one', 'enforce']);
+  assert.deepEqual(judged('GET', '/api/orders'), ['list', 'enforce']);
+});
+
+test('an absolute-form target is its path and query; the authority ends at / ? # or \\', () => {
+  const { originForm } = require('../src/path.cjs');
+  for (const [target, path] of [
+    ['http://h/api/pay?x=1', '/api/pay?x=1'], ['HTTPS://h:8080/a', '/a'], ['http://h', '/'], ['http://h?x=1', '/?x=1'],
+    ['http://h#f', '/#f'], ['http://h\\api/pay', '/\\api/pay'], ['http://user@h/a', '/a'], ['/a', '/a'], ['ftp://h/a', 'ftp://h/a'], ['*', '*'],
+  ]) {
+    assert.equal(originForm(target), path, target);
+  }
 });

@@ -1,13 +1,20 @@
 // A small stand-in for Gatehouse's backend endpoints on a real node:http server, for tests that need to steer it
-// (fail, stall, answer 503): GET /api/v4/receipts/keys (Cache-Control, ETag, If-None-Match → 304), POST
+// (fail, stall, answer 503): GET /api/v4/receipts/keys (Cache-Control, ETag, If-None-Match → 304), GET
+// /api/v4/edge/routes (the environment's enforcement, with the secret key; ETag, max-age=30, 304), POST
 // /api/v4/receipts/verify (the library's own offline check plus spent receipts, by sub), POST
 // /api/ingest/v1/enforcement (counts once per Idempotency-Key). The real server is tested end to end in e2e.test.mjs.
 import http from 'node:http';
 import crypto from 'node:crypto';
 import { verifySessionToken } from '../../index.js';
 
-export async function fakeGatehouse({ jwks, environment, secretKey = 'sk_test_fake', maxAge = 300 }) {
+export async function fakeGatehouse({ jwks, environment, secretKey = 'sk_test_fake', maxAge = 300, edge = { mode: 'monitor', routes: [] } }) {
   const state = {
+    /** What GET /api/v4/edge/routes answers: the environment's enforcement (and its id, `environment` by default). */
+    edge: { environment, ...edge },
+    /** 'ok', 'down' (503), 'stall' (never answers), 'refuse' (401, as for a revoked key). */
+    edgeMode: 'ok',
+    /** Each GET /api/v4/edge/routes: {ifNoneMatch, status}. */
+    edgeFetches: [],
     jwks,
     maxAge,
     keyFetches: [],
@@ -48,6 +55,21 @@ export async function fakeGatehouse({ jwks, environment, secretKey = 'sk_test_fa
         return json(res, 200, state.jwks, { ...headers, 'content-type': 'application/jwk-set+json' });
       }
       if (req.headers.authorization !== `Bearer ${secretKey}`) return json(res, 401, { title: 'Unauthorized' });
+      if (req.method === 'GET' && req.url === '/api/v4/edge/routes') {
+        const fetch = { ifNoneMatch: req.headers['if-none-match'] ?? null, status: null };
+        state.edgeFetches.push(fetch);
+        if (state.edgeMode === 'stall') return undefined;
+        if (state.edgeMode === 'down') return json(res, (fetch.status = 503), { title: 'down' });
+        if (state.edgeMode === 'refuse') return json(res, (fetch.status = 401), { title: 'Unauthorized' });
+        const tag = '"' + crypto.createHash('sha256').update(JSON.stringify(state.edge)).digest('base64url').slice(0, 16) + '"';
+        const headers = { 'cache-control': 'private, max-age=30', etag: tag };
+        if (req.headers['if-none-match'] === tag) {
+          fetch.status = 304;
+          res.writeHead(304, headers);
+          return res.end();
+        }
+        return json(res, (fetch.status = 200), state.edge, headers);
+      }
       if (req.method === 'POST' && req.url === '/api/v4/receipts/verify') {
         const input = JSON.parse(body);
         state.verifyCalls.push(input);
