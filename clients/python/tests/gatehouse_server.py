@@ -23,6 +23,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "EndToEnd"))
 from signed_request import ios_assess_body  # noqa: E402
+from helpers import wait_for  # noqa: E402
 
 V1 = "/api/management/v1"
 APP_ID = "com.example.yourapp"
@@ -157,3 +158,38 @@ class Gatehouse:
             if found >= count or time.monotonic() > deadline:
                 return found
             time.sleep(0.05)
+
+
+def now_ms() -> int:
+    return time.time_ns() // 1_000_000
+
+
+def claims_of(token: str) -> Dict[str, Any]:
+    """A receipt's claims, unverified."""
+    payload = token.split(".")[1]
+    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+
+
+def backend_counts(gatehouse: Gatehouse) -> Dict[str, Dict[str, int]]:
+    _, report = gatehouse.call("GET", f"{V1}/environments/{gatehouse.environment_id}/enforcement")
+    return {route["name"]: {k: v for k, v in route["outcomes"]["backend"].items() if v}
+            for route in report["routes"]}
+
+
+def wait_for_backend_counts(gatehouse, added, before, seconds=60.0):
+    """Waits until the backend counts are exactly `before` plus `added` (Gatehouse commits reported counts within a
+    second; the bound only ends a test that would hang)."""
+    expected = {route: dict(outcomes) for route, outcomes in before.items()}
+    for route, outcomes in added.items():
+        for outcome, n in outcomes.items():
+            expected.setdefault(route, {})[outcome] = expected.get(route, {}).get(outcome, 0) + n
+    last = {}
+
+    def reached():
+        last.update(counts=backend_counts(gatehouse))
+        return last["counts"] == expected
+
+    try:
+        return wait_for(reached, seconds=seconds, what="the backend counts")
+    except AssertionError:
+        raise AssertionError(f"backend counts {last['counts']}, expected {expected}") from None

@@ -87,9 +87,10 @@ def proof(phone: ec.EllipticCurvePrivateKey, method: str, path: str, t: int = NO
 
 
 class FakeGatehouse(http.server.ThreadingHTTPServer):
-    """Gatehouse's receipt endpoints as the libraries use them: the JWKS (max-age, ETag, 304), verify with consume
-    (the library's own checks plus a spent set), and ingest (recorded, once per Idempotency-Key); `fail` makes every
-    call answer 503, `down_ingest` makes the ingest answer 503 that many times."""
+    """Gatehouse's endpoints as the libraries use them: the JWKS (max-age, ETag, 304), the environment's routes
+    (`enforcement`, answered for `routes_environment`, ETag, 304), verify with consume (the library's own checks plus
+    a spent set), and ingest (recorded, once per Idempotency-Key); `fail` makes every call answer 503, `down_ingest`
+    makes the ingest answer 503 that many times, a wrong secret key gets 401."""
 
     daemon_threads = True
 
@@ -108,6 +109,8 @@ class FakeGatehouse(http.server.ThreadingHTTPServer):
         self.down_ingest = 0
         self.verify_delay = 0.0
         self.keys_delay = 0.0
+        self.enforcement: Dict[str, Any] = {"mode": "monitor", "routes": []}
+        self.routes_environment = environment
         self.thread = threading.Thread(target=self.serve_forever, daemon=True)
         self.thread.start()
 
@@ -118,6 +121,25 @@ class FakeGatehouse(http.server.ThreadingHTTPServer):
     def count(self, path: str, method: str = "GET") -> int:
         with self.lock:
             return sum(1 for r in self.requests if r["path"] == path and r["method"] == method)
+
+    def ingested_counts(self) -> Dict[tuple, int]:
+        """{(route, outcome): count} over every report accepted (each Idempotency-Key once)."""
+        totals: Dict[tuple, int] = {}
+        with self.lock:
+            for entries in self.ingested.values():
+                for entry in entries:
+                    key = (entry["route"], entry["outcome"])
+                    totals[key] = totals.get(key, 0) + entry["count"]
+        return totals
+
+    def set_routes(self, routes: List[Dict[str, Any]], mode: str = "monitor") -> None:
+        """What GET /api/v4/edge/routes answers from now on (as a PATCH of the environment's enforcement)."""
+        with self.lock:
+            self.enforcement = {"mode": mode, "routes": routes}
+
+    def routes_body(self) -> bytes:
+        with self.lock:
+            return json.dumps(dict({"environment": self.routes_environment}, **self.enforcement)).encode()
 
     def jwks_body(self) -> bytes:
         return json.dumps(jwks(*self.signers), separators=(",", ":")).encode()
@@ -151,15 +173,21 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self._record()
         if self.server.fail:
             return self._answer(503)
-        if self.path != "/api/v4/receipts/keys":
+        if self.path == "/api/v4/edge/routes":
+            if self.headers.get("Authorization") != "Bearer " + self.server.secret:
+                return self._answer(401, b'{"type":"/problems/unauthenticated"}',
+                                    {"Content-Type": "application/problem+json"})
+            body, max_age, content_type = self.server.routes_body(), 30, "application/json"
+        elif self.path == "/api/v4/receipts/keys":
+            time.sleep(self.server.keys_delay)
+            body, max_age, content_type = self.server.jwks_body(), self.server.max_age, "application/jwk-set+json"
+        else:
             return self._answer(404)
-        time.sleep(self.server.keys_delay)
-        body = self.server.jwks_body()
         etag = '"' + b64(hashlib.sha256(body).digest()[:16]) + '"'
-        headers = {"Cache-Control": f"public, max-age={self.server.max_age}", "ETag": etag}
+        headers = {"Cache-Control": f"public, max-age={max_age}", "ETag": etag}
         if self.headers.get("If-None-Match") == etag:
             return self._answer(304, headers=headers)
-        headers["Content-Type"] = "application/jwk-set+json"
+        headers["Content-Type"] = content_type
         self._answer(200, body, headers)
 
     def do_POST(self) -> None:
@@ -198,3 +226,16 @@ class _Handler(http.server.BaseHTTPRequestHandler):
                 self.server.ingested.setdefault(key, request["counts"])
             return self._answer(202, b'{"accepted":1}', {"Content-Type": "application/json"})
         self._answer(404)
+
+
+def wait_for(predicate: Any, seconds: float = 30.0, what: str = "the state") -> Any:
+    """Polls `predicate` until it returns something true (returned), failing after `seconds`: a test waits for a
+    state, never for a clock; the bound only ends a test that would otherwise hang."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what} not reached within {seconds} s (last: {value!r})")
+        time.sleep(0.01)

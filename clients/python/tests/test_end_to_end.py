@@ -1,31 +1,21 @@
 """Against a real `gatehouse serve` (a temporary SQLite database, a free port, every request in its access log):
 receipts from POST /api/v4/assess and `gatehouse simulate`; the JWKS fetched once for a hundred checks and once more
 after `gatehouse receipts rotate-key`; `--revoke-now`; a consume route spending once; reporting shown as source
-`backend`; the README's FastAPI, Flask and Django quickstarts under uvicorn and waitress; and, with Gatehouse
-stopped, the last keys verifying until the receipts expire."""
+`backend`; and, with Gatehouse stopped, the last keys verifying until the receipts expire. (The README's quickstarts
+are test_quickstarts.py; the routes fetched from Gatehouse, test_end_to_end_routes.py.)"""
 import base64
-import http.client
 import json
 import os
-import re
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from gatehouse_receipts import GatehouseWSGIMiddleware, JWKSSource, ReceiptPolicy, consume, verify_session_token
-from conftest import INSTALLED, SRC
-from gatehouse_server import V1, Gatehouse, binary
+from gatehouse_server import Gatehouse, backend_counts, binary, claims_of, now_ms, wait_for_backend_counts
 from helpers import proof
 
 KEYS = "/api/v4/receipts/keys"
-HERE = os.path.dirname(os.path.abspath(__file__))
-README = os.path.join(os.path.dirname(HERE), "README.md")
 
 if binary() is None:
     if os.environ.get("GATEHOUSE_BINARY"):
@@ -40,18 +30,9 @@ def gatehouse():
     server.close()
 
 
-def now_ms():
-    return time.time_ns() // 1_000_000
-
-
 def kid_of(token):
     header = token.split(".")[0]
     return json.loads(base64.urlsafe_b64decode(header + "=" * (-len(header) % 4)))["kid"]
-
-
-def claims_of(token):
-    payload = token.split(".")[1]
-    return json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
 
 
 def check(source, token, environment, path="/api/orders?page=2", pop=None, policy=None, at=None):
@@ -168,6 +149,7 @@ def test_middleware_outcomes_are_reported_as_source_backend(gatehouse):
     middleware = GatehouseWSGIMiddleware(app, gatehouse_url=gatehouse.base, environment=gatehouse.environment_id,
                                          routes=routes, mode="monitor", secret_key=gatehouse.secret)
     token = gatehouse.receipt()
+    before = backend_counts(gatehouse)
     calls = [("/api/reports/1", token), ("/api/reports/2", token), ("/api/reports/3", None), ("/api/other", "junk")]
     for target, receipt in calls:
         environ = {"REQUEST_METHOD": "GET", "REQUEST_URI": target, "PATH_INFO": target}
@@ -176,26 +158,8 @@ def test_middleware_outcomes_are_reported_as_source_backend(gatehouse):
         b"".join(middleware(environ, lambda *args: None))
     assert middleware.enforcer.reporter.flush()
     expected = {"reports": {"verified": 2, "missing": 1}, "(unmatched)": {"invalid": 1}}
-    assert wait_for_backend_counts(gatehouse, expected)
+    assert wait_for_backend_counts(gatehouse, expected, before)
     middleware.close()
-
-
-def backend_counts(gatehouse):
-    _, report = gatehouse.call("GET", f"{V1}/environments/{gatehouse.environment_id}/enforcement")
-    return {route["name"]: {k: v for k, v in route["outcomes"]["backend"].items() if v}
-            for route in report["routes"]}
-
-
-def wait_for_backend_counts(gatehouse, expected, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    while True:
-        counts = backend_counts(gatehouse)
-        if all(counts.get(route, {}).get(outcome, 0) >= n for route, outcomes in expected.items()
-               for outcome, n in outcomes.items()):
-            return True
-        if time.monotonic() > deadline:
-            raise AssertionError(f"backend counts {counts}, expected at least {expected}")
-        time.sleep(0.1)
 
 
 def test_challenge_under_attack_mode_is_refused_403(gatehouse):
@@ -212,7 +176,7 @@ def test_challenge_under_attack_mode_is_refused_403(gatehouse):
             return [b"ok"]
 
         middleware = GatehouseWSGIMiddleware(app, gatehouse_url=gatehouse.base, environment=gatehouse.environment_id,
-                                             mode="enforce", report=False)
+                                             routes=[], mode="enforce", report=False)
         statuses = []
         body = b"".join(middleware({"REQUEST_METHOD": "GET", "REQUEST_URI": "/x", "HTTP_ANTIBOT_TOKEN": token},
                                    lambda status, headers, exc_info=None: statuses.append(status)))
@@ -225,137 +189,6 @@ def test_challenge_under_attack_mode_is_refused_403(gatehouse):
         assert statuses == ["200 OK"]
     finally:
         gatehouse.patch({"attackMode": False, "appleAppIds": None})
-
-
-# The README's quickstarts, run as a team would run them.
-
-def quickstart(name):
-    text = open(README).read()
-    match = re.search(r"<!-- quickstart: " + re.escape(name) + r" -->\s*```python\n(.*?)\n```", text, re.S)
-    assert match, f"README.md has no block marked <!-- quickstart: {name} -->"
-    return match.group(1) + "\n"
-
-
-DJANGO_SETTINGS = """
-SECRET_KEY = "test-only-not-secret"
-DEBUG = False
-ALLOWED_HOSTS = ["127.0.0.1"]
-ROOT_URLCONF = "urls"
-INSTALLED_APPS = []
-MIDDLEWARE = []
-DATABASES = {}
-USE_TZ = True
-"""
-DJANGO_URLS = """
-from django.urls import path
-import views
-urlpatterns = [path("api/<path:rest>", views.api)]
-"""
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_app(framework, gatehouse, directory):
-    port = free_port()
-    if framework == "fastapi":
-        files = {"app.py": quickstart("fastapi")}
-        command = [sys.executable, "-m", "uvicorn", "app:app", "--host", "127.0.0.1", "--port", str(port),
-                   "--log-level", "warning"]
-    elif framework == "flask":
-        files = {"app.py": quickstart("flask")}
-        command = [sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={port}", "app:app"]
-    else:
-        files = {"wsgi.py": quickstart("django-wsgi"), "views.py": quickstart("django-views"),
-                 "settings.py": DJANGO_SETTINGS, "urls.py": DJANGO_URLS}
-        command = [sys.executable, "-m", "waitress", "--host=127.0.0.1", f"--port={port}", "wsgi:application"]
-    for name, text in files.items():
-        with open(os.path.join(directory, name), "w") as f:
-            f.write(text)
-    env = dict(os.environ, GATEHOUSE_URL=gatehouse.base, GATEHOUSE_ENVIRONMENT=gatehouse.environment_id,
-               GATEHOUSE_SECRET_KEY=gatehouse.secret, DJANGO_SETTINGS_MODULE="settings",
-               PYTHONPATH=directory if INSTALLED else os.pathsep.join([directory, SRC]))
-    log = open(os.path.join(directory, "server.log"), "w")
-    process = subprocess.Popen(command, cwd=directory, env=env, stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 20
-    while True:
-        if process.poll() is not None:
-            raise AssertionError(f"{framework} exited: {open(log.name).read()}")
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return process, port, log.name
-        except OSError:
-            assert time.monotonic() < deadline, f"{framework} did not listen: {open(log.name).read()}"
-            time.sleep(0.1)
-
-
-def send(port, method, target, headers=None):
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=15)
-    try:
-        connection.request(method, target, body=b"" if method == "POST" else None, headers=headers or {})
-        answer = connection.getresponse()
-        return answer.status, {k.lower(): v for k, v in answer.getheaders()}, json.loads(answer.read() or b"null")
-    finally:
-        connection.close()
-
-
-@pytest.mark.parametrize("framework", ["fastapi", "flask", "django"])
-def test_quickstart(gatehouse, framework):
-    routes = [{"name": "orders", "match": "GET /api/orders/**", "mode": "enforce"},
-              {"name": "payments", "match": "POST /api/payments/**", "mode": "enforce", "require": {"bound": True},
-               "consume": True}]
-    gatehouse.patch({"enforcement": {"mode": "monitor", "routes": routes}})
-    before = backend_counts(gatehouse)
-    with tempfile.TemporaryDirectory() as directory:
-        process, port, log = start_app(framework, gatehouse, directory)
-        try:
-            status, headers, body = send(port, "GET", "/api/orders/1")
-            assert status == 401 and headers["content-type"] == "application/problem+json"
-            assert (body["outcome"], body["route"], body["type"]) == ("missing", "orders", "/problems/receipt-missing")
-
-            token = gatehouse.receipt()
-            status, _, body = send(port, "GET", "/api/orders/1?page=2", {"antibot-token": token})
-            assert (status, body) == (200, {"outcome": "verified", "receipt": claims_of(token)["sub"]})
-            status, _, body = send(port, "GET", "/api/%6Frders/1", {"antibot-token": token})
-            assert (status, body["outcome"]) == (200, "verified"), "the path is normalized before matching"
-            status, _, body = send(port, "GET", "/api/feed", {"antibot-token": token})
-            assert (status, body["outcome"]) == (200, "verified")
-            status, _, body = send(port, "GET", "/api/feed")
-            assert (status, body) == (200, {"outcome": "missing", "receipt": None}), "unmatched calls are monitored"
-
-            phone = ec.generate_private_key(ec.SECP256R1())
-            bound = gatehouse.receipt(phone)
-            path = "/api/payments/9?amount=1&note=a%20b"
-            pop = proof(phone, "POST", path, t=now_ms())
-            status, _, body = send(port, "POST", path, {"antibot-token": bound, "antibot-pop": pop})
-            assert (status, body["outcome"]) == (200, "verified")
-            status, _, body = send(port, "POST", path, {"antibot-token": bound, "antibot-pop": pop})
-            assert (status, body["outcome"], body["reasons"]) == (401, "reused", ["consumed"])
-            status, _, body = send(port, "POST", path, {"antibot-token": token})
-            assert (status, body["outcome"], body["reasons"]) == (401, "unmet", ["unbound"])
-            status, _, body = send(port, "POST", "/api/payments/9?amount=2", {"antibot-token": bound, "antibot-pop": pop})
-            assert (status, body["outcome"], body["reasons"]) == (401, "invalid", ["session:proof"])
-        finally:
-            # SIGINT: the servers stop cleanly, and the middleware reports what it counted as the process exits.
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
-        output = open(log).read()
-        assert gatehouse.secret not in output
-    expected = {"orders": {"missing": before.get("orders", {}).get("missing", 0) + 1,
-                           "verified": before.get("orders", {}).get("verified", 0) + 2},
-                "payments": {"verified": before.get("payments", {}).get("verified", 0) + 1,
-                             "reused": before.get("payments", {}).get("reused", 0) + 1,
-                             "unmet": before.get("payments", {}).get("unmet", 0) + 1,
-                             "invalid": before.get("payments", {}).get("invalid", 0) + 1},
-                "(unmatched)": {"missing": before.get("(unmatched)", {}).get("missing", 0) + 1}}
-    assert wait_for_backend_counts(gatehouse, expected)
 
 
 def test_gatehouse_stopped_the_last_keys_verify_until_receipts_expire():

@@ -130,7 +130,7 @@ def test_outcomes_refusals_and_state(gatehouse, make, call):
 
     challenge = receipt(gatehouse, action="challenge")
     status, _, body, _ = call(middleware, "GET", "/api/orders/1", [("antibot-token", challenge)])
-    assert (status, body["outcome"], body["type"]) == (403, "challenge", "/problems/challenge")
+    assert (status, body["outcome"], body["type"]) == (403, "challenge", "/problems/receipt-challenge")
 
     status, _, body, _ = call(middleware, "GET", "/api/attested", [("antibot-token", token)])
     assert (status, body["outcome"], body["reasons"]) == (401, "unmet", ["unattested"])
@@ -183,7 +183,11 @@ def test_cannot_judge_is_503_under_enforce_and_uncounted_under_monitor(make, cal
         middleware = make(None, gatehouse_url=down.url, environment=ENV, routes=ROUTES, secret_key=SECRET, report=False)
         token = receipt(down)
         status, headers, body, _ = call(middleware, "GET", "/api/orders/1", [("antibot-token", token)])
-        assert status == 503 and headers["retry-after"] == "5" and body["status"] == 503
+        assert status == 503 and headers["retry-after"] == "5"
+        assert body == {"type": "/problems/gatehouse-unavailable", "title": "Receipt cannot be checked now",
+                        "status": 503, "detail": "Gatehouse cannot be reached to check this call's receipt: try again "
+                        "shortly.", "outcome": None, "route": "orders", "reasons": []}
+        assert headers["gatehouse-route"] == "orders" and "gatehouse-outcome" not in headers, "no empty header"
         status, _, body, _ = call(middleware, "GET", "/api/feed", [("antibot-token", token)])
         assert (status, body["outcome"]) == (200, None)
         status, _, body, _ = call(middleware, "GET", "/api/orders/1")
@@ -216,11 +220,15 @@ def test_a_consume_route_needs_a_secret_key(gatehouse):
     with pytest.raises(ValueError):
         GatehouseWSGIMiddleware(wsgi_app, gatehouse_url=gatehouse.url, environment="", routes=[])
     with pytest.raises(ValueError):
-        GatehouseMiddleware(echo_app, gatehouse_url="ftp://x", environment=ENV)
+        GatehouseMiddleware(echo_app, gatehouse_url="ftp://x", environment=ENV, routes=[])
+    with pytest.raises(ValueError, match="secret_key"):
+        GatehouseMiddleware(echo_app, gatehouse_url=gatehouse.url, environment=ENV)  # routes fetched need the key
+    with pytest.raises(ValueError, match="on_unavailable"):
+        GatehouseMiddleware(echo_app, gatehouse_url=gatehouse.url, environment=ENV, routes=[], on_unavailable="open")
 
 
 def test_the_state_joins_what_the_server_put_there(gatehouse):
-    middleware = GatehouseMiddleware(echo_app, gatehouse_url=gatehouse.url, environment=ENV, mode="monitor")
+    middleware = GatehouseMiddleware(echo_app, gatehouse_url=gatehouse.url, environment=ENV, mode="monitor", routes=[])
     scope = {"type": "http", "method": "GET", "path": "/", "raw_path": b"/", "query_string": b"", "headers": [],
              "state": {"db": "pool"}}
     sent = []
@@ -236,7 +244,7 @@ def test_the_state_joins_what_the_server_put_there(gatehouse):
     async def app(scope, receive, send):
         called.append(scope["type"])
 
-    asyncio.run(GatehouseMiddleware(app, gatehouse_url=gatehouse.url, environment=ENV)(lifespan, None, None))
+    asyncio.run(GatehouseMiddleware(app, gatehouse_url=gatehouse.url, environment=ENV, routes=[])(lifespan, None, None))
     assert called == ["lifespan"]
 
 

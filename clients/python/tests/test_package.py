@@ -12,7 +12,8 @@ from conftest import INSTALLED
 
 def test_public_names_and_signatures():
     for name in ["verify_session_token", "verify_request_proof", "ReceiptPolicy", "JWKSSource", "consume",
-                 "GatehouseMiddleware", "GatehouseWSGIMiddleware", "Verification"]:
+                 "GatehouseMiddleware", "GatehouseWSGIMiddleware", "Verification", "Gatehouse", "GatehouseRefusal",
+                 "Judgement"]:
         assert name in g.__all__
     sig = inspect.signature(g.verify_session_token)
     assert list(sig.parameters) == ["token", "jwks", "environment", "method", "path_and_query", "proof", "policy", "now_ms"]
@@ -23,9 +24,16 @@ def test_public_names_and_signatures():
     assert str(inspect.signature(g.JWKSSource)) == "(url: 'str', *, timeout: 'float' = 2.0) -> 'None'"
     for middleware in (g.GatehouseMiddleware, g.GatehouseWSGIMiddleware):
         params = inspect.signature(middleware).parameters
-        assert list(params) == ["app", "gatehouse_url", "environment", "routes", "mode", "secret_key", "report"]
+        assert list(params) == ["app", "gatehouse_url", "environment", "routes", "mode", "secret_key", "report",
+                                "on_unavailable"]
         assert (params["routes"].default, params["mode"].default, params["secret_key"].default,
-                params["report"].default) == ((), "monitor", None, True)
+                params["report"].default, params["on_unavailable"].default) == (None, "monitor", None, True, "refuse")
+    params = inspect.signature(g.Gatehouse).parameters
+    assert list(params)[:6] == ["gatehouse_url", "environment", "secret_key", "routes", "on_unavailable", "report"]
+    assert params["environment"].default is params["secret_key"].default is inspect.Parameter.empty
+    assert (params["routes"].default, params["on_unavailable"].default, params["report"].default) == (None, "refuse", True)
+    assert [p.kind for p in params.values()][1:] == [inspect.Parameter.KEYWORD_ONLY] * (len(params) - 1)
+    assert list(inspect.signature(g.Gatehouse.require).parameters) == ["self", "name", "mode"]
     assert g.ReceiptPolicy() == g.ReceiptPolicy(bound=False, attestation=None, debug=False)
 
 

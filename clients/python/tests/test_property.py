@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gatehouse_receipts import JWKS, GatehouseMiddleware, GatehouseWSGIMiddleware, ReceiptPolicy, Verification, \
     verify_request_proof, verify_session_token
-from gatehouse_receipts._routes import PathRefused, normalized_segments
+from gatehouse_receipts._paths import PathRefused, normalized_segments
 from gatehouse_receipts._strict import StrictError, parse_json
 from helpers import ENV, NOW_MS, Signer, b64, claims, proof, public_jwk
 

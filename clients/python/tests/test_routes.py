@@ -1,8 +1,10 @@
 """Routes and paths as the edge check reads them: the tables of Tests/GatehouseTests/EnforcementRoutesTests.swift,
-so the middlewares match what the edge matches."""
+so the middlewares match what the edge matches (the shared vectors are test_matching_vectors.py)."""
 import pytest
 
-from gatehouse_receipts._routes import PathRefused, Route, RouteMatch, Settings, normalized_segments
+from gatehouse_receipts._paths import origin_form
+from gatehouse_receipts._paths import PathRefused, normalized_segments
+from gatehouse_receipts._routes import Route, RouteMatch, Settings
 
 
 def text(path):
@@ -25,7 +27,10 @@ def test_paths_normalize(raw, normalized):
     ("/a%2Fb", "encodedSeparator"), ("/a%2fb", "encodedSeparator"), ("/a%00", "encodedSeparator"),
     ("/a%", "invalidEncoding"), ("/a%4", "invalidEncoding"), ("/a%zz", "invalidEncoding"),
     ("/..", "aboveRoot"), ("/a/../..", "aboveRoot"), ("/%2e%2e/etc", "aboveRoot"),
-    ("/a\x7f", "notAPath"), ("/a\tb", "notAPath"), (b"/\xff", "notAPath"),
+    ("/a\x7f", "control"), ("/a\tb", "control"), (b"/\xff", "notAPath"), ("/a;b", "semicolon"), ("/a%3bb", "semicolon"),
+    ("/a#b", "fragment"), ("/a%23", "fragment"), ("/a\\b", "backslash"), ("/a%5c", "backslash"), ("/a%0d", "control"),
+    ("/a%1F", "control"), ("/a%7F", "control"), ("/a\x00", "control"), ("/a;b/../..", "semicolon"),
+    ("/../a;b", "aboveRoot"), ("/a%2F;", "encodedSeparator"), ("/a%zz;", "invalidEncoding"), ("/a#?x", "fragment"),
 ])
 def test_paths_that_could_mean_two_things_are_refused(raw, reason):
     with pytest.raises(PathRefused) as refused:
@@ -34,14 +39,22 @@ def test_paths_that_could_mean_two_things_are_refused(raw, reason):
 
 
 @pytest.mark.parametrize("match, method, path, expected", [
-    ("GET /api/orders", "GET", "/api/orders", True), ("GET /api/orders", "GET", "/api/orders/", False),
+    ("GET /api/orders", "GET", "/api/orders", True), ("GET /api/orders", "GET", "/api/orders/", True),
+    ("GET /api/orders/", "GET", "/api/orders", True), ("GET /Api/Orders", "get", "/API/orders/", True),
+    ("GET /api/orders", "HEAD", "/api/orders", True), ("HEAD /api/orders", "GET", "/api/orders", False),
+    ("HEAD /api/orders", "head", "/api/orders", True), ("POST /api/orders", "HEAD", "/api/orders", False),
+    ("POST /api/orders", "po\u017ft", "/api/orders", False), ("GET /api/orders", "GETX", "/api/orders", False),
+    ("GET /api/*", "GET", "/api/%C3%A9", True), ("GET /api/a", "GET", "/api/a%25", False),
     ("GET /api/orders", "POST", "/api/orders", False), ("* /api/orders", "PATCH", "/api/orders", True),
     ("GET /api/*/items", "GET", "/api/7/items", True), ("GET /api/*/items", "GET", "/api/items", False),
     ("GET /api/*/items", "GET", "/api/7/8/items", False), ("GET /api/*", "GET", "/api/", False),
     ("POST /api/payments/**", "POST", "/api/payments", True), ("POST /api/payments/**", "POST", "/api/payments/", True),
     ("POST /api/payments/**", "POST", "/api/payments/a/b/c", True), ("POST /api/payments/**", "POST", "/api/paymentsx", False),
     ("* /**", "OPTIONS", "/", True), ("* /**", "GET", "/anything/at/all", True),
-    ("GET /", "GET", "/", True), ("GET /", "GET", "/a", False),
+    ("GET /", "GET", "/", True), ("GET /", "GET", "/a", False), ("GET /", "GET", "//", True),
+    ("GET /api/*", "GET", "/api/x/", True), ("GET /api/*/", "GET", "/api/x", True), ("* /a/**", "GET", "/A/", True),
+    ("GET /api/*/**", "GET", "/api", False), ("GET /api/*/**", "GET", "/api//", False), ("GET /api/*/**", "GET", "/api/x", True),
+    ("GET /api/*/**", "GET", "/api/x/y/", True), ("GET /*", "GET", "/", False), ("GET /*", "GET", "//", False),
     ("GET /api/orders", "GET", "/api/orders?page=2", True), ("GET /api/orders", "GET", "/api/%6Frders?x", True),
 ])
 def test_matches(match, method, path, expected):
@@ -94,3 +107,12 @@ def test_route_fields():
     assert route.require.bound and route.require.attestation == "verified" and route.consume and route.mode == "enforce"
     with pytest.raises(ValueError):
         Settings([], "block")
+
+
+@pytest.mark.parametrize("target, path", [
+    ("http://h/api/payments", "/api/payments"), ("HTTPS://h:8443/a?b=1", "/a?b=1"), ("http://h", "/"),
+    ("http://h?x=1", "/?x=1"), ("http://h#f", "/#f"), ("http://h\\a/b", "/\\a/b"), ("http://user@h/a", "/a"),
+    ("/api/payments", "/api/payments"), ("*", "*"), ("", ""), ("ftp://h/a", "ftp://h/a"),
+])
+def test_an_absolute_form_target_is_judged_by_its_path_and_query(target, path):
+    assert origin_form(target) == path

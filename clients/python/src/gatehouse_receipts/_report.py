@@ -4,17 +4,15 @@ memory by route, outcome and hour, sent once a minute from a background thread t
 again with the same key (so it counts once)."""
 from __future__ import annotations
 
-import atexit
 import json
 import logging
 import os
 import threading
 import time
 import uuid
-import weakref
 from typing import Callable, Dict, List, Optional, Tuple
 
-from . import _http
+from . import _http, _shutdown
 from ._http import GatehouseError, GatehouseUnavailable
 
 log = logging.getLogger("gatehouse_receipts")
@@ -33,32 +31,39 @@ def hour_text(hour: int) -> str:
 
 class Reporter:
     """Counts by (route, outcome, hour) and their reports. Thread-safe; the thread starts at the first count (in the
-    process that counts: a server that forks workers starts one per worker)."""
+    process that counts: a server that forks workers starts one per worker). What is left is sent at interpreter
+    exit and on ``SIGTERM``/``SIGINT`` (see ``_shutdown``). ``on_refused_key`` is told when Gatehouse refuses the
+    secret key (401, 403): a misconfiguration, not an outage."""
 
     def __init__(self, gatehouse_url: str, secret_key: str, *, interval: float = 60.0, timeout: float = 5.0,
-                 clock: Callable[[], float] = time.time) -> None:
+                 clock: Callable[[], float] = time.time,
+                 on_refused_key: Optional[Callable[[str], None]] = None) -> None:
         self._url = _http.join(gatehouse_url, INGEST_PATH)
         self._secret_key = secret_key
         self.interval = interval
         self.timeout = timeout
         self._clock = clock
-        self._lock = threading.Lock()
+        self._on_refused_key = on_refused_key
+        # Re-entrant: a signal handler flushing in the main thread may interrupt the main thread's own count or flush.
+        self._lock = threading.RLock()
         self._counts: Dict[Tuple[str, str, int], int] = {}
         #: Reports made and not yet accepted, oldest first: (Idempotency-Key, entries).
         self._pending: List[Tuple[str, List[Dict[str, object]]]] = []
         self._thread: Optional[threading.Thread] = None
         self._pid = 0
         self._stop = threading.Event()
-        self._sending = threading.Lock()
+        self._sending = threading.RLock()
         #: Reports Gatehouse accepted (202), for tests and metrics.
         self.sent = 0
-        _live.add(self)
+        _shutdown.register(self)
 
     def count(self, route: str, outcome: str) -> None:
+        """Counts one judged call."""
         hour = int(self._clock()) // 3600 * 3600
         key = (route, outcome, hour)
         with self._lock:
-            self._counts[key] = self._counts.get(key, 0) + 1
+            counts = self._counts
+            counts[key] = counts.get(key, 0) + 1
             if self._pid != os.getpid():
                 self._start()
 
@@ -82,7 +87,8 @@ class Reporter:
     def flush(self) -> bool:
         """Puts the counts so far in reports and sends every report not yet accepted, in order; True when none is
         left. A report that could not be delivered (Gatehouse unreachable, 5xx, 429) stays for the next flush with
-        its key; one Gatehouse refuses (4xx) is dropped with a warning."""
+        its key; one Gatehouse refuses (4xx) is dropped with a warning (a refused secret key: an error, at most
+        once a minute)."""
         with self._sending:
             with self._lock:
                 counts, self._counts = self._counts, {}
@@ -98,8 +104,13 @@ class Reporter:
                         log.warning("gatehouse_receipts: outcome report not delivered, will retry: %s", error)
                         return False
                     except GatehouseError as error:
-                        log.warning("gatehouse_receipts: outcome report refused, dropped: %s", error)
-                self._pending.pop(0)
+                        if error.status in (401, 403) and self._on_refused_key is not None:
+                            self._on_refused_key(f"Gatehouse refused the secret key (POST {INGEST_PATH} answered "
+                                                 f"{error.status}); the outcome report was dropped")
+                        else:
+                            log.warning("gatehouse_receipts: outcome report refused, dropped: %s", error)
+                # By its key: a signal's flush may have sent and removed it meanwhile.
+                self._pending = [report for report in self._pending if report[0] != key]
             return True
 
     def _reports(self, counts: Dict[Tuple[str, str, int], int]) -> List[Tuple[str, List[Dict[str, object]]]]:
@@ -133,15 +144,10 @@ class Reporter:
             except Exception:  # noqa: BLE001 - at exit nothing may raise; the report is lost, as a crash loses it
                 log.warning("gatehouse_receipts: final outcome report failed")
 
+    def flush_counts(self) -> None:
+        """Sends what this process counted and has not reported (at exit, on a signal, at shutdown)."""
+        if self._pid == os.getpid() and (self._counts or self._pending):
+            self.flush()
+
     def __repr__(self) -> str:
         return "Reporter(secret_key=<hidden>)"
-
-
-_live: "weakref.WeakSet[Reporter]" = weakref.WeakSet()
-
-
-@atexit.register
-def _flush_at_exit() -> None:
-    for reporter in list(_live):
-        if reporter._pid == os.getpid() and (reporter._counts or reporter._pending):
-            reporter.close(flush=True)

@@ -1,11 +1,13 @@
-"""Routes and their modes (DEVICE-API.md "Routes and modes"), read and matched as Gatehouse's edge check does
-(``RouteMatch``, ``NormalizedPath``, ``EnforcementSettings``)."""
+"""Routes and their modes (DEVICE-API.md "Routes and modes", "Matching as the API routes"), read and matched as
+Gatehouse's edge check does (``RouteMatch``, ``EnforcementSettings``): methods and literal segments compared without
+regard to ASCII case, a trailing ``/`` insignificant, ``HEAD`` judged as ``GET``."""
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 from typing import Any, List, Mapping, Optional, Sequence, Tuple, Union
 
+from ._paths import PathRefused, folded, read_path
 from ._verify import ReceiptPolicy
 
 MODES = ("off", "monitor", "enforce")
@@ -15,86 +17,26 @@ MAX_ROUTES = 50
 _NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,39}\Z")
 _METHOD = re.compile(rb"[A-Z0-9_-]{1,32}\Z")
 _SEGMENT_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~!$&'()+,;=:@")
-_UNRESERVED = frozenset(b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-_HEX = {c: int(chr(c), 16) for c in b"0123456789abcdefABCDEF"}
 _ONE, _REST = object(), object()
 
 
-class PathRefused(Exception):
-    """A path two parsers could read differently: ``reason`` is ``path:notAPath``, ``path:invalidEncoding``,
-    ``path:encodedSeparator`` or ``path:aboveRoot`` (the edge check's reasons)."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+def strictness(mode: str) -> int:
+    """0 for ``off``, 1 for ``monitor``, 2 for ``enforce``."""
+    return _STRICTNESS[mode]
 
 
-def normalized_segments(path_and_query: Union[str, bytes]) -> List[bytes]:
-    """The segments of the path of ``path_and_query`` as routes match it: percent-encoded unreserved characters
-    decoded, other percent-encodings kept (hex digits in capitals), dot segments removed, repeated ``/`` collapsed,
-    the query dropped. ``/`` is ``[b""]``, ``/a/b/`` is ``[b"a", b"b", b""]``.
-
-    Raises :class:`PathRefused` for a path that does not start with ``/``, bytes outside visible ASCII, ``%`` not
-    followed by two hex digits, an encoded ``/`` or NUL (``%2F``, ``%00``), or ``..`` above the root."""
-    data = path_and_query.encode("utf-8", "surrogatepass") if isinstance(path_and_query, str) else bytes(path_and_query)
-    end = data.find(b"?")
-    if end >= 0:
-        data = data[:end]
-    if data[:1] != b"/":
-        raise PathRefused("path:notAPath")
-    output: List[bytes] = []
-    segment = bytearray()
-
-    def close() -> None:
-        if segment == b".":
-            pass
-        elif segment == b"..":
-            if not output:
-                raise PathRefused("path:aboveRoot")
-            output.pop()
-        elif segment:
-            output.append(bytes(segment))
-        segment.clear()
-
-    ends_with_slash = True
-    i, n = 1, len(data)
-    while i < n:
-        byte = data[i]
-        i += 1
-        if byte == 0x2F:  # "/"
-            close()
-            ends_with_slash = True
-            continue
-        if byte == 0x25:  # "%"
-            high = _HEX.get(data[i]) if i < n else None
-            low = _HEX.get(data[i + 1]) if high is not None and i + 1 < n else None
-            if high is None or low is None:
-                raise PathRefused("path:invalidEncoding")
-            i += 2
-            decoded = high << 4 | low
-            if decoded in (0x2F, 0):
-                raise PathRefused("path:encodedSeparator")
-            if decoded in _UNRESERVED:
-                segment.append(decoded)
-            else:
-                segment += b"%%%X%X" % (high, low)
-        elif 0x21 <= byte <= 0x7E:
-            segment.append(byte)
-        else:
-            raise PathRefused("path:notAPath")
-        ends_with_slash = False
-    # A last "." or ".." is a directory: "/a/b/.." is "/a/".
-    last_is_dot = bytes(segment) in (b".", b"..")
-    close()
-    if ends_with_slash or last_is_dot:
-        output.append(b"")
-    return output
+def judged_method(method: Union[str, bytes]) -> bytes:
+    """A call's method as routes compare it: ASCII letters in capitals (other bytes as they are)."""
+    raw = method.encode("utf-8", "surrogatepass") if isinstance(method, str) else bytes(method)
+    return raw.upper()  # bytes.upper() folds ASCII letters only: "poſt" stays apart from POST
 
 
 class RouteMatch:
     """A route's ``match``, compiled: an HTTP method or ``*``, one space, then a path pattern of ``/``-separated
     segments where ``*`` is exactly one non-empty segment and a final ``**`` any rest, the empty rest included.
-    Raises ValueError saying what is wrong."""
+    It matches as frameworks route: the method and literal segments without regard to ASCII case, a trailing ``/``
+    on the path or the pattern insignificant, and ``HEAD`` judged as ``GET``. Raises ValueError saying what is
+    wrong."""
 
     __slots__ = ("text", "method", "segments")
 
@@ -129,29 +71,35 @@ class RouteMatch:
             elif part in (b".", b".."):
                 raise ValueError("must not have . or .. segments: paths are matched with dot segments removed")
             elif all(b in _SEGMENT_BYTES for b in part):
-                segments.append(part)
+                segments.append(part.lower())
             else:
                 raise ValueError("must have path segments of letters, digits and -._~!$&'()+,;=:@ only (written "
                                  "decoded, without %, ? or spaces); * and ** stand for whole segments")
+        if segments and segments[-1] == b"":
+            segments.pop()  # "/" alone, or a trailing slash: it does not count
         self.text = text
-        self.method: Optional[str] = None if method == "*" else method
+        self.method: Optional[bytes] = None if method == "*" else method.encode("ascii")
         self.segments: Tuple[Any, ...] = tuple(segments)
 
-    def matches(self, method: str, segments: Sequence[bytes]) -> bool:
-        """Whether a call ``method`` on the normalized path ``segments`` matches."""
-        if self.method is not None and self.method != method:
+    def matches(self, method: Union[str, bytes], segments: Sequence[bytes]) -> bool:
+        """Whether a call ``method`` (as sent, any case) on the normalized path ``segments`` matches."""
+        return self.matches_folded(judged_method(method), folded(segments))
+
+    def matches_folded(self, method: bytes, parts: Sequence[bytes]) -> bool:
+        """:meth:`matches` for a method in capitals (:func:`judged_method`) and :func:`folded` segments."""
+        if self.method is not None and self.method != method and not (self.method == b"GET" and method == b"HEAD"):
             return False
         i = 0
         for segment in self.segments:
             if segment is _REST:
                 return True
             if segment is _ONE:
-                if i >= len(segments) or not segments[i]:
+                if i >= len(parts) or not parts[i]:
                     return False
-            elif i >= len(segments) or segments[i] != segment:
+            elif i >= len(parts) or parts[i] != segment:
                 return False
             i += 1
-        return i == len(segments)
+        return i == len(parts)
 
     def __repr__(self) -> str:
         return f"RouteMatch({self.text!r})"
@@ -218,12 +166,45 @@ class Settings:
         self.routes: Tuple[Route, ...] = tuple(compiled)
         self.strictest = max([mode] + [route.mode or mode for route in compiled], key=_STRICTNESS.__getitem__)
 
-    def route(self, method: str, segments: Sequence[bytes]) -> Optional[Route]:
-        """The first route that matches, or None."""
+        self._by_name = {route.name: route for route in compiled}
+
+    def route(self, method: Union[str, bytes], segments: Sequence[bytes],
+              written: Optional[Sequence[bytes]] = None) -> Optional[Route]:
+        """The route that judges a call ``method`` on the normalized path ``segments``: the first that matches, or
+        None. A path that held a dot segment is also read as ``written`` (:func:`~gatehouse_receipts._paths.read_path`):
+        the first route matching that reading judges instead when it is another route whose mode is at least as
+        strict, so no reading a framework may route by escapes its route."""
+        sent = judged_method(method)
+        normalized = self._first(sent, folded(segments))
+        if written is None:
+            return normalized
+        literal = self._first(sent, folded(written))
+        if literal is None or literal is normalized or \
+                strictness(self.mode_of(literal)) < strictness(self.mode_of(normalized)):
+            return normalized
+        return literal
+
+    def _first(self, method: bytes, parts: Sequence[bytes]) -> Optional[Route]:
         for route in self.routes:
-            if route.match.matches(method, segments):
+            if route.match.matches_folded(method, parts):
                 return route
         return None
 
+    def named(self, name: str) -> Optional[Route]:
+        """The route called ``name``, or None."""
+        return self._by_name.get(name)
+
     def mode_of(self, route: Optional[Route]) -> str:
+        """The mode a call judged under ``route`` (None: no route matched) is judged under."""
         return (route.mode if route is not None else None) or self.mode
+
+    def judge(self, method: Union[str, bytes], target: Union[str, bytes]) -> Tuple[Optional[Route], str, Optional[str]]:
+        """(route, mode, reason) for a call ``method`` on the origin-form ``target``: the first route that matches
+        (None: ``(unmatched)``) and its mode; or, for a path refused as two parsers could read it differently,
+        (None, the strictest mode of the environment and its routes, the ``path:*`` reason)."""
+        try:
+            segments, written = read_path(target)
+        except PathRefused as refused:
+            return None, self.strictest, refused.reason
+        route = self.route(method, segments, written)
+        return route, self.mode_of(route), None
