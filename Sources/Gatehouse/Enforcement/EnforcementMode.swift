@@ -38,16 +38,24 @@ public struct EnforcementSettings: Sendable, Equatable {
     }
 
     /// The route that judges `method path` (a normalized path, ``NormalizedPath``): the first that matches, or nil.
-    /// A path that held a dot segment is also read as written (frameworks route `/api/orders/..` to
-    /// `/api/orders/:id`): the route of that reading judges it when its mode is at least as strict as the normalized
-    /// reading's, so no reading a framework may route by escapes its route.
+    /// A path that held a dot segment is also read as written (Express, Starlette and Flask route `/api/orders/..` to
+    /// `/api/orders/:id`, and `/a/./b` to a handler of `/a/:x/b` the table may not hold): of the two readings, the
+    /// one whose route (or `(unmatched)`) is stricter judges (``strictness(of:)``; the one as written on a tie), so
+    /// no reading a framework may route by is judged more leniently than it would be on its own.
     public func route(method: String, path: NormalizedPath) -> EnforcementRoute? {
         let normalized = routes.first { $0.match.matches(method: method, segments: path.folded) }
-        guard let written = path.written,
-              let literal = routes.first(where: { $0.match.matches(method: method, segments: written) }),
-              literal.name != normalized?.name, mode(of: literal) >= mode(of: normalized)
-        else { return normalized }
-        return literal
+        guard let written = path.written else { return normalized }
+        let literal = routes.first { $0.match.matches(method: method, segments: written) }
+        guard literal?.name != normalized?.name else { return normalized }
+        return strictness(of: literal) >= strictness(of: normalized) ? literal : normalized
+    }
+
+    /// How strictly `route` (nil: `(unmatched)`) judges, to compare two: its mode first, then what it asks of the
+    /// receipt (`consume` over a verified attestation over `bound`).
+    func strictness(of route: EnforcementRoute?) -> Int {
+        let rank = EnforcementMode.allCases.firstIndex(of: mode(of: route)) ?? 0
+        guard let route else { return rank * 8 }
+        return rank * 8 + (route.consume ? 4 : 0) + (route.require.requiresVerifiedAttestation ? 2 : 0) + (route.require.requiresBound ? 1 : 0)
     }
 
     /// The mode `route` judges under (its own, else the environment's).
