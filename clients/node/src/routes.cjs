@@ -226,6 +226,16 @@ function modeOf(table, route) {
 }
 
 /**
+ * How strictly `route` (null: `(unmatched)`) judges, to compare two readings of a path: its mode first, then what it
+ * asks of the receipt (`consume` over a verified attestation over `bound`).
+ */
+function strictnessOf(table, route) {
+  const rank = STRICTNESS[modeOf(table, route)] * 8;
+  if (route === null) return rank;
+  return rank + (route.consume ? 4 : 0) + (route.require?.attestation === 'verified' ? 2 : 0) + (route.require?.bound ? 1 : 0);
+}
+
+/**
  * How a route table judges a call `method` on `target` (origin form), as the edge check does:
  * `{route, name, mode, reason}`: the first route that matches (null: `(unmatched)`) and its mode; or, for a path
  * refused as two parsers could read it differently, route null, name `(unmatched)`, the strictest mode of the table
@@ -233,7 +243,8 @@ function modeOf(table, route) {
  *
  * A path that held a dot segment is matched twice, as normalized and as written (dot segments kept, as Express and
  * Node's `http` route it: `/api/orders/..` reaches `/api/orders/:id`), and judged under the stricter of the two
- * routes; at the same mode, the route as written (the handler such a framework runs, whose `require` must hold).
+ * readings' routes, `(unmatched)` included, by mode and then by what the route asks of the receipt; on a tie, the
+ * route as written (the handler such a framework runs).
  */
 function classify(table, method, target) {
   let path;
@@ -245,11 +256,9 @@ function classify(table, method, target) {
   }
   let route = findRoute(table.routes, method, path.segments);
   if (path.literal !== null) {
+    // Of the two readings, the one whose route (or (unmatched)) is stricter judges; the one as written on a tie.
     const written = findRoute(table.routes, method, path.literal);
-    if (written !== null && written !== route) {
-      const [a, b] = [STRICTNESS[modeOf(table, written)], STRICTNESS[modeOf(table, route)]];
-      if (a >= b) route = written;
-    }
+    if (written !== route && strictnessOf(table, written) >= strictnessOf(table, route)) route = written;
   }
   return { route, name: route === null ? UNMATCHED : route.name, mode: modeOf(table, route), reason: null };
 }

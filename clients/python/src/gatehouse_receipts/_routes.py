@@ -172,17 +172,25 @@ class Settings:
               written: Optional[Sequence[bytes]] = None) -> Optional[Route]:
         """The route that judges a call ``method`` on the normalized path ``segments``: the first that matches, or
         None. A path that held a dot segment is also read as ``written`` (:func:`~gatehouse_receipts._paths.read_path`):
-        the first route matching that reading judges instead when it is another route whose mode is at least as
-        strict, so no reading a framework may route by escapes its route."""
+        of the two readings, the one whose route (or ``(unmatched)``) is stricter judges (:meth:`strictness_of`; the
+        one as written on a tie), so no reading a framework may route by is judged more leniently."""
         sent = judged_method(method)
         normalized = self._first(sent, folded(segments))
         if written is None:
             return normalized
         literal = self._first(sent, folded(written))
-        if literal is None or literal is normalized or \
-                strictness(self.mode_of(literal)) < strictness(self.mode_of(normalized)):
+        if literal is normalized:
             return normalized
-        return literal
+        return literal if self.strictness_of(literal) >= self.strictness_of(normalized) else normalized
+
+    def strictness_of(self, route: Optional[Route]) -> int:
+        """How strictly ``route`` (None: ``(unmatched)``) judges, to compare two: its mode first, then what it asks of
+        the receipt (``consume`` over a verified attestation over ``bound``)."""
+        rank = strictness(self.mode_of(route)) * 8
+        if route is None:
+            return rank
+        return rank + (4 if route.consume else 0) + (2 if route.require.attestation == "verified" else 0) + \
+            (1 if route.require.bound else 0)
 
     def _first(self, method: bytes, parts: Sequence[bytes]) -> Optional[Route]:
         for route in self.routes:
