@@ -16,9 +16,10 @@ enum Command {
                                                          what it cached, within a second
       gatehouse receipts rotate-key [--revoke-now]       new receipt signing key; the old one stays published an hour
                                                          (--revoke-now: unpublished at once, after a leak)
-      gatehouse app-attest verify-attestation|verify-assertion ...
-                                                         judge App Attest objects offline (JSON on stdout)
-      gatehouse play-integrity decode ...                decrypt, verify and judge a Play Integrity token offline
+      gatehouse app-attest verify-attestation|verify-assertion|verify-receipt ...
+                                                         judge an App Attest object or receipt offline (JSON on stdout)
+      gatehouse play-integrity decode ...                decrypt, verify and judge a Play Integrity token offline, under
+                                                         a policy (--policy, --environment-kind)
       gatehouse simulate --endpoint URL --api-key pk_… ...
                                                          play a phone (Android or iOS) against a running server
       gatehouse COMMAND --help                           the options of a command

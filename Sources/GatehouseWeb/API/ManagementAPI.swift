@@ -33,7 +33,7 @@ struct ManagementAPI: Sendable {
     func getEnvironment(_ request: Request) throws -> Response {
         _ = try domain.tokens.actor(of: request, scope: .read)
         let environment = try domain.environments.get(try request.parameter("environmentId"))
-        if let match = request.headers["If-None-Match"], Self.matches(match, environment.etag) {
+        if let match = request.headers["If-None-Match"], ConditionalGet.matches(match, environment.etag) {
             return Response(status: 304, headers: ["ETag": environment.etag])
         }
         let body = domain.environments.serialized(environment)
@@ -145,14 +145,6 @@ struct ManagementAPI: Sendable {
             "entries": .array(page.entries.map(\.json)),
             "nextCursor": page.nextCursor.map { .string(String($0)) } ?? .null,
         ])
-    }
-
-    /// Whether an `If-None-Match` list names `etag` (or is `*`).
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { tag in
-            let t = tag.trimmingCharacters(in: .whitespaces)
-            return t == "*" || t == etag || t == "W/" + etag
-        }
     }
 }
 

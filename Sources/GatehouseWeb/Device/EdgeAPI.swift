@@ -1,4 +1,3 @@
-import Crypto
 import Gatehouse
 import GatehouseReceipts
 import HTTP
@@ -47,14 +46,8 @@ struct EdgeAPI: Sendable {
         let environment = try environments.get(key.environmentID)
         var members: [JSON.Member] = [.init("environment", .string(environment.id))]
         members += environment.enforcement.json.members ?? []
-        let body = JSON.object(members).serialized()
-        let etag = "\"" + Base64.encode(Array(SHA256.hash(body).prefix(16)), alphabet: .urlSafe, padded: false) + "\""
-        var headers: Headers = ["Cache-Control": "private, max-age=\(Self.routesMaxAge)", "ETag": etag]
-        if let match = request.headers["If-None-Match"], ReceiptsAPI.matches(match, etag) {
-            return Response(status: 304, headers: headers)
-        }
-        headers.set("Content-Type", "application/json")
-        return Response(status: 200, headers: headers, body: body)
+        return ConditionalGet.response(to: request, body: JSON.object(members).serialized(), contentType: "application/json",
+                                       cacheControl: "private, max-age=\(Self.routesMaxAge)")
     }
 
     /// nginx `auth_request`: the call from `X-Original-Method` and `X-Original-URI`.

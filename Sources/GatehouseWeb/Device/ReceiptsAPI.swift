@@ -32,14 +32,8 @@ struct ReceiptsAPI: Sendable {
 
     /// The JWKS with `Cache-Control: public, max-age=300` and a strong `ETag`; `If-None-Match` → 304.
     func keys(_ request: Request) throws -> Response {
-        let body = try receiptKeys.published().serialized()
-        let etag = "\"" + Base64.encode(Array(SHA256.hash(body).prefix(16)), alphabet: .urlSafe, padded: false) + "\""
-        var headers: Headers = ["Cache-Control": "public, max-age=\(Self.keysMaxAge)", "ETag": etag]
-        if let match = request.headers["If-None-Match"], Self.matches(match, etag) {
-            return Response(status: 304, headers: headers)
-        }
-        headers.set("Content-Type", "application/jwk-set+json")
-        return Response(status: 200, headers: headers, body: body)
+        ConditionalGet.response(to: request, body: try receiptKeys.published().serialized(), contentType: "application/jwk-set+json",
+                                cacheControl: "public, max-age=\(Self.keysMaxAge)")
     }
 
     /// Checks `{"token", "method", "pathAndQuery", "proof", "require", "consume"}` for the environment of the presented
@@ -124,13 +118,5 @@ struct ReceiptsAPI: Sendable {
     /// A request target in origin form: starts with `/`, visible ASCII only.
     static func isPathAndQuery(_ text: String) -> Bool {
         text.utf8.first == UInt8(ascii: "/") && text.utf8.count <= maxPathLength && text.utf8.allSatisfy { (0x21...0x7E).contains($0) }
-    }
-
-    /// Whether an `If-None-Match` value names `etag` (RFC 9110 §13.1.2: weak comparison, or `*`).
-    static func matches(_ header: String, _ etag: String) -> Bool {
-        header.split(separator: ",").contains { candidate in
-            let tag = candidate.trimmingCharacters(in: .whitespaces)
-            return tag == "*" || tag == etag || tag == "W/" + etag
-        }
     }
 }

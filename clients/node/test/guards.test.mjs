@@ -8,27 +8,14 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { gatehouse } from '../index.js';
-import { fakeGatehouse } from './support/fake-gatehouse.mjs';
-import { issuer, phone, claims } from './support/receipts.mjs';
+import { fakeEnvironment } from './support/fake-environment.mjs';
+import { phone } from './support/receipts.mjs';
 import { loadExpress } from './support/express.mjs';
 import { waitFor, keptLogger } from './support/wait.mjs';
 
 const ENV = 'env_guards0000000000000';
-const key = issuer('kid-guards');
-const receipt = (extra = {}) => key.sign(claims(ENV, Math.floor(Date.now() / 1000) - 5, { sub: `req_${Math.random().toString(36).slice(2)}`, ...extra }));
-const request = (method, url, headers = {}) => ({ method, url, headers });
-
-let fake;
-before(async () => {
-  fake = await fakeGatehouse({ jwks: key.jwks, environment: ENV });
-});
-after(() => fake.close());
-
-function reset(edge) {
-  fake.state.edge = { environment: ENV, ...edge };
-  fake.state.edgeMode = 'ok';
-  fake.state.edgeFetches.length = 0;
-}
+const environment = fakeEnvironment(ENV, 'kid-guards');
+const { receipt, request, reset } = environment;
 
 /** One call with the path sent as written; resolves with {status, body, headers}. */
 function call(base, method, target, headers = {}) {
@@ -47,10 +34,10 @@ function call(base, method, target, headers = {}) {
 test('a guard naming a route the environment does not hold: its mode, no requirement beyond a valid receipt, counted under its name, warned once', async () => {
   reset({ mode: 'enforce', routes: [{ name: 'feed', match: 'GET /api/feed', mode: 'monitor', require: { bound: true } }] });
   const logger = keptLogger();
-  const gh = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, reportIntervalMs: 3_600_000, logger });
+  const gh = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, reportIntervalMs: 3_600_000, logger });
   try {
     await waitFor(() => gh.check.routes.current().table !== null, 'the routes');
-    fake.state.counted.length = 0;
+    environment.fake.state.counted.length = 0;
     assert.equal((await gh.judge('exports', request('GET', '/api/exports'))).status, 401, 'the environment\'s mode: enforce');
     const valid = await gh.judge('exports', request('GET', '/api/exports', { 'antibot-token': receipt() }));
     assert.deepEqual([valid.status, valid.outcome, valid.route], [200, 'verified', 'exports'], 'an unbound receipt: no requirement');
@@ -61,7 +48,7 @@ test('a guard naming a route the environment does not hold: its mode, no require
     assert.throws(() => gh.require('Not A Name'), TypeError);
     assert.throws(() => gh.require('feed', { mode: 'strict' }), TypeError);
     await gh.flush();
-    assert.deepEqual(fake.totals(), { exports: { missing: 1, verified: 1 }, feed: { unmet: 2 } });
+    assert.deepEqual(environment.fake.totals(), { exports: { missing: 1, verified: 1 }, feed: { unmet: 2 } });
     assert.equal(logger.lines.warn.filter((line) => line.includes('"exports"')).length, 1, 'warned once');
   } finally {
     await gh.close();
@@ -75,7 +62,7 @@ test('behind the route table: the same route\'s judgement is taken as it is (one
   ] });
   const express = loadExpress();
   const app = express();
-  const gh = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, reportIntervalMs: 3_600_000, logger: null });
+  const gh = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, reportIntervalMs: 3_600_000, logger: null });
   const ran = [];
   app.use(gh);
   app.post('/api/payments', gh.require('payments'), (req, res) => res.json((ran.push(req.gatehouse.route), req.gatehouse)));
@@ -86,13 +73,13 @@ test('behind the route table: the same route\'s judgement is taken as it is (one
   const base = `http://127.0.0.1:${server.address().port}`;
   try {
     await waitFor(() => gh.check.routes.current().table !== null, 'the routes');
-    fake.state.counted.length = 0;
+    environment.fake.state.counted.length = 0;
     const p = phone();
     const token = receipt({ cnf: { jwk: p.jwk } });
-    const spends = fake.state.verifyCalls.length;
+    const spends = environment.fake.state.verifyCalls.length;
     const paid = await call(base, 'POST', '/api/payments', { 'antibot-token': token, 'antibot-pop': p.proof('POST', '/api/payments', Date.now()) });
     assert.deepEqual([paid.status, paid.body.outcome, paid.body.route, paid.body.verification.consumed], [200, 'verified', 'payments', true]);
-    assert.equal(fake.state.verifyCalls.length - spends, 1, 'spent once, by the table; the guard took its judgement');
+    assert.equal(environment.fake.state.verifyCalls.length - spends, 1, 'spent once, by the table; the guard took its judgement');
     // The table judged this call under `api` (monitor): it passed there, and the guard judges it under payments.
     const open = await call(base, 'POST', '/api/open/pay');
     assert.deepEqual([open.status, open.body.outcome, open.body.route, open.headers['gatehouse-route']], [401, 'missing', 'payments', 'payments']);
@@ -101,7 +88,7 @@ test('behind the route table: the same route\'s judgement is taken as it is (one
     assert.deepEqual([head.status, head.headers['gatehouse-outcome'], head.headers['gatehouse-route']], [401, 'missing', 'orders']);
     assert.deepEqual(ran, ['payments']);
     await gh.flush();
-    assert.deepEqual(fake.totals(), { payments: { verified: 1, missing: 1 }, api: { missing: 1 }, '(unmatched)': { missing: 1 }, orders: { missing: 1 } });
+    assert.deepEqual(environment.fake.totals(), { payments: { verified: 1, missing: 1 }, api: { missing: 1 }, '(unmatched)': { missing: 1 }, orders: { missing: 1 } });
   } finally {
     server.closeAllConnections?.();
     await new Promise((resolve) => server.close(resolve));

@@ -7,33 +7,20 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { gatehouse, createCheck } from '../index.js';
-import { fakeGatehouse } from './support/fake-gatehouse.mjs';
-import { issuer, phone, claims } from './support/receipts.mjs';
+import { fakeEnvironment } from './support/fake-environment.mjs';
+import { phone } from './support/receipts.mjs';
 import { waitFor, keptLogger } from './support/wait.mjs';
 
 const ENV = 'env_routessource0000000';
-const key = issuer('kid-routes-source');
-const receipt = (extra = {}) => key.sign(claims(ENV, Math.floor(Date.now() / 1000) - 5, { sub: `req_${Math.random().toString(36).slice(2)}`, ...extra }));
-const request = (method, url, headers = {}) => ({ method, url, headers });
-
-let fake;
-before(async () => {
-  fake = await fakeGatehouse({ jwks: key.jwks, environment: ENV });
-});
-after(() => fake.close());
-
-function reset(edge) {
-  fake.state.edge = { environment: ENV, ...edge };
-  fake.state.edgeMode = 'ok';
-  fake.state.edgeFetches.length = 0;
-}
+const environment = fakeEnvironment(ENV, 'kid-routes-source');
+const { receipt, request, reset } = environment;
 
 test('a switch from monitor to enforce on Gatehouse is enforced at the next refresh; 304 between; the last set kept while Gatehouse is down', async () => {
   reset({ mode: 'monitor', routes: [{ name: 'orders', match: 'GET /api/orders/*', mode: 'monitor', require: {}, consume: false }] });
-  fake.state.edgeMode = 'stall';
+  environment.fake.state.edgeMode = 'stall';
   const logger = keptLogger();
-  const gh = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, routesIntervalMs: 40, report: false, logger, timeoutMs: 200 });
-  const passing = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, routesIntervalMs: 40, report: false, logger: null, onUnavailable: 'pass', timeoutMs: 200 });
+  const gh = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, routesIntervalMs: 40, report: false, logger, timeoutMs: 200 });
+  const passing = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, routesIntervalMs: 40, report: false, logger: null, onUnavailable: 'pass', timeoutMs: 200 });
   try {
     // Until the first answer, as if Gatehouse were unavailable: refused by default, passed uncounted with 'pass'.
     const early = await gh.check(request('GET', '/api/orders/1'));
@@ -42,16 +29,16 @@ test('a switch from monitor to enforce on Gatehouse is enforced at the next refr
     assert.deepEqual([early2.status, early2.route, early2.headers['gatehouse-route']], [503, 'orders', 'orders']);
     const passed = await passing.check(request('GET', '/api/orders/1'));
     assert.deepEqual([passed.allow, passed.outcome], [true, null]);
-    fake.state.edgeMode = 'ok';
+    environment.fake.state.edgeMode = 'ok';
     const monitored = await waitFor(async () => {
       const result = await gh.check(request('GET', '/api/orders/1'));
       return result.status === 200 && result;
     }, 'the first answer');
     assert.deepEqual([monitored.outcome, monitored.route, monitored.mode], ['missing', 'orders', 'monitor']);
-    await waitFor(() => fake.state.edgeFetches.some((f) => f.status === 304 && f.ifNoneMatch !== null), 'a revalidation answered 304');
+    await waitFor(() => environment.fake.state.edgeFetches.some((f) => f.status === 304 && f.ifNoneMatch !== null), 'a revalidation answered 304');
 
     const switched = Date.now();
-    fake.state.edge.routes[0].mode = 'enforce';
+    environment.fake.state.edge.routes[0].mode = 'enforce';
     const refused = await waitFor(async () => {
       const result = await gh.check(request('GET', '/API/Orders/1/'));
       return result.status === 401 && result;
@@ -60,7 +47,7 @@ test('a switch from monitor to enforce on Gatehouse is enforced at the next refr
     assert.deepEqual([refused.outcome, refused.route, refused.problem.type], ['missing', 'orders', '/problems/receipt-missing']);
     assert.equal((await gh.judge('orders', request('GET', '/whatever'))).status, 401, 'and the guard');
 
-    fake.state.edgeMode = 'down';
+    environment.fake.state.edgeMode = 'down';
     const failures = gh.check.routes.stats.failures;
     await waitFor(() => gh.check.routes.stats.failures > failures + 1, 'failed refreshes');
     assert.equal((await gh.check(request('GET', '/api/orders/1'))).status, 401, 'the last good set is kept');
@@ -76,7 +63,7 @@ test('a switch from monitor to enforce on Gatehouse is enforced at the next refr
 test("another environment's key: every judged call answers 503 gatehouse-misconfigured, logged once at error level", async () => {
   reset({ environment: 'env_another0000000000000', mode: 'monitor', routes: [] });
   const logger = keptLogger();
-  const gh = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, report: false, logger });
+  const gh = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, report: false, logger });
   try {
     await waitFor(() => gh.check.routes.misconfiguration === 'environment', 'the answer');
     for (const judged of [gh.check(request('GET', '/x')), gh.judge('orders', request('GET', '/x')), gh.check(request('GET', '/y', { 'antibot-token': receipt() }))]) {
@@ -84,7 +71,7 @@ test("another environment's key: every judged call answers 503 gatehouse-misconf
       assert.deepEqual([result.status, result.problem.type, result.problem.title, result.outcome], [503, '/problems/gatehouse-misconfigured', 'Gatehouse is misconfigured', null]);
       assert.equal(result.headers['retry-after'], undefined);
     }
-    const passing = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, report: false, logger: null, onUnavailable: 'pass' });
+    const passing = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, report: false, logger: null, onUnavailable: 'pass' });
     await waitFor(() => passing.check.routes.misconfiguration === 'environment', 'the answer');
     const stillRefused = await passing.check(request('GET', '/x'));
     await passing.close();
@@ -93,7 +80,7 @@ test("another environment's key: every judged call answers 503 gatehouse-misconf
     assert.equal(off.allow, true, 'a guard set off in code judges nothing');
     assert.equal(logger.lines.error.length, 1, 'logged once');
     assert.match(logger.lines.error[0], /env_another0000000000000, not to the configured env_routessource0000000/);
-    assert.ok(!logger.lines.error[0].includes(fake.secretKey));
+    assert.ok(!logger.lines.error[0].includes(environment.fake.secretKey));
   } finally {
     await gh.close();
   }
@@ -101,14 +88,14 @@ test("another environment's key: every judged call answers 503 gatehouse-misconf
 
 test('a refused key is a misconfiguration, not an outage: on the routes fetch, on a consume spend, on a report', async () => {
   reset({ mode: 'enforce', routes: [] });
-  fake.state.edgeMode = 'refuse';
+  environment.fake.state.edgeMode = 'refuse';
   const logger = keptLogger();
-  const gh = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, report: false, logger, routesIntervalMs: 40 });
+  const gh = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, report: false, logger, routesIntervalMs: 40 });
   try {
     await waitFor(() => gh.check.routes.misconfiguration === 'key', 'the refusal');
     const refused = await gh.check(request('GET', '/x', { 'antibot-token': receipt() }));
     assert.deepEqual([refused.status, refused.problem.type], [503, '/problems/gatehouse-misconfigured']);
-    fake.state.edgeMode = 'ok';
+    environment.fake.state.edgeMode = 'ok';
     await waitFor(() => gh.check.routes.misconfiguration === null, 'the key accepted again');
     assert.equal((await gh.check(request('GET', '/x', { 'antibot-token': receipt() }))).status, 200);
     assert.equal(logger.lines.error.length, 1);
@@ -119,7 +106,7 @@ test('a refused key is a misconfiguration, not an outage: on the routes fetch, o
 
   const spendLogger = keptLogger();
   const p = phone();
-  const spend = createCheck({ gatehouseUrl: fake.url, environment: ENV, secretKey: 'sk_test_revoked', report: false, logger: spendLogger,
+  const spend = createCheck({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: 'sk_test_revoked', report: false, logger: spendLogger,
     routes: [{ name: 'pay', match: 'POST /api/pay', mode: 'enforce', consume: true }, { name: 'watch', match: 'POST /api/watch', mode: 'monitor', consume: true }] });
   for (let i = 0; i < 3; i++) {
     const result = await spend(request('POST', '/api/pay', { 'antibot-token': receipt({ cnf: { jwk: p.jwk } }), 'antibot-pop': p.proof('POST', '/api/pay', Date.now()) }));
@@ -131,7 +118,7 @@ test('a refused key is a misconfiguration, not an outage: on the routes fetch, o
   assert.equal(spend.engine.alarm.raised, 4);
 
   const reportLogger = keptLogger();
-  const reporting = createCheck({ gatehouseUrl: fake.url, environment: ENV, secretKey: 'sk_test_revoked', routes: [], logger: reportLogger });
+  const reporting = createCheck({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: 'sk_test_revoked', routes: [], logger: reportLogger });
   await reporting(request('GET', '/x'));
   await reporting.close();
   assert.match(reportLogger.lines.error.join('\n'), /misconfigured: Gatehouse refused the secret key \(POST \/api\/ingest\/v1\/enforcement answered 401\)/);
@@ -140,19 +127,19 @@ test('a refused key is a misconfiguration, not an outage: on the routes fetch, o
 test('routes in code win: never fetched, and said once; mode without routes is the environment\'s', async () => {
   reset({ mode: 'enforce', routes: [] });
   const logger = keptLogger();
-  const gh = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, routes: [], mode: 'monitor', report: false, logger });
+  const gh = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, routes: [], mode: 'monitor', report: false, logger });
   try {
-    const keysBefore = fake.state.keyFetches.length;
+    const keysBefore = environment.fake.state.keyFetches.length;
     assert.equal((await gh.check(request('GET', '/x', { 'antibot-token': receipt() }))).outcome, 'verified');
-    assert.ok(fake.state.keyFetches.length > keysBefore || gh.check.keys.hasKeys, 'the keys were fetched');
-    assert.equal(fake.state.edgeFetches.length, 0, 'the routes were not');
+    assert.ok(environment.fake.state.keyFetches.length > keysBefore || gh.check.keys.hasKeys, 'the keys were fetched');
+    assert.equal(environment.fake.state.edgeFetches.length, 0, 'the routes were not');
     assert.equal(logger.lines.info.length, 1);
     assert.match(logger.lines.info[0], /routes given in code \(0\)/);
   } finally {
     await gh.close();
   }
   const fetched = keptLogger();
-  const other = gatehouse({ gatehouseUrl: fake.url, environment: ENV, secretKey: fake.secretKey, mode: 'monitor', report: false, logger: fetched });
+  const other = gatehouse({ gatehouseUrl: environment.fake.url, environment: ENV, secretKey: environment.fake.secretKey, mode: 'monitor', report: false, logger: fetched });
   try {
     await waitFor(() => other.check.routes.current().table !== null, 'the routes');
     assert.equal((await other.check(request('GET', '/x'))).status, 401, 'the environment says enforce');

@@ -15,7 +15,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Iterator, Optional
+
+import pytest
 
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -33,6 +35,23 @@ TEAM_APP_ID = "ABCDE12345." + APP_ID
 def binary() -> Optional[str]:
     path = os.environ.get("GATEHOUSE_BINARY") or os.path.join(ROOT, ".build", "debug", "gatehouse")
     return path if os.access(path, os.X_OK) else None
+
+
+def require_binary() -> None:
+    """Skips the calling test module when no binary was built (make test-python-client builds one); an error when
+    GATEHOUSE_BINARY names a file that is not an executable."""
+    if binary() is None:
+        if os.environ.get("GATEHOUSE_BINARY"):
+            raise RuntimeError(f"GATEHOUSE_BINARY={os.environ['GATEHOUSE_BINARY']} is not an executable")
+        pytest.skip("no gatehouse binary (make test-python-client builds one)", allow_module_level=True)
+
+
+@pytest.fixture(scope="module")
+def gatehouse() -> Iterator["Gatehouse"]:
+    """One served Gatehouse for a test module (import it into the module to use it)."""
+    server = Gatehouse()
+    yield server
+    server.close()
 
 
 class Gatehouse:

@@ -12,22 +12,12 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from gatehouse_receipts import GatehouseWSGIMiddleware, JWKSSource, ReceiptPolicy, consume, verify_session_token
-from gatehouse_server import Gatehouse, backend_counts, binary, claims_of, now_ms, wait_for_backend_counts
+from gatehouse_server import Gatehouse, backend_counts, claims_of, now_ms, wait_for_backend_counts, gatehouse, require_binary
 from helpers import proof
 
 KEYS = "/api/v4/receipts/keys"
 
-if binary() is None:
-    if os.environ.get("GATEHOUSE_BINARY"):
-        raise RuntimeError(f"GATEHOUSE_BINARY={os.environ['GATEHOUSE_BINARY']} is not an executable")
-    pytest.skip("no gatehouse binary (make test-python-client builds one)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def gatehouse():
-    server = Gatehouse()
-    yield server
-    server.close()
+require_binary()
 
 
 def kid_of(token):

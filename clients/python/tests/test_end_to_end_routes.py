@@ -13,13 +13,10 @@ import pytest
 
 from gatehouse_receipts import Gatehouse, GatehouseWSGIMiddleware
 from gatehouse_receipts._routes_source import RoutesSource
-from gatehouse_server import V1, Gatehouse as GatehouseServer, binary
+from gatehouse_server import V1, Gatehouse as GatehouseServer, require_binary
 from helpers import wait_for
 
-if binary() is None:
-    if os.environ.get("GATEHOUSE_BINARY"):
-        raise RuntimeError(f"GATEHOUSE_BINARY={os.environ['GATEHOUSE_BINARY']} is not an executable")
-    pytest.skip("no gatehouse binary (make test-python-client builds one)", allow_module_level=True)
+require_binary()
 
 ROUTES = "/api/v4/edge/routes"
 PAYMENTS = {"name": "payments", "match": "POST /api/payments", "mode": "monitor",

@@ -17,23 +17,13 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from conftest import INSTALLED, SRC
-from gatehouse_server import Gatehouse, backend_counts, binary, claims_of, now_ms, wait_for_backend_counts
+from gatehouse_server import Gatehouse, backend_counts, claims_of, now_ms, wait_for_backend_counts, gatehouse, require_binary
 from helpers import proof, wait_for
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 README = os.path.join(os.path.dirname(HERE), "README.md")
 
-if binary() is None:
-    if os.environ.get("GATEHOUSE_BINARY"):
-        raise RuntimeError(f"GATEHOUSE_BINARY={os.environ['GATEHOUSE_BINARY']} is not an executable")
-    pytest.skip("no gatehouse binary (make test-python-client builds one)", allow_module_level=True)
-
-
-@pytest.fixture(scope="module")
-def gatehouse():
-    server = Gatehouse()
-    yield server
-    server.close()
+require_binary()
 
 
 def quickstart(name):
