@@ -95,6 +95,9 @@ public final class Domain: Sendable {
     /// Database writes waiting or running (`/metrics`).
     public var pendingWrites: Int { store.pendingWrites }
 
+    /// How many times the caches of each followed table were told to forget since start (`/metrics`).
+    public var cacheInvalidations: [String: Int] { store.cacheInvalidations }
+
     /// Runs the background work (once): the verdict recorder, the minute purges, the hourly retention, the engine's
     /// maintenance and, on a shared database, following the other servers.
     public func start() {

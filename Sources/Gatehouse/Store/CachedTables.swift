@@ -29,6 +29,14 @@ struct CachedTables: OptionSet, Sendable, Hashable {
         "debug_tokens": .debugTokens,
     ]
 
+    /// Statements that write only bookkeeping no cache serves (when a token was last used): they declare nothing
+    /// written, so routine authentication empties no cache on any server. The service that writes one updates its own
+    /// cached value (``ReadCache/modify(_:_:)``).
+    static let bookkeeping: Set<String> = [
+        "UPDATE management_tokens SET last_used_at = ? WHERE id = ?",
+        "UPDATE debug_tokens SET last_used_at = ? WHERE id = ?",
+    ]
+
     /// Each followed table with the name of its row in `revisions` (its main table's name).
     static let revisionNames: [(table: CachedTables, name: String)] = [
         (.environments, "environments"), (.apiKeys, "api_keys"), (.admins, "admins"), (.sessions, "sessions"),
@@ -47,6 +55,7 @@ struct CachedTables: OptionSet, Sendable, Hashable {
     /// learns what a transaction wrote (table functions declare it, ``SQLConnection/wrote(_:)``): the check, in debug
     /// builds, that every statement's followed table was declared.
     static func written(by sql: String) -> CachedTables {
+        if bookkeeping.contains(sql) { return [] }
         var utf8 = sql.utf8[...]
         func word() -> Substring.UTF8View {
             utf8 = utf8.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D }

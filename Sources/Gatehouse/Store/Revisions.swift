@@ -8,6 +8,8 @@ final class Revisions: Sendable {
     /// The revisions last read from the database; nil before the first look and after a failed one (wake-ups may have
     /// been lost meanwhile), so that the next look tells every follower.
     private let seen = Mutex<[String: Int64]?>(nil)
+    /// How many times the caches of each table (by its `revisions` name) were told to forget, since start.
+    private let forgotten = Mutex<[String: Int]>([:])
 
     /// Calls `forget` after every write to one of `tables`.
     func follow(_ tables: CachedTables, _ forget: @escaping @Sendable () -> Void) {
@@ -17,6 +19,9 @@ final class Revisions: Sendable {
     /// Tells the followers of `tables` (outside the lock).
     func wrote(_ tables: CachedTables) {
         guard !tables.isEmpty else { return }
+        forgotten.withLock { counts in
+            for (table, name) in CachedTables.revisionNames where tables.contains(table) { counts[name, default: 0] += 1 }
+        }
         let forgetting = followers.withLock { $0.filter { !$0.tables.isDisjoint(with: tables) }.map(\.forget) }
         for forget in forgetting { forget() }
     }
@@ -33,6 +38,10 @@ final class Revisions: Sendable {
         wrote(moved)
         return moved
     }
+
+    /// How many times the caches of each table were told to forget since start, by this process's writes or another
+    /// server's (`gatehouse_cache_invalidations_total`).
+    var invalidations: [String: Int] { forgotten.withLock { $0 } }
 
     /// Forgets the revisions seen: the next look tells every follower.
     func lost() {

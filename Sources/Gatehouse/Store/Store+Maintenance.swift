@@ -20,6 +20,9 @@ extension Store {
     /// Database writes waiting or running (for a metrics gauge).
     public var pendingWrites: Int { database.pendingWrites }
 
+    /// How many times the caches of each followed table (by name) were told to forget since start.
+    public var cacheInvalidations: [String: Int] { revisions.invalidations }
+
     /// Writes a consistent snapshot of the database to `path` while the store is in use.
     public func backup(to path: String) throws {
         try database.backup(to: path)

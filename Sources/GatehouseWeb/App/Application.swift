@@ -65,6 +65,9 @@ public final class Application: Sendable {
                          labels: ["environment", "provider", "status"]) {
             Dictionary(uniqueKeysWithValues: recorder.totals().map { ([$0.key.environmentID, $0.key.provider, $0.key.status], $0.value) })
         }
+        metrics.counters("gatehouse_cache_invalidations_total",
+                         help: "Times this server's caches of a table forgot what they held: after a write to it here or on another server.",
+                         label: "table") { domain.cacheInvalidations }
         let outcomes = domain.enforcementOutcomes
         metrics.counters("gatehouse_enforcement_total",
                          help: "Calls judged by this server's edge check and counts reported by backends to it, per environment, route and outcome.",

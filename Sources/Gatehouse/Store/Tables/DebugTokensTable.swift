@@ -49,8 +49,8 @@ enum DebugTokensTable {
         return try db.execute("UPDATE debug_tokens SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", [.integer(now), .text(id)]) == 1
     }
 
+    /// Bookkeeping (``CachedTables/bookkeeping``): declares nothing written.
     static func markUsed(_ db: any SQLConnection, id: String, now: Int64) throws {
-        db.wrote(.debugTokens)
         try db.execute("UPDATE debug_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(id)])
     }
 

@@ -35,8 +35,8 @@ enum ManagementTokensTable {
         try db.execute("UPDATE management_tokens SET revoked_at = ? WHERE id = ?", [.integer(now), .text(id)])
     }
 
+    /// Bookkeeping (``CachedTables/bookkeeping``): declares nothing written.
     static func markUsed(_ db: any SQLConnection, id: String, now: Int64) throws {
-        db.wrote(.managementTokens)
         try db.execute("UPDATE management_tokens SET last_used_at = ? WHERE id = ?", [.integer(now), .text(id)])
     }
 
