@@ -96,8 +96,13 @@ public struct Sessions: Sendable {
         guard !token.isEmpty else { return nil }
         let now = store.clock()
         let hash = RandomToken.hash(token)
-        let found = try byHash.value(hash) {
+        var found = try byHash.value(hash) {
             try store.read { db in try SessionsTable.get(db, tokenHash: hash) }
+        }
+        // The last-seen time is bookkeeping no cache follows: another server may have moved it since this one cached
+        // the session, so a session that looks idle here is read again before it is ended.
+        if let cached = found, now - cached.session.lastSeenAt >= policy.idleTimeout {
+            found = try store.read { db in try SessionsTable.get(db, tokenHash: hash) }
         }
         guard let found, constantTimeEquals(found.hash, hash) else { return nil }
         var session = found.session
@@ -105,8 +110,16 @@ public struct Sessions: Sendable {
             try store.write { db in try SessionsTable.delete(db, tokenHash: hash) }
             return nil
         }
-        if session.flash != nil || now - session.lastSeenAt >= policy.touchResolution {
+        if session.flash != nil {
+            // Taking the flash is a change of what the cache serves.
             try store.write { db in try SessionsTable.touch(db, tokenHash: hash, now: now) }
+        } else if now - session.lastSeenAt >= policy.touchResolution, byHash.modify(hash, { cached in
+            guard now - cached.session.lastSeenAt >= policy.touchResolution else { return false }
+            cached.session.lastSeenAt = now
+            return true
+        }) ?? true {
+            // Claimed under the cache's lock, so concurrent pages of one session write it once.
+            try store.write { db in try SessionsTable.markSeen(db, tokenHash: hash, now: now) }
         }
         session.lastSeenAt = now
         return session

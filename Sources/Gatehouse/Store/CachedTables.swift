@@ -29,12 +29,13 @@ struct CachedTables: OptionSet, Sendable, Hashable {
         "debug_tokens": .debugTokens,
     ]
 
-    /// Statements that write only bookkeeping no cache serves (when a token was last used): they declare nothing
+    /// Statements that write only bookkeeping no cache serves (when a token was last used, a session last seen): they declare nothing
     /// written, so routine authentication empties no cache on any server. The service that writes one updates its own
     /// cached value (``ReadCache/modify(_:_:)``).
     static let bookkeeping: Set<String> = [
         "UPDATE management_tokens SET last_used_at = ? WHERE id = ?",
         "UPDATE debug_tokens SET last_used_at = ? WHERE id = ?",
+        "UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?",
     ]
 
     /// Each followed table with the name of its row in `revisions` (its main table's name).

@@ -40,6 +40,11 @@ enum SessionsTable {
         try db.execute("UPDATE sessions SET last_seen_at = ?, flash = NULL, flash_tone = NULL WHERE token_hash = ?", [.integer(now), .blob(tokenHash)])
     }
 
+    /// Marks the session seen at `now`. Bookkeeping (``CachedTables/bookkeeping``): declares nothing written.
+    static func markSeen(_ db: any SQLConnection, tokenHash: [UInt8], now: Int64) throws {
+        try db.execute("UPDATE sessions SET last_seen_at = ? WHERE token_hash = ?", [.integer(now), .blob(tokenHash)])
+    }
+
     static func setFlash(_ db: any SQLConnection, tokenHash: [UInt8], _ flash: Flash) throws {
         db.wrote(.sessions)
         try db.execute("UPDATE sessions SET flash = ?, flash_tone = ? WHERE token_hash = ?",
