@@ -14,26 +14,12 @@ import { test } from 'node:test';
 import { createCheck } from '../index.js';
 import { loadExpress } from './support/express.mjs';
 import { issuer } from './support/receipts.mjs';
+import { random } from './support/random.mjs';
 
 const SEED = Number(process.env.GATEHOUSE_PROPERTY_SEED ?? 20261206);
 const TABLES = Math.max(4, Math.round(Number(process.env.GATEHOUSE_PROPERTY_ROUNDS ?? 5000) / 125));
 const STRICTNESS = { off: 0, monitor: 1, enforce: 2 };
 const key = issuer('kid-routing');
-
-/** mulberry32: a small seeded generator. */
-function random(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  next.int = (n) => Math.floor(next() * n);
-  next.pick = (list) => list[next.int(list.length)];
-  return next;
-}
 
 const WORDS = ['api', 'v1', 'orders', 'payments', 'Items', 'users', 'me', 'export', 'a-b', 'x_y', 'z9', 'refund', 'API', 'Pay'];
 const VALUES = ['7', 'abc', 'X-1', '%41', '.', '..', '%2e', '%2E%2e', 'a;b', 'a%3Bb', 'a|b', '~', '%C3%A9', 'x.y', '..a', '%25'];

@@ -6,27 +6,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { verifySessionToken, verifyRequestProof, createCheck, REASONS } from '../index.js';
 import { issuer, phone, claims, b64url, b64json } from './support/receipts.mjs';
+import { random } from './support/random.mjs';
 
 const SEED = Number(process.env.GATEHOUSE_PROPERTY_SEED ?? 20261203);
 const ROUNDS = Number(process.env.GATEHOUSE_PROPERTY_ROUNDS ?? 5000);
 const ENV = 'env_property0000000000';
 const NOW = 1_796_000_000_000;
-
-/** mulberry32: a small seeded generator. */
-function random(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  next.int = (n) => Math.floor(next() * n);
-  next.pick = (list) => list[next.int(list.length)];
-  next.bytes = (n) => Buffer.from(Array.from({ length: n }, () => next.int(256)));
-  return next;
-}
 
 const PIECES = ['.', '..', '=', '+', '/', '-', '_', ' ', '\u0000', '\u00e9', '\u212a', '\ud800', '\udfff', '\ud83d\ude00', 'e', 'A', '{', '}', '"', ',', 't=', 's=', '%', '%2F', '?'];
 const NAMES = ['iss', 'env', 'sub', 'iat', 'exp', 'plat', 'action', 'att', 'cnf', 'jwk', 'provider', 'status', 'kty', 'crv', 'x', 'y', 'd', 'kid', 'use', 'alg', '__proto__', 'constructor', 'é', 'e\u0301'];
