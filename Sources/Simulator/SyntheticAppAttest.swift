@@ -16,7 +16,7 @@ public struct SyntheticAppAttest: Sendable {
     /// Its private key (PEM).
     public let intermediateKeyPEM: String
     /// The receipt signing that puts an `ATTEST` receipt in each attestation; without it the receipt is junk bytes.
-    public let receipts: SyntheticReceipts?
+    public let receipts: SyntheticAppleReceipts?
 
     /// What an attestation should get wrong, to test each check.
     public struct Tweaks: Sendable {
@@ -60,14 +60,14 @@ public struct SyntheticAppAttest: Sendable {
         intermediatePEM = try tool.read("ca.pem")
         intermediateKeyPEM = try tool.read("ca.key")
         roots = try AppAttestRoots(pem: rootPEM)
-        receipts = try SyntheticReceipts()
+        receipts = try SyntheticAppleReceipts()
     }
 
     /// A CA from files: `certificatePEM` both certifies the keys and is the root a server trusts
     /// (`--app-attest-roots`), with its private key `keyPEM`; `receipts` signs the attestations' receipts.
     ///
     /// - Throws: when the certificate cannot be read as roots.
-    public init(certificatePEM: String, keyPEM: String, receipts: SyntheticReceipts? = nil) throws {
+    public init(certificatePEM: String, keyPEM: String, receipts: SyntheticAppleReceipts? = nil) throws {
         self.receipts = receipts
         rootPEM = certificatePEM
         rootKeyPEM = keyPEM
@@ -113,7 +113,7 @@ public struct SyntheticAppAttest: Sendable {
         var receipt = Array("synthetic receipt".utf8)
         if let receipts {
             let now = Int64(Date().timeIntervalSince1970)
-            receipt = try receipts.sign(SyntheticReceipts.fields(
+            receipt = try receipts.sign(SyntheticAppleReceipts.fields(
                 type: AppAttestReceipt.attestType, appId: appId, certificate: leaf.der, clientHash: clientDataHash,
                 environment: environment == .production ? "production" : "sandbox", created: now, expires: now + 90 * 86_400))
         }

@@ -136,12 +136,12 @@ enum SimulateCommand {
 
     /// The receipt signer `make-ca` wrote beside `certificate` (`receipt-signer.pem`, `receipt-signer.key`,
     /// `receipt-ca.pem`), nil when it is not there (the attestation then carries a receipt no root anchors).
-    static func receiptSigner(beside certificate: String) throws -> SyntheticReceipts? {
+    static func receiptSigner(beside certificate: String) throws -> SyntheticAppleReceipts? {
         let folder = URL(fileURLWithPath: certificate).deletingLastPathComponent().path
         let names = ["receipt-signer.pem", "receipt-signer.key", "receipt-ca.pem", "receipt-roots.pem"]
         guard names.allSatisfy({ FileManager.default.fileExists(atPath: folder + "/" + $0) }) else { return nil }
         let texts = try names.map { try read(folder + "/" + $0) }
-        return try SyntheticReceipts(signerPEM: texts[0], signerKeyPEM: texts[1], intermediatePEM: texts[2], rootPEM: texts[3])
+        return try SyntheticAppleReceipts(signerPEM: texts[0], signerKeyPEM: texts[1], intermediatePEM: texts[2], rootPEM: texts[3])
     }
 
     static func read(_ path: String) throws -> String {

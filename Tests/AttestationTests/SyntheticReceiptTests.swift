@@ -8,7 +8,7 @@ import Testing
 /// a `RECEIPT` with its risk metric and not-before, signed attributes made by OpenSSL).
 @Suite(.serialized) struct SyntheticReceiptTests {
     static let appId = "ABCDE12345.com.example.app"
-    static let authority: Result<SyntheticReceipts, any Error> = Result { try SyntheticReceipts() }
+    static let authority: Result<SyntheticAppleReceipts, any Error> = Result { try SyntheticAppleReceipts() }
 
     let now = Int64(Date().timeIntervalSince1970)
 
@@ -23,7 +23,7 @@ import Testing
 
     @Test(arguments: [false, true]) func aRefreshedReceiptReadsWithItsMetric(signedAttributes: Bool) throws {
         let (leaf, key) = try Self.leaf()
-        let bytes = try Self.authority.get().sign(SyntheticReceipts.fields(
+        let bytes = try Self.authority.get().sign(SyntheticAppleReceipts.fields(
             type: AppAttestReceipt.receiptType, appId: Self.appId, certificate: leaf.der, clientHash: [1], environment: "production",
             created: now, riskMetric: 7, notBefore: now + 86_400, expires: now + 90 * 86_400), signedAttributes: signedAttributes)
         let reader = AppAttestReceiptReader(roots: try Self.authority.get().roots)
@@ -38,11 +38,11 @@ import Testing
     }
 
     @Test func aSignerWithoutTheMarkerIsNotAReceiptSigner() throws {
-        let unmarked = try SyntheticReceipts(marker: false)
+        let unmarked = try SyntheticAppleReceipts(marker: false)
         // Its certificates start now: check a little later than the suite's clock.
         let now = Int64(Date().timeIntervalSince1970) + 1
         let leaf = try Self.leaf().certificate
-        let bytes = try unmarked.sign(SyntheticReceipts.fields(
+        let bytes = try unmarked.sign(SyntheticAppleReceipts.fields(
             type: AppAttestReceipt.attestType, appId: Self.appId, certificate: leaf.der, clientHash: [1], environment: "production",
             created: now, expires: now + 86_400))
         let check = AppAttestReceiptReader(roots: unmarked.roots).check(bytes, expecting: AppAttestReceiptExpectation(appId: Self.appId), at: now)
@@ -58,7 +58,7 @@ import Testing
         ("a creation time that is not RFC 3339", [12: Array("yesterday".utf8)]),
     ] as [(String, [Int: [UInt8]])]) func contentOutOfShapeIsMalformed(_ label: String, changes: [Int: [UInt8]]) throws {
         let leaf = try Self.leaf().certificate
-        var fields = SyntheticReceipts.fields(type: "RECEIPT", appId: Self.appId, certificate: leaf.der, clientHash: [1],
+        var fields = SyntheticAppleReceipts.fields(type: "RECEIPT", appId: Self.appId, certificate: leaf.der, clientHash: [1],
                                               environment: "production", created: now, riskMetric: 1, expires: now + 86_400)
         for (type, value) in changes {
             if value.isEmpty { fields[type] = nil } else { fields[type] = value }
@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func aFieldTwiceIsMalformed() throws {
-        var content = SyntheticReceipts.content([6: Array("RECEIPT".utf8), 2: Array(Self.appId.utf8)])
+        var content = SyntheticAppleReceipts.content([6: Array("RECEIPT".utf8), 2: Array(Self.appId.utf8)])
         // Append a second member of type 6 by hand (the builder keys fields by type).
         let member: [UInt8] = [0x30, 0x0B, 0x02, 0x01, 0x06, 0x02, 0x01, 0x01, 0x04, 0x03] + Array("ABC".utf8)
         content = [0x31, UInt8(content.count - 2 + member.count)] + content.dropFirst(2) + member

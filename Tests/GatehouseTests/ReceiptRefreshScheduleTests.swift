@@ -22,26 +22,26 @@ struct ReceiptRefreshScheduleTests {
     @Test(arguments: [[UInt8](repeating: 0, count: 32), [UInt8](repeating: 0xFF, count: 32), Array(0..<32)])
     func theFirstTryIsAnHourAfterRegistrationAtTheKeysTimeOfDay(keyID: [UInt8]) {
         let registered: Int64 = 1_796_000_123
-        let first = ReceiptSchedule.first(keyID: keyID, registeredAt: registered)
+        let first = AppleReceiptSchedule.first(keyID: keyID, registeredAt: registered)
         #expect(first >= registered + 3600 && first < registered + 3600 + 86_400)
-        #expect(((first % 86_400) + 86_400) % 86_400 == ReceiptSchedule.spread(keyID))
+        #expect(((first % 86_400) + 86_400) % 86_400 == AppleReceiptSchedule.spread(keyID))
     }
 
     @Test func theNextTryIsADayLaterAndNotBeforeTheReceiptsNotBefore() {
         let key = Array(repeating: UInt8(7), count: 32), now: Int64 = 1_796_000_000
-        #expect(ReceiptSchedule.next(keyID: key, now: now, notBefore: nil) >= now + 86_400)
-        #expect(ReceiptSchedule.next(keyID: key, now: now, notBefore: now + 3 * 86_400) >= now + 3 * 86_400)
-        #expect(ReceiptSchedule.next(keyID: key, now: now, notBefore: now + 3 * 86_400) < now + 4 * 86_400)
+        #expect(AppleReceiptSchedule.next(keyID: key, now: now, notBefore: nil) >= now + 86_400)
+        #expect(AppleReceiptSchedule.next(keyID: key, now: now, notBefore: now + 3 * 86_400) >= now + 3 * 86_400)
+        #expect(AppleReceiptSchedule.next(keyID: key, now: now, notBefore: now + 3 * 86_400) < now + 4 * 86_400)
     }
 
     @Test func backOffDoublesToADayWithJitter() {
         let now: Int64 = 1_796_000_000
-        let waits = (1...12).map { ReceiptSchedule.backOff(failures: $0, now: now, jitter: 0) - now }
+        let waits = (1...12).map { AppleReceiptSchedule.backOff(failures: $0, now: now, jitter: 0) - now }
         #expect(Array(waits.prefix(4)) == [300, 600, 1200, 2400])
         #expect(waits.last == 86_400)
-        #expect(ReceiptSchedule.backOff(failures: 1, now: now, jitter: 1) - now == 150)
+        #expect(AppleReceiptSchedule.backOff(failures: 1, now: now, jitter: 1) - now == 150)
         // Jittered waits of one failure count spread over half the wait.
-        let spread = Set((0..<50).map { _ in ReceiptSchedule.backOff(failures: 3, now: now, jitter: Double.random(in: 0...1)) })
+        let spread = Set((0..<50).map { _ in AppleReceiptSchedule.backOff(failures: 3, now: now, jitter: Double.random(in: 0...1)) })
         #expect(spread.count > 10 && spread.allSatisfy { $0 > now + 600 && $0 <= now + 1200 })
     }
 
@@ -129,7 +129,7 @@ struct ReceiptRefreshScheduleTests {
         let world = try World(.ofThisPass)
         let key = try world.activeKey()
         let registered = world.clock.now
-        let first = ReceiptSchedule.first(keyID: key.keyId, registeredAt: registered)
+        let first = AppleReceiptSchedule.first(keyID: key.keyId, registeredAt: registered)
         #expect(try world.backgroundPass() == 0, "not within an hour of registration")
         try world.advance(to: first - 1)
         #expect(try world.backgroundPass() == 0, "not before the key's time")

@@ -50,7 +50,7 @@ public struct AppAttestReceiptReader: Sendable {
 
     /// The fields of a receipt's content; nil when it is out of shape or lacks a field every receipt has.
     static func receipt(_ content: [UInt8]) -> AppAttestReceipt? {
-        guard let fields = ReceiptFields(content), let type = fields.text(6), let appId = fields.text(2),
+        guard let fields = AppleReceiptFields(content), let type = fields.text(6), let appId = fields.text(2),
               let certificate = fields.values[3], let created = fields.text(12).flatMap(Timestamp.parse) else { return nil }
         func time(_ field: Int) -> Int64?? {
             guard let text = fields.text(field) else { return .some(nil) }

@@ -38,7 +38,7 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     /// The DeviceCheck key's identifiers, when one is set.
     public var deviceCheckKey: DeviceCheckKeyID? = nil
     /// The receipt refresher's state (a refused key, the last pass).
-    public var receiptRefresh = ReceiptRefreshState()
+    public var receiptRefresh = AppleReceiptRefreshState()
     /// Each key's latest risk metric this week, and the week before.
     public var riskMetricsThisWeek = RiskMetricDistribution([])
     public var riskMetricsPreviousWeek = RiskMetricDistribution([])

@@ -68,11 +68,11 @@ public final class AppAttestService: Sendable {
             }
         } : nil
         // The receipt is kept only when it was accepted: it is what the refresher sends Apple.
-        let receipt = result.receiptCheck.flatMap { check -> StoredReceipt? in
+        let receipt = result.receiptCheck.flatMap { check -> StoredAppleReceipt? in
             guard check.isValid, let bytes = result.receipt, let read = check.receipt else { return nil }
-            return StoredReceipt(bytes: bytes, notBefore: read.notBefore, expiresAt: read.expirationTime)
+            return StoredAppleReceipt(bytes: bytes, notBefore: read.notBefore, expiresAt: read.expirationTime)
         }
-        let refreshAfter = ReceiptSchedule.first(keyID: keyID, registeredAt: now)
+        let refreshAfter = AppleReceiptSchedule.first(keyID: keyID, registeredAt: now)
         let environmentID = environment.id
         let verdict = try store.commit { db -> Verdict in
             var verdict = result.verdict

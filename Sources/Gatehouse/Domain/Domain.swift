@@ -34,7 +34,7 @@ public final class Domain: Sendable {
     /// App Attest: challenges, key registration, assertions.
     public let appAttest: AppAttestService
     /// App Attest receipts traded at Apple for fresh ones with their risk metric.
-    public let receiptRefresher: ReceiptRefresher
+    public let receiptRefresher: AppleReceiptRefresher
     /// Play Integrity: local decoding, decoding through Google, the replay store.
     public let playIntegrity: PlayIntegrityService
     /// Signed requests judged whole, with their receipts.
@@ -71,7 +71,7 @@ public final class Domain: Sendable {
         }
         appAttest = AppAttestService(store: store, environments: environments, keys: keys, roots: roots, receiptRoots: receiptRoots,
                                      recorder: recorder)
-        receiptRefresher = try ReceiptRefresher(store: store, receiptRoots: receiptRoots, configuration: configuration, log: log)
+        receiptRefresher = try AppleReceiptRefresher(store: store, receiptRoots: receiptRoots, configuration: configuration, log: log)
         playIntegrity = PlayIntegrityService(store: store, environments: environments, google: google, recorder: recorder,
                                              googleDecodesPerAddress: configuration.googleDecodesPerAddress,
                                              googleUndecodablePerHour: configuration.googleUndecodablePerHour)

@@ -25,7 +25,7 @@ public struct DomainConfiguration: Sendable {
     /// endpoints by the key's kind.
     public var appAttestDataEndpoint: String?
     /// Whether receipts are refreshed in the background (`background`) or only through the management endpoint.
-    public var appAttestRefresh: ReceiptRefreshMode = .background
+    public var appAttestRefresh: AppleReceiptRefreshMode = .background
     /// Google's Play Integrity API base URL (https).
     public var playIntegrityEndpoint = "https://playintegrity.googleapis.com"
     /// A PEM file of CAs trusted for outbound HTTPS instead of the system's.
@@ -106,7 +106,7 @@ public struct DomainConfiguration: Sendable {
             appAttestDataEndpoint = v
         }
         if let v = values["--app-attest-refresh"] {
-            guard let mode = ReceiptRefreshMode(rawValue: v.lowercased()) else {
+            guard let mode = AppleReceiptRefreshMode(rawValue: v.lowercased()) else {
                 throw ConfigurationError("\(values.name("--app-attest-refresh")) must be background or manual, got \(v)")
             }
             appAttestRefresh = mode

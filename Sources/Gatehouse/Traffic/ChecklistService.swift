@@ -9,13 +9,13 @@ public final class ChecklistService: Sendable {
     let keys: APIKeys
     let debugTokens: DebugTokens
     let enforcementOutcomes: EnforcementOutcomes
-    let refresher: ReceiptRefresher
+    let refresher: AppleReceiptRefresher
     /// The week's rollups and the last evaluation per environment; follows the rollups.
     let cache = RollupCache()
 
     /// The checklists over the domain's shared services: one per domain (``Domain``), as its cache follows the store's
     /// writes for as long as the store lives.
-    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: ReceiptRefresher) {
+    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: AppleReceiptRefresher) {
         self.refresher = refresher
         self.enforcementOutcomes = enforcementOutcomes
         store = verdicts.store
@@ -130,7 +130,7 @@ public final class ChecklistService: Sendable {
             configuration.minimumVersionCodes = environment.playIntegrity.policy.minimumVersionCode
             configuration.validationCategories = environment.appAttest.policy.validationCategories.map { $0.sorted().map(\.label) }
             configuration.deviceCheckKey = environment.appAttest.deviceCheckKey
-            configuration.receiptRefresh = key.appAttest?.refresh ?? ReceiptRefreshState()
+            configuration.receiptRefresh = key.appAttest?.refresh ?? AppleReceiptRefreshState()
             configuration.riskMetricsThisWeek = key.appAttest?.thisWeek ?? RiskMetricDistribution([])
             configuration.riskMetricsPreviousWeek = key.appAttest?.previousWeek ?? RiskMetricDistribution([])
             let rollups = try entry.rollups ?? verdicts.weekRollups(environmentID: environment.id, now: now)

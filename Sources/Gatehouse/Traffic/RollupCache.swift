@@ -23,7 +23,7 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
 
     /// What the App Attest items read beyond the rollups.
     struct AppAttestFigures: Equatable {
-        var refresh: ReceiptRefreshState
+        var refresh: AppleReceiptRefreshState
         var thisWeek: RiskMetricDistribution
         var previousWeek: RiskMetricDistribution
     }

@@ -24,7 +24,7 @@ extension AppsController {
             return ["name": .string(choice.name), "label": .string(choice.label), "checked": .bool(checked)]
         }
         let others = chosen.subtracting(Self.categoryChoices.map(\.name)).sorted()
-        let state = (try? refresher.state(environmentID: environment.id)) ?? ReceiptRefreshState()
+        let state = (try? refresher.state(environmentID: environment.id)) ?? AppleReceiptRefreshState()
         var values: [String: MustacheValue] = [
             "categories": .array(categories),
             "otherCategories": .string(form?["otherCategories"] ?? others.joined(separator: ", ")),

@@ -16,7 +16,7 @@ struct AppsController: Sendable {
     /// Tries local keys on the recent failures when they are saved.
     let keyCheck: PlayIntegrityKeyCheck
     /// App Attest receipts: the state shown, and a pass now.
-    let refresher: ReceiptRefresher
+    let refresher: AppleReceiptRefresher
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).
     func register(_ add: Dashboard.AddRoute) {

@@ -13,7 +13,7 @@ struct TrafficController: Sendable {
     let audit: AuditLog
     let outcomes: EnforcementOutcomes
     /// The week's risk metrics per key.
-    let refresher: ReceiptRefresher
+    let refresher: AppleReceiptRefresher
     let clock: TimeSource
 
     /// Registers this controller's pages (`add` wraps each handler with metrics).

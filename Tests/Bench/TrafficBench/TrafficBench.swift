@@ -119,7 +119,7 @@ struct TrafficBench {
             let verdicts = Verdicts(store: store)
             let checklists = ChecklistService(verdicts: verdicts, keys: APIKeys(store: store), debugTokens: DebugTokens(store: store),
                                               enforcementOutcomes: EnforcementOutcomes(store: store),
-                                              refresher: try ReceiptRefresher(store: store, configuration: DomainConfiguration()))
+                                              refresher: try AppleReceiptRefresher(store: store, configuration: DomainConfiguration()))
             var note = ""
             if size <= 100_000 {
                 var random = SplitMix64(seed: 11)

@@ -19,7 +19,7 @@ enum AttestedKeysTable {
     /// Stores a newly attested key with a fresh counter window and, when it was accepted, its attestation's receipt
     /// with its first refresh due at `refreshAfter`: false when the key id is registered already.
     /// - Throws: `StorageError`.
-    static func insert(_ db: any SQLConnection, _ key: AttestedKey, receipt: StoredReceipt? = nil, refreshAfter: Int64? = nil) throws -> Bool {
+    static func insert(_ db: any SQLConnection, _ key: AttestedKey, receipt: StoredAppleReceipt? = nil, refreshAfter: Int64? = nil) throws -> Bool {
         try db.execute(
             """
             INSERT INTO attested_keys (key_id, environment_id, public_key, app_id, attestation_environment, counter_newest, counter_seen, created_at,

@@ -46,10 +46,10 @@ enum DeviceCheckKeysTable {
 
     /// The refresher's state of `environmentID`.
     /// - Throws: `StorageError`.
-    static func refreshState(_ db: any SQLConnection, environmentID: String) throws -> ReceiptRefreshState {
+    static func refreshState(_ db: any SQLConnection, environmentID: String) throws -> AppleReceiptRefreshState {
         guard let row = try db.queryOne("SELECT last_pass_at, refused_at, refused_status FROM app_attest_refresh_state WHERE environment_id = ?",
-                                        [.text(environmentID)]) else { return ReceiptRefreshState() }
-        return ReceiptRefreshState(lastPassAt: try row.optionalInteger("last_pass_at"), refusedAt: try row.optionalInteger("refused_at"),
+                                        [.text(environmentID)]) else { return AppleReceiptRefreshState() }
+        return AppleReceiptRefreshState(lastPassAt: try row.optionalInteger("last_pass_at"), refusedAt: try row.optionalInteger("refused_at"),
                                    refusedStatus: try row.optionalInteger("refused_status").map(Int.init))
     }
 

@@ -1,6 +1,6 @@
 /// The receipt refresher's state of one environment (DEVICE-API.md "Refresh"): shown on the Apps tab, in the
 /// checklist and in the tally, never inside the environment's representation.
-public struct ReceiptRefreshState: Sendable, Equatable {
+public struct AppleReceiptRefreshState: Sendable, Equatable {
     /// When the last pass ended (Unix seconds), nil before the first.
     public var lastPassAt: Int64?
     /// When Apple refused the DeviceCheck key (401/403): refreshes stop until the key changes.

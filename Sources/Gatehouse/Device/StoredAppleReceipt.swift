@@ -1,6 +1,6 @@
 /// A receipt accepted for a key, as stored beside it: its bytes (what the next refresh sends Apple) and the times
 /// read from it.
-struct StoredReceipt: Sendable, Equatable {
+struct StoredAppleReceipt: Sendable, Equatable {
     var bytes: [UInt8]
     /// Apple gives no new receipt before this (Unix seconds; nil: at once).
     var notBefore: Int64?

@@ -1,7 +1,7 @@
 /// The receipt's content read strictly: a DER `SET OF SEQUENCE { type INTEGER, version INTEGER, value OCTET STRING }`,
 /// into its values by type. Unknown types are kept; a type given twice, a negative or oversized integer, or anything
 /// else out of shape is refused.
-struct ReceiptFields {
+struct AppleReceiptFields {
     /// The values by field type.
     private(set) var values: [Int: [UInt8]] = [:]
 

@@ -1,7 +1,7 @@
 /// When a key's receipt is next traded (DEVICE-API.md "Refresh"): spread over the day by the key id, no sooner
 /// than the receipt's not-before, never within an hour of registration, and backed off with jitter after failures.
 /// Pure: times in, a time out.
-enum ReceiptSchedule {
+enum AppleReceiptSchedule {
     static let day: Int64 = 86_400
     /// A key is not refreshed in the background within this long of its registration.
     static let afterRegistration: Int64 = 3_600

@@ -7,7 +7,7 @@ import Storage
 /// its schedule is still the one read, so of several servers (or a manual pass and the background) one calls Apple
 /// for it, and a pass skips a key another has in flight or tried since it read the key. Every outcome moves the
 /// schedule and releases the claim.
-enum ReceiptRefreshTable {
+enum AppleReceiptRefreshTable {
     /// A key the refresher may trade a receipt for.
     struct Candidate: Sendable {
         var keyID: [UInt8]
@@ -40,7 +40,7 @@ enum ReceiptRefreshTable {
             sql += " AND environment_id = ?"
             arguments.append(.text(environmentID))
         } else {
-            // The schedule is never before the receipt's not-before (``ReceiptSchedule``); said again for a receipt
+            // The schedule is never before the receipt's not-before (``AppleReceiptSchedule``); said again for a receipt
             // whose not-before came later than its schedule.
             sql += " AND refresh_after <= ? AND (receipt_not_before IS NULL OR receipt_not_before <= ?)"
             arguments += [.integer(now), .integer(now)]

@@ -1,7 +1,7 @@
 import JSON
 
 /// What one refresh pass did (`POST …/app-attest/refresh-receipts` answers it): keys tried and how Apple answered.
-public struct ReceiptRefreshTally: Sendable, Equatable {
+public struct AppleReceiptRefreshTally: Sendable, Equatable {
     /// Keys whose receipt was sent to Apple.
     public var tried = 0
     /// 200 with a receipt that was accepted: stored, with its risk metric.
@@ -23,7 +23,7 @@ public struct ReceiptRefreshTally: Sendable, Equatable {
                  .init("noData", .int(Int64(noData))), .init("refused", .int(Int64(refused))), .init("failed", .int(Int64(failed)))])
     }
 
-    mutating func add(_ result: ReceiptRefreshResult) {
+    mutating func add(_ result: AppleReceiptRefreshResult) {
         tried += 1
         switch result {
         case .refreshed: refreshed += 1
@@ -36,6 +36,6 @@ public struct ReceiptRefreshTally: Sendable, Equatable {
 }
 
 /// How one key's refresh ended (the `result` label of `gatehouse_app_attest_receipt_refresh_total`).
-public enum ReceiptRefreshResult: String, Sendable, CaseIterable {
+public enum AppleReceiptRefreshResult: String, Sendable, CaseIterable {
     case refreshed, unchanged, noData, refused, failed
 }

@@ -12,17 +12,17 @@ import Synchronization
 /// The new receipt is checked as Apple's `RECEIPT` for the key, made within 5 minutes, and stored with its risk
 /// metric; 304 and 404 keep the receipt; 401/403 mark the environment's DeviceCheck key refused (refreshes stop until
 /// it changes); 429, 5xx and silence back off with jitter.
-public final class ReceiptRefresher: Sendable {
+public final class AppleReceiptRefresher: Sendable {
     let store: Store
     let reader: AppAttestReceiptReader
     let client: HTTPClient
     /// Replaces Apple's two endpoints when set (`--app-attest-data-endpoint`).
     let endpoint: String?
-    let mode: ReceiptRefreshMode
+    let mode: AppleReceiptRefreshMode
     /// Calls in flight at once, per pass.
     let concurrency: Int
     private let job = PeriodicJob(name: "gh-receipts")
-    private let counts = Mutex<[ReceiptRefreshResult: Int]>([:])
+    private let counts = Mutex<[AppleReceiptRefreshResult: Int]>([:])
     private let log: DomainLog
 
     /// Apple's production endpoint.
@@ -71,37 +71,37 @@ public final class ReceiptRefresher: Sendable {
 
     /// Refreshes every active key of `environmentID` now (whatever its schedule), and answers the tally.
     /// - Throws: `StorageError`.
-    public func refresh(environmentID: String) throws -> ReceiptRefreshTally {
-        try pass(environmentID: environmentID)[environmentID] ?? ReceiptRefreshTally()
+    public func refresh(environmentID: String) throws -> AppleReceiptRefreshTally {
+        try pass(environmentID: environmentID)[environmentID] ?? AppleReceiptRefreshTally()
     }
 
     /// Refreshes since this process started, by result (`gatehouse_app_attest_receipt_refresh_total`).
-    public var totals: [(result: ReceiptRefreshResult, count: Int)] {
+    public var totals: [(result: AppleReceiptRefreshResult, count: Int)] {
         let counts = self.counts.withLock { $0 }
-        return ReceiptRefreshResult.allCases.map { ($0, counts[$0] ?? 0) }
+        return AppleReceiptRefreshResult.allCases.map { ($0, counts[$0] ?? 0) }
     }
 
     /// The refresher's state of `environmentID` (its last pass, a refused key).
     /// - Throws: `StorageError`.
-    public func state(environmentID: String) throws -> ReceiptRefreshState {
+    public func state(environmentID: String) throws -> AppleReceiptRefreshState {
         try store.read { db in try DeviceCheckKeysTable.refreshState(db, environmentID: environmentID) }
     }
 
     /// One pass: the candidates (of one environment, or every due key), claimed, traded at Apple a few at a time;
     /// the tally per environment.
-    func pass(environmentID: String?) throws -> [String: ReceiptRefreshTally] {
+    func pass(environmentID: String?) throws -> [String: AppleReceiptRefreshTally] {
         let now = store.clock()
         let candidates = try store.read { db in
-            try ReceiptRefreshTable.candidates(db, environmentID: environmentID, now: now, activeSince: now - Self.activeWindow,
+            try AppleReceiptRefreshTable.candidates(db, environmentID: environmentID, now: now, activeSince: now - Self.activeWindow,
                                                limit: environmentID == nil ? Self.batch : 10_000)
         }
-        var tallies: [String: ReceiptRefreshTally] = [:]
-        if let environmentID { tallies[environmentID] = ReceiptRefreshTally() }
+        var tallies: [String: AppleReceiptRefreshTally] = [:]
+        if let environmentID { tallies[environmentID] = AppleReceiptRefreshTally() }
         let byEnvironment = Dictionary(grouping: candidates, by: \.environmentID)
         for (id, keys) in byEnvironment {
             guard let signer = try signer(environmentID: id, now: now) else { continue }
             // Each try's result, with Apple's status (the refusal's is recorded).
-            let results = Mutex<[(result: ReceiptRefreshResult, status: Int?)]>([])
+            let results = Mutex<[(result: AppleReceiptRefreshResult, status: Int?)]>([])
             let next = Atomic(0)
             // Threads of their own, not Dispatch's: each mostly waits on Apple, and concurrentPerform runs only as
             // many blocking iterations at once as there are cores.
@@ -124,7 +124,7 @@ public final class ReceiptRefresher: Sendable {
             }
             finished.wait()
             let tried = results.withLock { $0 }
-            var tally = ReceiptRefreshTally()
+            var tally = AppleReceiptRefreshTally()
             for (result, _) in tried { tally.add(result) }
             tallies[id] = tally
             let refused = tried.first { $0.result == .refused }.map { $0.status ?? 401 }
@@ -153,11 +153,11 @@ public final class ReceiptRefresher: Sendable {
     }
 
     /// Claims and refreshes one key; nil when another server (or pass) holds it, or tried it since it was read.
-    private func refresh(_ candidate: ReceiptRefreshTable.Candidate, signer: DeviceCheckJWT) -> (result: ReceiptRefreshResult, status: Int?)? {
+    private func refresh(_ candidate: AppleReceiptRefreshTable.Candidate, signer: DeviceCheckJWT) -> (result: AppleReceiptRefreshResult, status: Int?)? {
         let now = store.clock()
         do {
             guard try store.commit({ db in
-                try ReceiptRefreshTable.claim(db, candidate, now: now, until: now + ReceiptSchedule.claim)
+                try AppleReceiptRefreshTable.claim(db, candidate, now: now, until: now + AppleReceiptSchedule.claim)
             }) else { return nil }
         } catch {
             log.error("claiming an App Attest key for its receipt refresh failed", ["error": "\(error)"])
@@ -183,8 +183,8 @@ public final class ReceiptRefresher: Sendable {
     }
 
     /// What Apple's answer means for the key (and, on 200, the receipt read).
-    private func judge(_ answer: OutboundResponse?, candidate: ReceiptRefreshTable.Candidate, now: Int64)
-        -> (result: ReceiptRefreshResult, receipt: (bytes: [UInt8], read: AppAttestReceipt)?) {
+    private func judge(_ answer: OutboundResponse?, candidate: AppleReceiptRefreshTable.Candidate, now: Int64)
+        -> (result: AppleReceiptRefreshResult, receipt: (bytes: [UInt8], read: AppAttestReceipt)?) {
         guard let answer else { return (.failed, nil) }
         switch answer.status {
         case 200:
@@ -204,32 +204,32 @@ public final class ReceiptRefresher: Sendable {
     }
 
     /// Writes what the answer changes: the new receipt, or the next time to try.
-    private func settle(_ judged: (result: ReceiptRefreshResult, receipt: (bytes: [UInt8], read: AppAttestReceipt)?),
-                        candidate: ReceiptRefreshTable.Candidate, now: Int64) throws {
+    private func settle(_ judged: (result: AppleReceiptRefreshResult, receipt: (bytes: [UInt8], read: AppAttestReceipt)?),
+                        candidate: AppleReceiptRefreshTable.Candidate, now: Int64) throws {
         let keyID = candidate.keyID, environmentID = candidate.environmentID
         switch judged.result {
         case .refreshed:
             guard let receipt = judged.receipt else { return }
-            let next = ReceiptSchedule.next(keyID: keyID, now: now, notBefore: receipt.read.notBefore)
+            let next = AppleReceiptSchedule.next(keyID: keyID, now: now, notBefore: receipt.read.notBefore)
             try store.commit { db in
-                try ReceiptRefreshTable.store(db, keyID: keyID, environmentID: environmentID, receipt: receipt.bytes, read: receipt.read, now: now, next: next)
+                try AppleReceiptRefreshTable.store(db, keyID: keyID, environmentID: environmentID, receipt: receipt.bytes, read: receipt.read, now: now, next: next)
             }
         case .unchanged, .noData:
-            let next = ReceiptSchedule.next(keyID: keyID, now: now, notBefore: candidate.notBefore)
-            try store.commit { db in try ReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: 0) }
+            let next = AppleReceiptSchedule.next(keyID: keyID, now: now, notBefore: candidate.notBefore)
+            try store.commit { db in try AppleReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: 0) }
         case .refused:
             // Tried again once the key changes (the refusal then goes): back to its schedule.
             let next = candidate.refreshAfter ?? now
-            try store.commit { db in try ReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: candidate.failures) }
+            try store.commit { db in try AppleReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: candidate.failures) }
         case .failed:
             let failures = candidate.failures + 1
-            let next = ReceiptSchedule.backOff(failures: failures, now: now, jitter: Double.random(in: 0...1))
-            try store.commit { db in try ReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: failures) }
+            let next = AppleReceiptSchedule.backOff(failures: failures, now: now, jitter: Double.random(in: 0...1))
+            try store.commit { db in try AppleReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: failures) }
         }
     }
 }
 
-extension ReceiptRefresher {
+extension AppleReceiptRefresher {
     /// Risk metrics are kept this long (the Traffic tab compares two weeks; Apple's own window is 30 days).
     static let metricRetention: Int64 = 30 * 86_400
 
@@ -237,12 +237,12 @@ extension ReceiptRefresher {
     /// - Throws: `StorageError`.
     func prune() throws {
         let before = store.clock() - Self.metricRetention
-        _ = try store.purge(limit: 10_000) { db in try ReceiptRefreshTable.purgeMetrics(db, before: before, limit: 10_000) }
+        _ = try store.purge(limit: 10_000) { db in try AppleReceiptRefreshTable.purgeMetrics(db, before: before, limit: 10_000) }
     }
 
     /// The share of keys per risk metric bucket in [`from`, `to`) of `environmentID` (each key's latest metric).
     /// - Throws: `StorageError`.
     public func metrics(environmentID: String, from: Int64, to: Int64) throws -> RiskMetricDistribution {
-        RiskMetricDistribution(try store.read { db in try ReceiptRefreshTable.latestMetrics(db, environmentID: environmentID, from: from, to: to) })
+        RiskMetricDistribution(try store.read { db in try AppleReceiptRefreshTable.latestMetrics(db, environmentID: environmentID, from: from, to: to) })
     }
 }

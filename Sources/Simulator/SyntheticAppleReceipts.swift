@@ -6,7 +6,7 @@ import JSON
 /// A stand-in for Apple's receipt signing, for tests and the simulator: a root (as Apple Root CA - G3), an
 /// intermediate, and a P-256 signer carrying the marker extension 1.2.840.113635.100.12.15, made with the `openssl`
 /// tool; it signs receipt contents into CMS SignedData as Apple does. Check them with ``roots`` in place of Apple's.
-public struct SyntheticReceipts: Sendable {
+public struct SyntheticAppleReceipts: Sendable {
     /// The root certificate, PEM (what `--app-attest-receipt-roots` would read).
     public let rootPEM: String
     /// The root as reader roots.
