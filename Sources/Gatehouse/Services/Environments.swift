@@ -92,11 +92,7 @@ public struct Environments: Sendable {
             case .remove: environment.appAttest.policy.riskMetricAbove = nil
             case .set(let bound): environment.appAttest.policy.riskMetricAbove = bound
             }
-            if let policy = patch.playIntegrityPolicy {
-                var errors = FieldErrors()
-                PlayIntegrityPolicyFields.apply(policy, at: "/playIntegrity/policy", to: &environment.playIntegrity.policy, errors: &errors)
-                try errors.throwIfAny()
-            }
+            patch.playIntegrityPolicy?.apply(to: &environment.playIntegrity.policy)
             switch patch.dailyQuota {
             case .absent: break
             case .remove: environment.playIntegrity.dailyQuota = PlayIntegrityStatus.defaultDailyQuota

@@ -18,7 +18,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
     /// `playIntegrity.dailyQuota`: set, or back to Google's default (`null`, or `playIntegrity: null`).
     public var dailyQuota: Change<Int> = .absent
     /// `playIntegrity.policy`, validated, applied member by member to the stored policy (`null`: today's rules).
-    public var playIntegrityPolicy: JSON?
+    public var playIntegrityPolicy: PlayIntegrityPolicyEdit?
     /// `enforcement.mode` (`enforcement: null` sets `off`).
     public var enforcementMode: EnforcementMode?
     /// `enforcement.routes`, the whole list (`null` removes them all).
@@ -141,7 +141,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
             patch.serviceAccount = .remove
             patch.localKeys = .remove
             patch.dailyQuota = .remove
-            patch.playIntegrityPolicy = .null
+            patch.playIntegrityPolicy = PlayIntegrityPolicyEdit(reset: true, members: [])
             return
         }
         guard let members = value.members else {
@@ -164,10 +164,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
                     patch.localKeys = .set(keys)
                 }
             case "policy":
-                var scratch = PlayIntegrityPolicy()
-                let before = errors.errors.count
-                PlayIntegrityPolicyFields.apply(member.value, at: at, to: &scratch, errors: &errors)
-                if errors.errors.count == before { patch.playIntegrityPolicy = member.value }
+                patch.playIntegrityPolicy = PlayIntegrityPolicyFields.parse(member.value, at: at, errors: &errors)
             case "dailyQuota":
                 if member.value.isNull {
                     patch.dailyQuota = .remove

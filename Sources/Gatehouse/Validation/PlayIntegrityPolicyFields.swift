@@ -4,24 +4,30 @@ import JSON
 /// `playIntegrity.policy` read and written (DEVICE-API.md "The policy"): each member checked by pointer; absent
 /// members keep their value, `null` sets one back to today's rule. The same reader reads the stored policy.
 public enum PlayIntegrityPolicyFields {
-    /// Applies `value` (an object, or null for today's rules) to `policy`; every fault added to `errors`.
+    /// Applies `value` (an object, or null for today's rules) to `policy`; every fault added to `errors` (and then
+    /// nothing applied).
     public static func apply(_ value: JSON, at pointer: String, to policy: inout PlayIntegrityPolicy, errors: inout FieldErrors) {
-        if value.isNull {
-            policy = PlayIntegrityPolicy()
-            return
-        }
+        parse(value, at: pointer, errors: &errors)?.apply(to: &policy)
+    }
+
+    /// Reads `value` (an object, or null for today's rules) into the change it makes; nil with every fault added to
+    /// `errors`. Read once, when a patch is read: applying it checks nothing again.
+    public static func parse(_ value: JSON, at pointer: String, errors: inout FieldErrors) -> PlayIntegrityPolicyEdit? {
+        if value.isNull { return PlayIntegrityPolicyEdit(reset: true, members: []) }
         guard let members = value.members else {
             errors.add(pointer, "must be an object with the policy's members, or null for the default rules")
-            return
+            return nil
         }
+        let before = errors.errors.count
+        var edits: [PlayIntegrityPolicyEdit.Member] = []
         let defaults = PlayIntegrityPolicy()
         for member in members {
             let at = Pointer.join(pointer, member.key)
             let value = member.value
             switch member.key {
             case "deviceIntegrity":
-                if value.isNull { policy.deviceIntegrity = defaults.deviceIntegrity }
-                else if let level = value.string.flatMap(PlayIntegrityPolicy.DeviceIntegrity.init(rawValue:)) { policy.deviceIntegrity = level }
+                if value.isNull { edits.append(.deviceIntegrity(defaults.deviceIntegrity)) }
+                else if let level = value.string.flatMap(PlayIntegrityPolicy.DeviceIntegrity.init(rawValue:)) { edits.append(.deviceIntegrity(level)) }
                 else { errors.add(at, "must be basic, device or strong (the weakest device verdict accepted)") }
             case "allowVirtual", "requireLicensed", "allowUnrecognizedVersion", "accountActivity", "rejectTestingResponses":
                 let flag: Bool?
@@ -30,15 +36,15 @@ public enum PlayIntegrityPolicyFields {
                     continue
                 }
                 switch member.key {
-                case "allowVirtual": policy.allowVirtual = flag ?? defaults.allowVirtual
-                case "requireLicensed": policy.requireLicensed = flag ?? defaults.requireLicensed
-                case "allowUnrecognizedVersion": policy.allowUnrecognizedVersion = flag ?? defaults.allowUnrecognizedVersion
-                case "accountActivity": policy.refuseUnusualAccountActivity = flag ?? defaults.refuseUnusualAccountActivity
-                default: policy.rejectTestingResponses = flag
+                case "allowVirtual": edits.append(.allowVirtual(flag ?? defaults.allowVirtual))
+                case "requireLicensed": edits.append(.requireLicensed(flag ?? defaults.requireLicensed))
+                case "allowUnrecognizedVersion": edits.append(.allowUnrecognizedVersion(flag ?? defaults.allowUnrecognizedVersion))
+                case "accountActivity": edits.append(.refuseUnusualAccountActivity(flag ?? defaults.refuseUnusualAccountActivity))
+                default: edits.append(.rejectTestingResponses(flag))
                 }
             case "minimumVersionCode":
                 if value.isNull {
-                    policy.minimumVersionCode = [:]
+                    edits.append(.minimumVersionCode([:]))
                 } else if let entries = value.members, entries.count <= 100 {
                     var codes: [String: Int64] = [:]
                     for entry in entries {
@@ -50,25 +56,25 @@ public enum PlayIntegrityPolicyFields {
                         }
                         codes[entry.key] = Int64(code)
                     }
-                    policy.minimumVersionCode = codes
+                    edits.append(.minimumVersionCode(codes))
                 } else {
                     errors.add(at, "must be an object of package name → lowest version code (at most 100), or null for none")
                 }
             case "minimumSdkVersion":
-                if value.isNull { policy.minimumSdkVersion = nil }
-                else if let sdk = value.integer, (1...1000).contains(sdk) { policy.minimumSdkVersion = Int(sdk) }
+                if value.isNull { edits.append(.minimumSdkVersion(nil)) }
+                else if let sdk = value.integer, (1...1000).contains(sdk) { edits.append(.minimumSdkVersion(Int(sdk))) }
                 else { errors.add(at, "must be an Android SDK level such as 33 (Android 13), or null for none") }
             case "maximumActivityLevel":
-                if value.isNull { policy.maximumActivityLevel = defaults.maximumActivityLevel }
-                else if let level = value.string.flatMap(PlayIntegrityPolicy.activityLevel) { policy.maximumActivityLevel = level }
+                if value.isNull { edits.append(.maximumActivityLevel(defaults.maximumActivityLevel)) }
+                else if let level = value.string.flatMap(PlayIntegrityPolicy.activityLevel) { edits.append(.maximumActivityLevel(level)) }
                 else { errors.add(at, "must be LEVEL_1, LEVEL_2, LEVEL_3 or LEVEL_4 (the highest device activity accepted)") }
             case "playProtect":
-                if value.isNull { policy.playProtect = defaults.playProtect }
-                else if let rank = value.string.flatMap(PlayIntegrityPolicy.playProtectOrder.firstIndex(of:)) { policy.playProtect = rank }
+                if value.isNull { edits.append(.playProtect(defaults.playProtect)) }
+                else if let rank = value.string.flatMap(PlayIntegrityPolicy.playProtectOrder.firstIndex(of:)) { edits.append(.playProtect(rank)) }
                 else { errors.add(at, "must be the worst Play Protect verdict accepted: \(PlayIntegrityPolicy.playProtectOrder.joined(separator: ", "))") }
             case "appsDetected":
                 if value.isNull {
-                    policy.appsDetected = defaults.appsDetected
+                    edits.append(.appsDetected(defaults.appsDetected))
                 } else if let elements = value.array, elements.count <= PlayIntegrityPolicy.appsDetectedValues.count {
                     var refused = Set<String>()
                     for (i, element) in elements.enumerated() {
@@ -77,7 +83,7 @@ public enum PlayIntegrityPolicyFields {
                             continue
                         }
                     }
-                    policy.appsDetected = refused
+                    edits.append(.appsDetected(refused))
                 } else {
                     errors.add(at, "must be an array of the appsDetected values refused, or null for the default")
                 }
@@ -85,6 +91,7 @@ public enum PlayIntegrityPolicyFields {
                 errors.add(at, "is not a member of the Play Integrity policy (expected deviceIntegrity, allowVirtual, requireLicensed, allowUnrecognizedVersion, minimumVersionCode, minimumSdkVersion, maximumActivityLevel, playProtect, appsDetected, rejectTestingResponses or accountActivity)")
             }
         }
+        return errors.errors.count == before ? PlayIntegrityPolicyEdit(reset: false, members: edits) : nil
     }
 
     /// The policy as the API writes it; `rejectTestingResponses` as it applies in an environment of `kind`.
