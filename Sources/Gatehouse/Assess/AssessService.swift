@@ -111,12 +111,7 @@ public final class AssessService: Sendable {
         var verdict = judged.outcome.verdict
         var devices = 0
         if let pending = judged.pending {
-            let deviceID = request.deviceID, keyID = pending.keyID
-            let committed = try nonce.commit(store) { db -> (counter: (verdict: Verdict, window: CounterWindow?), devices: Int) in
-                let counter = try AppAttestService.commit(pending, in: db)
-                guard counter.verdict.isVerified, let deviceID else { return (counter, 0) }
-                return (counter, try KeyDevicesTable.record(db, keyID: keyID, deviceID: deviceID, now: now))
-            }
+            let committed = try appAttest.commit(pending, deviceID: request.deviceID, now: now, after: &nonce)
             verdict = appAttest.committed(judged, committed.counter).verdict
             devices = committed.devices
         } else {
@@ -124,7 +119,7 @@ public final class AssessService: Sendable {
         }
         if verdict.isVerified, let key = judged.key {
             if AppleAppID.bundleID(key.appID) != request.appID { verdict = verdict.adding(.packageMismatch) }
-            if devices > KeyDevicesTable.maxDevicesPerDay { verdict = verdict.adding(.oneKeyManyDevices) }
+            if devices > AppAttestService.maxDevicesPerKeyAndDay { verdict = verdict.adding(.oneKeyManyDevices) }
         }
         var observed = judged.outcome.observed.traffic
         if let launch = judged.outcome.observed.launch(appID: judged.key?.appID) { observed[AppAttestObservation.launchField] = launch }
@@ -142,12 +137,7 @@ public final class AssessService: Sendable {
     /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing committed or recorded); `StorageError`.
     private func judgeDebug(token: String, nonce: inout NonceSpend, request: AssessRequest, environment: Environment, now: Int64) throws -> Verdict {
         let live = try debugTokens.live(token, environmentID: environment.id, now: now)
-        if let live, debugTokens.claimUse(live, presented: token, now: now) {
-            let id = live.id
-            try nonce.commit(store) { db in try DebugTokensTable.markUsed(db, id: id, now: now) }
-        } else {
-            try nonce.commitAlone(store)
-        }
+        try debugTokens.use(live, presented: token, now: now, after: &nonce)
         let verdict: Verdict = live == nil ? .of(.debugTokenInvalid) : .verified
         record(verdict, proof: .debug(token: ""), request: request, environment: environment, observed: [:], at: now)
         return verdict
@@ -200,14 +190,12 @@ public final class AssessService: Sendable {
         }
     }
 
-    /// Deletes expired nonces and past days' key devices; returns how many rows.
+    /// Deletes expired nonces; returns how many rows.
     /// - Throws: `StorageError`.
     @discardableResult
     public func purge(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        return try store.purge(limit: limit) { db in
-            try SpentNoncesTable.purge(db, now: now, limit: limit) + KeyDevicesTable.purge(db, now: now, limit: limit)
-        }
+        return try store.purge(limit: limit) { db in try SpentNoncesTable.purge(db, now: now, limit: limit) }
     }
 
     /// How many nonces are kept now.

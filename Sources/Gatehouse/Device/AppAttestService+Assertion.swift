@@ -109,6 +109,23 @@ extension AppAttestService {
     /// before) and judges the counter again. Returns the verdict and the window stored after it (nil when the key is
     /// gone). Runs inside the caller's transaction: it changes nothing but this key's window.
     /// - Throws: `StorageError`; `WriteConflict` when the window kept moving.
+    /// The most devices one key may speak for in a day before its verdicts say `oneKeyManyDevices`.
+    static let maxDevicesPerKeyAndDay = KeyDevicesTable.maxDevicesPerDay
+
+    /// Commits an assessment's assertion after `nonce` (in one transaction, the nonce first): the counter, and when it
+    /// holds and the request names a device, the device the key spoke for today. Returns the counter's verdict and
+    /// window, and how many devices the key spoke for today (0 when not recorded).
+    /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing committed); `StorageError`; `WriteConflict`.
+    func commit(_ pending: PendingCounter, deviceID: String?, now: Int64, after nonce: inout NonceSpend) throws
+        -> (counter: (verdict: Verdict, window: CounterWindow?), devices: Int) {
+        let keyID = pending.keyID
+        return try nonce.commit(store) { db in
+            let counter = try Self.commit(pending, in: db)
+            guard counter.verdict.isVerified, let deviceID else { return (counter, 0) }
+            return (counter, try KeyDevicesTable.record(db, keyID: keyID, deviceID: deviceID, now: now))
+        }
+    }
+
     static func commit(_ pending: PendingCounter, in db: any SQLConnection) throws -> (verdict: Verdict, window: CounterWindow?) {
         var old = pending.judgedAgainst, new = pending.accepted
         for _ in 0..<maxAttempts {

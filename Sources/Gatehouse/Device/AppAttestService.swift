@@ -94,12 +94,14 @@ public final class AppAttestService: Sendable {
         return RegistrationOutcome(verdict: verdict, keyID: keyID, appID: appID, attestationEnvironment: result.environment, observed: observed)
     }
 
-    /// Deletes expired challenges; returns how many.
+    /// Deletes expired challenges and past days' key devices; returns how many rows.
     /// - Throws: `StorageError`.
     @discardableResult
-    public func purgeExpiredChallenges(limit: Int = 10_000) throws -> Int {
+    public func purgeExpired(limit: Int = 10_000) throws -> Int {
         let now = store.clock()
-        return try store.purge(limit: limit) { db in try ChallengesTable.purge(db, now: now, limit: limit) }
+        return try store.purge(limit: limit) { db in
+            try ChallengesTable.purge(db, now: now, limit: limit) + KeyDevicesTable.purge(db, now: now, limit: limit)
+        }
     }
 
     /// What the verifier needs of an environment.

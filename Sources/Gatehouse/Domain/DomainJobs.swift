@@ -60,7 +60,7 @@ final class DomainJobs: Sendable {
     /// The minute purges, each failure logged on its own.
     static func purge(_ domain: Domain, log: DomainLog) {
         do {
-            try domain.appAttest.purgeExpiredChallenges()
+            try domain.appAttest.purgeExpired()
             try domain.assess.purge()
         } catch {
             log.error("purging expired challenges and nonces failed", ["error": "\(error)"])

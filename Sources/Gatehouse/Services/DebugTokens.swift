@@ -108,6 +108,18 @@ public struct DebugTokens: Sendable {
         return found.token
     }
 
+    /// Commits `nonce` (the assessment's) with the use of `live` (the token `presented` names; nil: none), writing its
+    /// last-used time when this use is the one to (at most once a minute).
+    /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing committed); `StorageError`.
+    func use(_ live: DebugToken?, presented: String, now: Int64, after nonce: inout NonceSpend) throws {
+        guard let live, claimUse(live, presented: presented, now: now) else {
+            try nonce.commitAlone(store)
+            return
+        }
+        let id = live.id
+        try nonce.commit(store) { db in try DebugTokensTable.markUsed(db, id: id, now: now) }
+    }
+
     /// Whether this use of `token` is the one to write its last-used time: its first, or the first a minute after
     /// the last written. Claimed under the cache's lock, so concurrent uses write it once.
     func claimUse(_ token: DebugToken, presented: String, now: Int64) -> Bool {
