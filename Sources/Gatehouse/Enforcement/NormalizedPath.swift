@@ -53,18 +53,23 @@ public struct NormalizedPath: Sendable, Equatable, CustomStringConvertible {
         var segment: [UInt8] = []
         var iterator = bytes.dropFirst().makeIterator()
         func close() throws(Refusal) {
-            if !segment.isEmpty { literal.append(String(decoding: segment, as: UTF8.self)) }
+            let isDot = segment == [UInt8(ascii: ".")] || segment == [UInt8(ascii: "."), UInt8(ascii: ".")]
+            // The reading as written is needed only once a dot segment shows: until then it is the normalized one.
+            if isDot && !sawDot {
+                sawDot = true
+                literal = output
+            }
+            if sawDot && !segment.isEmpty { literal.append(String(decoding: segment, as: UTF8.self)) }
             switch segment {
             case [UInt8(ascii: ".")]:
-                sawDot = true
+                break
             case [UInt8(ascii: "."), UInt8(ascii: ".")]:
-                sawDot = true
                 guard !output.isEmpty else { throw .aboveRoot }
                 output.removeLast()
             case []:
                 break  // repeated "/" collapse
             default:
-                output.append(String(decoding: segment, as: UTF8.self))
+                output.append(sawDot ? literal[literal.count - 1] : String(decoding: segment, as: UTF8.self))
             }
             segment.removeAll(keepingCapacity: true)
         }
