@@ -19,9 +19,11 @@ enum AppleReceiptRefreshTable {
         var notBefore: Int64?
         var refreshAfter: Int64?
         var failures: Int
+        /// The claim version read with it (``claim(_:_:now:until:)``).
+        var version: Int64
     }
 
-    private static let columns = "key_id, environment_id, app_id, public_key, attestation_environment, receipt, receipt_not_before, refresh_after, refresh_failures"
+    private static let columns = "key_id, environment_id, app_id, public_key, attestation_environment, receipt, receipt_not_before, refresh_after, refresh_failures, refresh_version"
 
     /// Active keys (an assertion verified since `activeSince`) of environments holding a DeviceCheck key Apple has not
     /// refused, whose receipt has not expired at `now`: of `environmentID` whatever their schedule (a pass an admin
@@ -51,22 +53,21 @@ enum AppleReceiptRefreshTable {
             Candidate(keyID: try row.blob("key_id"), environmentID: try row.text("environment_id"), appID: try row.text("app_id"),
                       publicKey: try row.blob("public_key"), attestationEnvironment: try AttestedKeysTable.environment(row),
                       receipt: try row.blob("receipt"), notBefore: try row.optionalInteger("receipt_not_before"),
-                      refreshAfter: try row.optionalInteger("refresh_after"), failures: try row.int("refresh_failures"))
+                      refreshAfter: try row.optionalInteger("refresh_after"), failures: try row.int("refresh_failures"),
+                      version: try row.integer("refresh_version"))
         }
     }
 
-    /// Claims `candidate` at `now` until `until`: true when no one holds it and its schedule is still the one read
-    /// (no other pass, on any server, tried it since: every try moves the schedule).
+    /// Claims `candidate` at `now` until `until`: true when no one holds it and no pass, on any server, claimed it
+    /// since it was read (every claim moves the key's version on, so a claim made, settled and released meanwhile is
+    /// seen even when it left the schedule as it was).
     static func claim(_ db: any SQLConnection, _ candidate: Candidate, now: Int64, until: Int64) throws -> Bool {
-        var sql = "UPDATE attested_keys SET refresh_claimed_until = ? WHERE key_id = ? AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= ?)"
-        var arguments: [SQLValue] = [.integer(until), .blob(candidate.keyID), .integer(now)]
-        if let after = candidate.refreshAfter {
-            sql += " AND refresh_after = ?"
-            arguments.append(.integer(after))
-        } else {
-            sql += " AND refresh_after IS NULL"
-        }
-        return try db.execute(sql, arguments) == 1
+        try db.execute(
+            """
+            UPDATE attested_keys SET refresh_claimed_until = ?, refresh_version = refresh_version + 1
+            WHERE key_id = ? AND refresh_version = ? AND (refresh_claimed_until IS NULL OR refresh_claimed_until <= ?)
+            """,
+            [.integer(until), .blob(candidate.keyID), .integer(candidate.version), .integer(now)]) == 1
     }
 
     /// Stores a new receipt with its risk metric at `now` (kept in the metric history too) and the next refresh.
