@@ -39,7 +39,7 @@ public final class TestApp: Sendable {
             configure(&configuration)
             domain = configuration.domain
         }
-        try fixture.domain.prepareReceiptKey()
+        try fixture.domain.receiptKeys.prepare()
         application = try Application(domain: fixture.domain, configuration: configuration, logger: logger)
     }
 

@@ -149,7 +149,8 @@ public final class PostgresDatabase: SQLDatabase {
         throw StorageError(.other, "gatehouse backup copies SQLite files; back up PostgreSQL with pg_dump (or your provider's snapshots)")
     }
 
-    public func startMaintenance(failed: @escaping @Sendable (String?) -> Void) {}
+    /// PostgreSQL keeps itself (autovacuum).
+    public var needsMaintenance: Bool { false }
 
-    public func stopMaintenance() {}
+    public func maintain() throws -> Double { 60 }
 }

@@ -5,15 +5,12 @@ import Storage
 import Synchronization
 
 /// SQLite behind the storage seam (``SQLDatabase``): a ``Database`` (one writer, a pool of readers, WAL), its
-/// ``Migrator``, its online backup, and the background checkpointer that copies the write-ahead log into the file
-/// as ``CheckpointPacing`` says (every 20 ms while commits come, every half second when idle), so that commits do not
-/// stop to do it.
+/// ``Migrator``, its online backup, and the checkpoint that copies the write-ahead log into the file, one run at a
+/// time (``maintain()``) paced as ``CheckpointPacing`` says.
 public final class SQLiteEngine: SQLDatabase {
     /// The database.
     public let database: Database
     private let pacing: Mutex<CheckpointPacing>
-    private let checkpointer = Mutex<Thread?>(nil)
-    private let stopping = DispatchSemaphore(value: 0)
 
     /// The engine over `database`, checkpointing as `pacing` says once started.
     public init(_ database: Database, pacing: CheckpointPacing = CheckpointPacing()) {
@@ -64,7 +61,6 @@ public final class SQLiteEngine: SQLDatabase {
         try database.backup(to: path)
     }
 
-    /// Starts the checkpointer thread (`gh-checkpoint`) once.
     /// One server holds a SQLite file (`gatehouse serve` takes a lock beside it).
     public var isShared: Bool { false }
 
@@ -75,37 +71,20 @@ public final class SQLiteEngine: SQLDatabase {
 
     public func awaitChange(channel: String, milliseconds: Int) throws -> Bool { false }
 
-    public func startMaintenance(failed: @escaping @Sendable (String?) -> Void) {
-        let started = checkpointer.withLock { thread -> Bool in
-            guard thread == nil else { return false }
-            let made = Thread { [self] in
-                Thread.current.name = "gh-checkpoint"
-                var lastFailure: String?
-                while true {
-                    var failure: String?
-                    var log: (walPages: Int, copiedPages: Int)?
-                    do {
-                        log = try database.checkpoint()
-                    } catch {
-                        failure = "\(error)"
-                    }
-                    // A failing checkpoint (a full disk) is told when it starts failing or fails differently, not 50
-                    // times a second.
-                    if failure != lastFailure { failed(failure) }
-                    lastFailure = failure
-                    let wait = pacing.withLock { $0.next(walPages: log?.walPages, copiedPages: log?.copiedPages) }
-                    if stopping.wait(timeout: .now() + wait) == .success { return }
-                }
-            }
-            made.name = "gh-checkpoint"
-            thread = made
-            return true
-        }
-        if started { checkpointer.withLock { $0?.start() } }
-    }
+    /// SQLite's write-ahead log is copied into the file by a job of the layer above (``maintain()``), so that
+    /// commits do not stop to do it.
+    public var needsMaintenance: Bool { true }
 
-    public func stopMaintenance() {
-        if checkpointer.withLock({ $0 != nil }) { stopping.signal() }
+    /// One checkpoint; answers the wait ``CheckpointPacing`` gives after it (every 20 ms while commits come, every
+    /// half second when idle).
+    public func maintain() throws -> Double {
+        do {
+            let log = try database.checkpoint()
+            return pacing.withLock { $0.next(walPages: log.walPages, copiedPages: log.copiedPages) }
+        } catch {
+            _ = pacing.withLock { $0.next(walPages: nil, copiedPages: nil) }
+            throw error
+        }
     }
 }
 

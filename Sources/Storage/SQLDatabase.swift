@@ -48,12 +48,13 @@ public protocol SQLDatabase: Sendable {
     /// - Throws: ``StorageError`` when the engine has no such backup (PostgreSQL: use `pg_dump`).
     func backup(to path: String) throws
 
-    /// Starts the engine's own background work (SQLite: copying the write-ahead log into the file); `failed` hears
-    /// of a failure when it starts or changes (nil: it ended).
-    func startMaintenance(failed: @escaping @Sendable (String?) -> Void)
+    /// Whether the engine has background work of its own (SQLite: copying the write-ahead log into the file), run
+    /// as a job of the layer above by ``maintain()``.
+    var needsMaintenance: Bool { get }
 
-    /// Stops the background work.
-    func stopMaintenance()
+    /// One run of the engine's background work; answers the seconds to wait before the next run.
+    /// - Throws: what the work met (a full disk); the caller waits a second and runs it again.
+    func maintain() throws -> Double
 }
 
 /// A connection of an ``SQLDatabase``, lent to one thread inside `read` or `write`: never `Sendable`, never kept

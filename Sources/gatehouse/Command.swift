@@ -47,7 +47,7 @@ enum Command {
             case "migrate":
                 if rest.contains("--help") { return help("gatehouse migrate [options]", "Applies pending migrations from Migrations/ and exits.") }
                 let (configuration, _) = try DomainConfiguration.parse(rest, environment: environment)
-                let status = try openDomain(configuration).migrationStatus()
+                let status = try openDomain(configuration).database.migrationStatus()
                 let location = configuration.location
                 print("\(location.isPostgres ? "" : "database ")\(location.redacted): \(status.applied.count) migrations applied, \(status.pending.count) pending")
                 return 0
@@ -71,7 +71,7 @@ enum Command {
                 guard configuration.location.isPostgres else {
                     throw ConfigurationError("on SQLite one gatehouse serve holds the file and follows no revisions: restart it to forget what it cached")
                 }
-                try openDomain(configuration).store.announceOutsideChanges()
+                try openDomain(configuration).database.announceOutsideChanges()
                 print("every server of \(configuration.location.redacted) forgets what it cached within a second")
                 return 0
             case "receipts":
@@ -86,7 +86,7 @@ enum Command {
                 }
                 guard let file = positional.first else { throw ConfigurationError("backup needs the file to write: gatehouse backup FILE") }
                 guard !FileManager.default.fileExists(atPath: file) else { throw ConfigurationError("\(file) exists already; name a new file") }
-                try openDomain(configuration).store.backup(to: file)
+                try openDomain(configuration).database.backup(to: file)
                 print("backup written to \(file)")
                 return 0
             default:

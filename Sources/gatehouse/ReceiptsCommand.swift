@@ -21,7 +21,7 @@ enum ReceiptsCommand {
         let (configuration, _) = try DomainConfiguration.parse(options.filter { $0 != "--revoke-now" }, environment: environment)
         let domain = try Command.openDomain(configuration)
         // On a database no server has served yet there is no key to retire: make the first, then rotate it.
-        try domain.prepareReceiptKey()
+        try domain.receiptKeys.prepare()
         let rotated = try domain.receiptKeys.rotate(revokeNow: revokeNow)
         print("receipt signing key \(rotated.current) is current")
         if let retired = rotated.retired {

@@ -23,18 +23,21 @@ enum Serve {
         if !configuration.location.isPostgres { try ServerLock.acquire(database: configuration.domain.database) }
         var logger = Logger.standardError(minimumLevel: Logger.Level.allNames[configuration.logLevel] ?? .info)
         logger.secretPathPrefixes = Application.secretPathPrefixes
-        let application = try Application(configuration: configuration, logger: logger)
+        let domain = try Domain.open(configuration.domain, log: logger.domainLog)
+        try domain.receiptKeys.prepare()
+        let application = try Application(domain: domain, configuration: configuration, logger: logger)
         let server = Server(configuration: ServerConfiguration(host: configuration.host, port: configuration.port, workerThreads: configuration.workers),
                             responder: application.respond, logger: logger)
         try server.start()
         application.attach(server)
+        domain.start()
         let base = "http://\(configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host):\(server.boundPort)"
         print("gatehouse listening on \(base)")
         for line in try application.startupNotices(baseURL: base) { print(line) }
         fflush(nil)
 
         try server.runUntilSignalled()
-        application.stop()
+        domain.stop()
         print("gatehouse stopped")
         return 0
     }

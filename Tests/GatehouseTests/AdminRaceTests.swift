@@ -12,11 +12,11 @@ import TestThreads
 struct AdminRaceTests {
     static let password = "correct horse battery staple"
 
-    /// Two stores on one database as two servers (on SQLite, one store twice: one process holds the file).
-    static func twoServers(_ engine: DomainEngine) throws -> (EngineStore, Store) {
+    /// Two domains on one database as two servers (on SQLite, one domain twice: one process holds the file).
+    static func twoServers(_ engine: DomainEngine) throws -> (EngineStore, Domain) {
         let first = try engine.open()
-        guard first.postgres != nil else { return (first, first.store) }
-        return (first, try first.fixture.anotherServer().store)
+        guard first.postgres != nil else { return (first, first.domain) }
+        return (first, try first.fixture.anotherServer())
     }
 
     /// Sixteen wrong guesses at one account from sixteen addresses, sent at once through two servers: exactly the
@@ -25,8 +25,8 @@ struct AdminRaceTests {
     @Test(arguments: DomainEngine.allCases)
     func parallelGuessesThroughTwoServersMeetTheThrottle(_ engine: DomainEngine) throws {
         let (first, second) = try Self.twoServers(engine)
-        try Admins(store: first.store).create(email: "frank@example.com", password: Self.password, role: .viewer, actor: .system)
-        let servers = [try Sessions(store: first.store), try Sessions(store: second)]
+        try first.domain.admins.create(email: "frank@example.com", password: Self.password, role: .viewer, actor: .system)
+        let servers = [first.domain.sessions, second.sessions]
         let outcomes = concurrently(16) { i -> String in
             do {
                 _ = try servers[i % 2].login(email: "frank@example.com", password: "parallel guess \(i)", address: "192.0.2.\(i)")
@@ -50,11 +50,11 @@ struct AdminRaceTests {
     func twoOwnersDemotingEachOtherLeaveOneOwner(_ engine: DomainEngine) throws {
         let (first, second) = try Self.twoServers(engine)
         for round in 0..<8 {
-            let admins = Admins(store: first.store)
+            let admins = first.domain.admins
             let a = try admins.create(email: "a\(round)@example.com", password: Self.password, role: .owner, actor: .system)
             let b = try admins.create(email: "b\(round)@example.com", password: Self.password, role: .owner, actor: .system)
             let disable = round % 2 == 1
-            let services = [Admins(store: first.store), Admins(store: second)]
+            let services = [first.domain.admins, second.admins]
             _ = concurrently(2) { i -> Bool in
                 let target = i == 0 ? b.id : a.id
                 if disable {
@@ -74,9 +74,9 @@ struct AdminRaceTests {
     @Test(arguments: DomainEngine.allCases)
     func aSignInStraddlingAPasswordChangeOpensNothing(_ engine: DomainEngine) throws {
         let (first, second) = try Self.twoServers(engine)
-        let admin = try Admins(store: first.store).create(email: "grace@example.com", password: Self.password, role: .owner, actor: .system)
-        var sessions = try Sessions(store: first.store)
-        let other = Admins(store: second)
+        let admin = try first.domain.admins.create(email: "grace@example.com", password: Self.password, role: .owner, actor: .system)
+        var sessions = first.domain.sessions
+        let other = second.admins
         sessions.afterPasswordCheck = {
             try other.changePassword(id: admin.id, current: Self.password, new: "a brand new passphrase")
         }

@@ -1,11 +1,17 @@
+import DomainTesting
 @testable import Gatehouse
 import Testing
 
 /// The attack-mode tally counts per minute and forgets what left the last hour.
 @Suite("Assess tally")
 struct AssessTallyTests {
-    @Test func countsTheLastHourOnly() {
-        let tally = AssessTally()
+    /// A new domain's tally.
+    static func tally() throws -> AssessTally {
+        try DomainFixture(.sqlite, now: 1_790_000_000).domain.assessTally
+    }
+
+    @Test func countsTheLastHourOnly() throws {
+        let tally = try Self.tally()
         let start: Int64 = 1_790_000_040
         tally.count(environmentID: "env_a", platform: .ios, proven: true, at: start)
         tally.count(environmentID: "env_a", platform: .ios, proven: false, at: start + 1)
@@ -22,8 +28,8 @@ struct AssessTallyTests {
     }
 
     /// Counts from many threads at once all arrive (they go into different shards, folded when read).
-    @Test func concurrentCountsAreAllCounted() async {
-        let tally = AssessTally()
+    @Test func concurrentCountsAreAllCounted() async throws {
+        let tally = try Self.tally()
         let now: Int64 = 1_790_000_040
         await withTaskGroup(of: Void.self) { group in
             for thread in 0..<8 {
@@ -41,8 +47,8 @@ struct AssessTallyTests {
 
     /// Over two and a half hours of counts, the last hour holds exactly the counts of its 60 minutes, whichever
     /// shard held them and whenever it folded them.
-    @Test func theLastHourHoldsItsMinutesExactly() {
-        let tally = AssessTally()
+    @Test func theLastHourHoldsItsMinutesExactly() throws {
+        let tally = try Self.tally()
         let start: Int64 = 1_790_000_000
         var counted: [(minute: Int64, proven: Bool)] = []
         for i in 0..<1050 {

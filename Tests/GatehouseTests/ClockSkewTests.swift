@@ -14,13 +14,12 @@ struct ClockSkewTests {
         let fixture = try DomainFixture(.postgresql, now: 1_800_000_000)
         let behind = fixture.clock
         let ahead = TestClock(1_800_000_000 + 90)   // 90 s ahead: within what NTP-less servers drift to
-        let one = fixture.domain.store, two = try fixture.anotherServer(clock: ahead).store
-        let (environment, _) = try Environments(store: one).create(name: "Skew", kind: .production, actor: .system)
-        let keys = ReceiptKeys(store: one)
-        _ = try keys.prepare()
-        let receipt = try ReceiptIssuer(keys: keys).issue(environmentID: environment.id, requestID: "req_skew", platform: "ios", action: .allow,
+        let one = fixture.domain, two = try fixture.anotherServer(clock: ahead)
+        let (environment, _) = try one.environments.create(name: "Skew", kind: .production, actor: .system)
+        _ = try one.receiptKeys.prepare()
+        let receipt = try one.receipts.issue(environmentID: environment.id, requestID: "req_skew", platform: "ios", action: .allow,
                                                          attestation: nil, receiptKey: nil)
-        let checker = ReceiptChecker(store: one, keys: keys)
+        let checker = one.receiptChecker
         func check() throws -> ReceiptCheck {
             try checker.check(receipt, method: "POST", pathAndQuery: "/pay", proof: nil, policy: ReceiptPolicy(), environmentID: environment.id, consume: true)
         }
@@ -29,7 +28,7 @@ struct ClockSkewTests {
         // is past its exp and purges.
         behind.advance(by: 550)
         ahead.advance(by: 550)
-        _ = try ReceiptChecker(store: two, keys: ReceiptKeys(store: two)).purgeExpired()
+        _ = try two.receiptChecker.purgeExpired()
         let again = try check()
         #expect(!again.consumed, "a receipt was spent twice: the server ahead forgot its spend")
         #expect(again.verification.reasons == [.consumed])

@@ -12,7 +12,7 @@ struct DebugTokenCapTests {
     func parallelCreationsThroughTwoServersStopAtTwenty(_ engine: DomainEngine) throws {
         let (first, second) = try AdminRaceTests.twoServers(engine)
         let (environment, _) = try first.environment()
-        let services = [DebugTokens(store: first.store), DebugTokens(store: second)]
+        let services = [first.domain.debugTokens, second.debugTokens]
         let created = concurrently(30) { i in
             (try? services[i % 2].create(environmentID: environment.id, name: "CI \(i)", expiresAt: nil, actor: .system)) != nil
         }

@@ -4,6 +4,7 @@ import Crypto
 import Foundation
 @testable import Gatehouse
 import Simulator
+import TestSupport
 import Testing
 
 /// The App Attest and assess services without HTTP, on a store: the device API's judgements as the domain makes them
@@ -26,23 +27,22 @@ struct DeviceDomainTests {
             // The synthetic CA's certificates are valid from when openssl makes them (the CA on first use, each leaf when
             // a key is attested, seconds later on a loaded machine): the store's time is two minutes ahead of now, inside
             // every certificate's validity.
-            engine = try DomainEngine.sqlite.open(now: Int64(Date().timeIntervalSince1970) + 120)
+            let authority = try DeviceDomainTests.authority.get()
+            let directory = try TemporaryDirectory("gatehouse-device-roots")
+            try authority.rootPEM.write(toFile: directory.file("roots.pem"), atomically: true, encoding: .utf8)
+            try #require(authority.receipts).rootPEM.write(toFile: directory.file("receipt-roots.pem"), atomically: true, encoding: .utf8)
+            engine = try DomainEngine.sqlite.open(now: Int64(Date().timeIntervalSince1970) + 120) { configuration in
+                configuration.appAttestRoots = directory.file("roots.pem")
+                configuration.appAttestReceiptRoots = directory.file("receipt-roots.pem")
+            }
             let (created, keys) = try engine.environment()
             var patch = EnvironmentPatch()
             patch.appleAppIDs = .set([DeviceDomainTests.appID])
-            environment = try Environments(store: engine.store).patch(created.id, with: patch, actor: .system)
+            environment = try engine.domain.environments.patch(created.id, with: patch, actor: .system)
             publicKey = try #require(keys.compactMap(\.key.publicValue).first)
-            let recorder = VerdictRecorder(verdicts: Verdicts(store: engine.store))
-            let environments = Environments(store: engine.store)
-            appAttest = AppAttestService(store: engine.store, environments: environments, keys: APIKeys(store: engine.store),
-                                         roots: try DeviceDomainTests.authority.get().roots,
-                                         receiptRoots: try #require(try DeviceDomainTests.authority.get().receipts).roots, recorder: recorder)
-            let receiptKeys = ReceiptKeys(store: engine.store)
-            try receiptKeys.prepare()
-            assess = AssessService(store: engine.store, appAttest: appAttest,
-                                   playIntegrity: PlayIntegrityService(store: engine.store, environments: environments, google: nil, recorder: recorder),
-                                   debugTokens: DebugTokens(store: engine.store),
-                                   recorder: recorder, receipts: ReceiptIssuer(keys: receiptKeys))
+            appAttest = engine.domain.appAttest
+            try engine.domain.receiptKeys.prepare()
+            assess = engine.domain.assess
         }
 
         /// A key attested for ``appID`` and registered through the service.

@@ -112,7 +112,7 @@ final class PlayIntegrityStateTests: Sendable {
             #expect(try judge(try token(minter: other)) == ["forged", "decryptionFailed"])
             clock.advance(by: 1)
         }
-        let check = PlayIntegrityKeyCheck(store: store)
+        let check = fixture.domain.keyCheck
         let found = try check.run(environmentID: environment.id, keys: try other.keys())
         #expect(found.tried == 50)
         #expect(found.decrypted == 50)

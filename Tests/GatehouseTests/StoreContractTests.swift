@@ -153,7 +153,7 @@ struct StoreContractTests {
     @Test(arguments: DomainEngine.allCases)
     func receiptKeysRotate(_ engine: DomainEngine) throws {
         let s = try engine.open()
-        let keys = ReceiptKeys(store: s.store)
+        let keys = s.domain.receiptKeys
         let first = try keys.prepare()
         #expect(try keys.prepare() == first, "made once")
         let rotated = try keys.rotate()
@@ -168,7 +168,7 @@ struct StoreContractTests {
     @Test(arguments: DomainEngine.allCases)
     func setupFormsSentAtOnceMakeOneFirstOwner(_ engine: DomainEngine) throws {
         let s = try engine.open()
-        let admins = Admins(store: s.store, hasher: PasswordHasher(parameters: Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, saltLength: 16)))
+        let admins = s.domain.admins
         let outcomes = concurrently(40) { i -> String in
             do {
                 _ = try admins.create(email: "owner\(i)@example.com", password: "correct horse battery", role: .owner, actor: .system, onlyIfFirst: true)
@@ -187,9 +187,8 @@ struct StoreContractTests {
     @Test(arguments: DomainEngine.allCases)
     func sessionsAreCreatedExpiredAndEnded(_ engine: DomainEngine) throws {
         let s = try engine.open()
-        let hasher = PasswordHasher(parameters: Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1, saltLength: 16))
-        _ = try Admins(store: s.store, hasher: hasher).create(email: "ada@example.com", password: "correct horse battery", role: .owner, actor: .system)
-        let sessions = try Sessions(store: s.store, hasher: hasher)
+        _ = try s.domain.admins.create(email: "ada@example.com", password: "correct horse battery", role: .owner, actor: .system)
+        let sessions = s.domain.sessions
         let (token, _) = try sessions.login(email: "ada@example.com", password: "correct horse battery", address: "192.0.2.1")
         #expect(try sessions.session(token)?.admin.email == "ada@example.com")
         #expect(try sessions.session(token + "x") == nil)
@@ -206,7 +205,7 @@ struct StoreContractTests {
     func apiKeysAndManagementTokensAreFoundAndRevoked(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let (environment, issued) = try s.environment()
-        let keys = APIKeys(store: s.store)
+        let keys = s.domain.keys
         let secret = try #require(issued.compactMap(\.secret).first)
         let publicValue = try #require(issued.compactMap(\.key.publicValue).first)
         #expect(try keys.authenticateSecret(secret).environmentID == environment.id)
@@ -221,7 +220,7 @@ struct StoreContractTests {
             try keys.authenticatePublic(publicValue)
         } throws: { if case DomainError.unauthenticated = $0 { true } else { false } }
 
-        let tokens = ManagementTokens(store: s.store)
+        let tokens = s.domain.tokens
         let (token, value) = try tokens.create(name: "robot", scope: .write, actor: .system)
         #expect(try tokens.authenticate(value).id == token.id)
         try tokens.revoke(token.id, actor: .system)
@@ -232,7 +231,7 @@ struct StoreContractTests {
     func rollupsAreIncrementedByTwoWritersOfOneHour(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
-        let verdicts = Verdicts(store: s.store)
+        let verdicts = s.domain.verdicts
         let at = s.clock.now - 60
         let batch = (0..<25).map { _ in
             TrafficVerdict(at: at, platform: "android", provider: "play-integrity", status: "rejected", reasons: ["certificateMismatch"],
@@ -251,24 +250,24 @@ struct StoreContractTests {
     func auditEntriesAreWrittenInTheChangesTransaction(_ engine: DomainEngine) throws {
         let s = try engine.open()
         let environmentID = try s.environment().environment.id
-        let audit = AuditLog(store: s.store)
+        let audit = s.domain.audit
         let before = try audit.list(environmentID: environmentID).entries.count
         struct Abandoned: Error {}
         #expect(throws: Abandoned.self) {
-            _ = try Environments(store: s.store).update(environmentID, actor: .system) { _, environment in
+            _ = try s.domain.environments.update(environmentID, actor: .system) { _, environment in
                 environment.name = "Renamed"
                 throw Abandoned()
             }
         }
         #expect(try audit.list(environmentID: environmentID).entries.count == before, "no entry without its change")
-        #expect(try Environments(store: s.store).get(environmentID).name == "Contract")
+        #expect(try s.domain.environments.get(environmentID).name == "Contract")
         var patch = EnvironmentPatch()
         patch.name = "Renamed"
-        _ = try Environments(store: s.store).patch(environmentID, with: patch, actor: .system)
+        _ = try s.domain.environments.patch(environmentID, with: patch, actor: .system)
         let entries = try audit.list(environmentID: environmentID).entries
         #expect(entries.count == before + 1)
         #expect(entries.first?.action == "environment.update")
-        #expect(try Environments(store: s.store).get(environmentID).name == "Renamed", "the cache follows the change")
+        #expect(try s.domain.environments.get(environmentID).name == "Renamed", "the cache follows the change")
     }
 
     @Test(arguments: DomainEngine.allCases)

@@ -1,3 +1,4 @@
+import Crypto
 import DomainTesting
 import Foundation
 @testable import Gatehouse
@@ -7,9 +8,13 @@ import ThrowawayPostgres
 /// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"), each opening a
 /// migrated, empty domain on a clock the test moves.
 extension DomainEngine {
-    /// A fresh domain on this engine, its clock at `now` (unix seconds).
-    func open(now: Int64 = 1_800_000_000) throws -> EngineStore {
-        try EngineStore(DomainFixture(self, now: now))
+    /// A fresh domain on this engine, its clock at `now` (unix seconds), its passwords hashed at argon2id's least
+    /// cost (the suites race sign-ins and first owners, not the hash); `configure` changes the configuration first.
+    func open(now: Int64 = 1_800_000_000, configure: (inout DomainConfiguration) -> Void = { _ in }) throws -> EngineStore {
+        try EngineStore(DomainFixture(self, now: now) { configuration in
+            configuration.passwordHashing = Argon2Parameters(memoryKiB: 64, iterations: 1, parallelism: 1)
+            configure(&configuration)
+        })
     }
 }
 

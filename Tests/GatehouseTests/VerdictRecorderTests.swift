@@ -11,18 +11,16 @@ import Testing
 final class VerdictRecorderTests: Sendable {
     let fixture: DomainFixture
     let now: Int64 = 1_790_000_000
-    var store: Store { fixture.domain.store }
+    var domain: Domain { fixture.domain }
 
     init() throws {
-        fixture = try DomainFixture(.sqlite, now: now)
+        fixture = try DomainFixture(.sqlite, now: now) { $0.verdictHighWater = 10 }
     }
 
     @Test func concurrentRecordsAreWrittenOnceEachToTheirEnvironment() throws {
-        let environments = Environments(store: store)
-        let first = try environments.create(name: "A", kind: .production, actor: .system).environment.id
-        let second = try environments.create(name: "B", kind: .production, actor: .system).environment.id
-        let verdicts = Verdicts(store: store)
-        let recorder = VerdictRecorder(verdicts: verdicts, highWater: 1_000_000)
+        let first = try domain.environments.create(name: "A", kind: .production, actor: .system).environment.id
+        let second = try domain.environments.create(name: "B", kind: .production, actor: .system).environment.id
+        let verdicts = domain.verdicts, recorder = domain.recorder
         let threads = 8, perThread = 500, now = self.now
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             for i in 0..<perThread {
@@ -48,25 +46,31 @@ final class VerdictRecorderTests: Sendable {
         }
     }
 
-    /// The recorder runs on a ``PeriodicJob``: started with an hour's interval, it still writes at once when the
-    /// backlog reaches its high water (the job is woken), and `stop()` writes what is left.
-    @Test func pastHighWaterTheRunningRecorderWritesWithoutWaitingItsInterval() throws {
-        let environmentID = try Environments(store: store).create(name: "A", kind: .production, actor: .system).environment.id
-        let verdicts = Verdicts(store: store)
-        let recorder = VerdictRecorder(verdicts: verdicts, interval: .seconds(3600), highWater: 10)
+    /// The recorder's job (`gh-verdicts`) writes each second on the domain's clock, and at once when the backlog
+    /// reaches its high water (10 here), without waiting its second; the domain's stop writes what is left. Driven
+    /// on the test clock: no thread, no sleep.
+    @Test func pastHighWaterTheRecordersJobWritesWithoutWaitingItsSecond() throws {
+        let environmentID = try domain.environments.create(name: "A", kind: .production, actor: .system).environment.id
+        let recorder = domain.recorder, jobs = domain.jobs
         let verdict = TrafficVerdict(at: now - 60, platform: "ios", provider: "app-attest", status: "verified", reasons: [], observed: [:])
-        /// Waits (up to 30 s) until nothing is queued; whether it came to that.
-        func drained() -> Bool { waitUntil(seconds: 30) { recorder.backlog == 0 } != nil }
-        // The job's first run, at start, writes this one; the next run is an hour away.
+        // Every job runs once at first; the recorder's next run is a second away.
         recorder.record(verdict, environmentID: environmentID)
-        recorder.start()
-        #expect(drained(), "the job's first run did not write the queue")
-        for _ in 0..<10 { recorder.record(verdict, environmentID: environmentID) }
-        #expect(drained(), "high water did not wake the recorder's job")
-        for _ in 0..<3 { recorder.record(verdict, environmentID: environmentID) }
-        recorder.stop()
+        #expect(jobs.runDue().contains("gh-verdicts"))
+        #expect(recorder.backlog == 0, "the job's first run did not write the queue")
+        for _ in 0..<9 { recorder.record(verdict, environmentID: environmentID) }
+        #expect(jobs.runDue() == [], "nothing is due within the second, below the high water")
+        #expect(recorder.backlog == 9)
+        recorder.record(verdict, environmentID: environmentID)
+        #expect(jobs.runDue() == ["gh-verdicts"], "high water did not wake the recorder's job")
         #expect(recorder.backlog == 0)
-        let written = try verdicts.weekRollups(environmentID: environmentID, now: now).first { $0.status == "verified" && $0.reason == nil }?.count
+        for _ in 0..<2 { recorder.record(verdict, environmentID: environmentID) }
+        fixture.clock.advance(by: 1)
+        #expect(jobs.runDue().contains("gh-verdicts"), "a second on, the job runs")
+        #expect(recorder.backlog == 0)
+        recorder.record(verdict, environmentID: environmentID)
+        domain.stop()
+        #expect(recorder.backlog == 0, "the domain's stop writes what is left")
+        let written = try domain.verdicts.weekRollups(environmentID: environmentID, now: now).first { $0.status == "verified" && $0.reason == nil }?.count
         #expect(written == 14)
     }
 }

@@ -19,19 +19,21 @@ struct VerdictIndexMigrationTests {
         for file in ["0001_initial.sql", "0012_revisions.sql"] {
             try FileManager.default.copyItem(atPath: source + file, toPath: directory + "/Migrations/" + file)
         }
-        let database = try Database(path: directory + "/db.sqlite")
-        let migrator = Migrator(directory: directory + "/Migrations")
-        #expect(try migrator.migrate(database) == ["0001_initial", "0012_revisions"])
-
         let clock = TestClock()
-        let store = try Store(database: SQLiteEngine(database), masterKey: Array(repeating: 7, count: 32), clock: clock.injected)
+        var configuration = DomainConfiguration()
+        configuration.resources = directory
+        configuration.database = directory + "/db.sqlite"
+        let domain = try Domain.open(configuration, clock: clock.injected)
+        let migrator = Migrator(directory: directory + "/Migrations")
+        let database = try Database(path: directory + "/db.sqlite")
+        #expect(try migrator.status(database).applied == ["0001_initial", "0012_revisions"])
         // The environment is written as 0001 knew it: today's services read columns later migrations add.
         let environmentID = "env_old"
         try database.write { db in
             try db.execute("INSERT INTO environments (id, name, kind, created_at, updated_at) VALUES (?, 'Old', 'production', ?, ?)",
                            [.text(environmentID), .integer(clock.now), .integer(clock.now)])
         }
-        let verdicts = Verdicts(store: store)
+        let verdicts = domain.verdicts
         let batch = (0..<50).map { i in
             TrafficVerdict(at: clock.now - Int64(i) * 3000, platform: "android", provider: "play-integrity", status: "verified", reasons: [], observed: [:])
         }

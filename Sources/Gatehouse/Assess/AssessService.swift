@@ -22,8 +22,8 @@ public final class AssessService: Sendable {
 
     /// A service judging App Attest through `appAttest` and Play Integrity through `playIntegrity`,
     /// recording into `recorder` and signing receipts with `receipts`.
-    public init(store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, debugTokens: DebugTokens,
-                recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally = AssessTally()) {
+    init(_: Wiring, store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, debugTokens: DebugTokens,
+                recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally) {
         self.store = store
         self.debugTokens = debugTokens
         self.appAttest = appAttest

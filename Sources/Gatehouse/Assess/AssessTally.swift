@@ -66,7 +66,7 @@ public final class AssessTally: Sendable {
         let pending = Mutex<[Key: Minute]>([:])
     }
 
-    public init() {
+    init(_: Wiring) {
         shards = (0..<Self.shardCount).map { _ in Shard() }
     }
 

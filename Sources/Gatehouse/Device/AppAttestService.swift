@@ -19,7 +19,7 @@ public final class AppAttestService: Sendable {
     /// A service judging attestations against `roots` and their receipts against `receiptRoots`, reading environments and keys from the domain's shared services and
     /// recording into `recorder`: one per domain (``Domain``), as its cache follows the store's writes for as long as
     /// the store lives.
-    public init(store: Store, environments: Environments, keys: APIKeys, roots: AppAttestRoots, receiptRoots: AppAttestRoots,
+    init(_: Wiring, store: Store, environments: Environments, keys: APIKeys, roots: AppAttestRoots, receiptRoots: AppAttestRoots,
                 recorder: VerdictRecorder) {
         self.store = store
         self.verifier = AppAttestVerifier(roots: roots, receiptRoots: receiptRoots)

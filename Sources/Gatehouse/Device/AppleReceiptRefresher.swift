@@ -21,7 +21,8 @@ public final class AppleReceiptRefresher: Sendable {
     let mode: AppleReceiptRefreshMode
     /// Calls in flight at once, per pass.
     let concurrency: Int
-    private let job = PeriodicJob(name: "gh-receipts")
+    /// Where back-off jitter comes from (0…1; the domain's source, seeded in tests).
+    private let random: @Sendable () -> Double
     private let counts = Mutex<[AppleReceiptRefreshResult: Int]>([:])
     private let log: DomainLog
 
@@ -34,13 +35,14 @@ public final class AppleReceiptRefresher: Sendable {
     /// Keys taken per background run.
     static let batch = 200
 
-    /// A refresher checking new receipts against `receiptRoots` (Apple Root CA - G3 when nil), calling Apple (or
-    /// `configuration`'s endpoint) through `configuration`'s CA file, `concurrency` calls at a time.
+    /// A refresher checking new receipts against `receiptRoots`, calling Apple (or `configuration`'s endpoint) through
+    /// `configuration`'s CA file, `concurrency` calls at a time, backing off with jitter drawn from `random`.
     /// - Throws: `HTTPClientError` when the CA file cannot be used; `AppAttestRootsError` when the built-in root is broken.
-    public init(store: Store, receiptRoots: AppAttestRoots? = nil, configuration: DomainConfiguration, log: DomainLog = .silent,
-                concurrency: Int = 4) throws {
+    init(_: Wiring, store: Store, receiptRoots: AppAttestRoots, configuration: DomainConfiguration, random: @escaping @Sendable () -> Double,
+         log: DomainLog, concurrency: Int = 4) throws {
         self.store = store
-        reader = AppAttestReceiptReader(roots: try receiptRoots ?? AppAttestRoots.appleReceipts())
+        reader = AppAttestReceiptReader(roots: receiptRoots)
+        self.random = random
         client = try HTTPClient(configuration: HTTPClientConfiguration(
             connectTimeout: .seconds(5), totalTimeout: .seconds(15), caFile: configuration.outboundCAFile,
             maxConcurrentCalls: concurrency, queueTimeout: .seconds(30), maxResponseBytes: 64 * 1024))
@@ -50,23 +52,19 @@ public final class AppleReceiptRefresher: Sendable {
         self.log = log
     }
 
-    /// Refreshes in the background (unless `--app-attest-refresh manual`): a batch of due keys a minute.
-    func start() {
-        guard mode == .background else { return }
-        job.start { [weak self] in
-            guard let self else { return 60 }
+    /// The job refreshing in the background (``DomainJobs``; none with `--app-attest-refresh manual`): a batch of due
+    /// keys a minute, the next batch at once while batches come full.
+    var job: BackgroundJob? {
+        guard mode == .background else { return nil }
+        return BackgroundJob(name: "gh-receipts", run: { [self] _ in
             do {
-                let tallies = try self.pass(environmentID: nil)
+                let tallies = try pass(environmentID: nil)
                 return tallies.values.reduce(0) { $0 + $1.tried } >= Self.batch ? 1 : 60
             } catch {
-                self.log.error("refreshing App Attest receipts failed", ["error": "\(error)"])
+                log.error("refreshing App Attest receipts failed", ["error": "\(error)"])
                 return 60
             }
-        }
-    }
-
-    func stop() {
-        job.stop()
+        })
     }
 
     /// Refreshes every active key of `environmentID` now (whatever its schedule), and answers the tally.
@@ -223,7 +221,7 @@ public final class AppleReceiptRefresher: Sendable {
             try store.commit { db in try AppleReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: candidate.failures) }
         case .failed:
             let failures = candidate.failures + 1
-            let next = AppleReceiptSchedule.backOff(failures: failures, now: now, jitter: Double.random(in: 0...1))
+            let next = AppleReceiptSchedule.backOff(failures: failures, now: now, jitter: random())
             try store.commit { db in try AppleReceiptRefreshTable.reschedule(db, keyID: keyID, next: next, failures: failures) }
         }
     }

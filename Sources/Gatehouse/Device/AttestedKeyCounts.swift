@@ -22,7 +22,7 @@ public struct AppKeyCount: Sendable, Equatable {
 public struct AttestedKeyCounts: Sendable {
     let store: Store
 
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
     }
 

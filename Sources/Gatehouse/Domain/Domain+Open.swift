@@ -3,12 +3,14 @@ import Foundation
 
 extension Domain {
     /// Opens the domain: the store (creating and migrating the database, waiting for another server's migrations on
-    /// PostgreSQL), the master key, the App Attest roots and the one decoder through Google. Nothing runs in the
-    /// background until ``start()``, and nothing is written beyond the migrations (no receipt key: see
-    /// ``prepareReceiptKey()``).
+    /// PostgreSQL), the master key, the App Attest roots and the one decoder through Google; `clock` is now and
+    /// `random` draws the jitter of retries (0…1), both the system's unless a test gives its own. Nothing runs in the
+    /// background until ``start()``, and nothing is written beyond the migrations (no receipt key: a server makes the
+    /// first with `receiptKeys.prepare()`).
     /// - Throws: `ConfigurationError` (roots or Google settings that cannot be used, a master key to set),
     ///   `StoreError`, `MigrationError`.
-    public static func open(_ configuration: DomainConfiguration, clock: TimeSource = .system, log: DomainLog = .silent) throws -> Domain {
+    public static func open(_ configuration: DomainConfiguration, clock: TimeSource = .system,
+                            random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }, log: DomainLog = .silent) throws -> Domain {
         let key = try Store.masterKey(environmentValue: configuration.masterKey, keyFilePath: configuration.keyFilePath)
         let (store, applied) = configuration.location.isPostgres
             ? try Store.open(postgresURL: configuration.database, migrationsDirectory: configuration.migrationsDirectory, masterKey: key,
@@ -21,7 +23,7 @@ extension Domain {
         for name in applied { log.info("migration applied", ["file": name]) }
         return try Domain(configuration: configuration, store: store, roots: try roots(configuration, log: log),
                           receiptRoots: try receiptRoots(configuration, log: log),
-                          google: try googleDecoder(configuration, clock: clock), log: log)
+                          google: try googleDecoder(configuration, clock: clock), random: random, log: log)
     }
 
     /// The App Attest roots: `configuration.appAttestRoots` (a PEM file, logged as a warning), else Apple's built-in

@@ -1,15 +1,23 @@
 import Attestation
+import Crypto
 
-/// Gatehouse's domain, opened once (DESIGN.md "The domain's composition"): the store and one long-lived instance of
-/// each service, built together so that services share instances instead of making their own; ``start()`` runs the
-/// background work (the verdict recorder, the minute purges, the hourly retention, the engine's maintenance and, on a
-/// shared database, following the other servers), ``stop()`` ends it and writes the verdicts still queued. The web
-/// face and the command line are built over an opened domain; neither builds a service.
+/// What every service's initialiser asks for, so that the composition root below is the only place a service is
+/// built: its one initialiser is file-private to this file, so a service made in a test, a bench or a web file does
+/// not compile (tests and benches get a domain from `Domain.open` or `DomainFixture`).
+public struct Wiring: Sendable {
+    fileprivate init() {}
+}
+
+/// Gatehouse's domain, opened once (``open(_:clock:random:log:)``; docs/architecture.md "The composition root"): the
+/// store and one long-lived instance of each service, built here in order and nowhere else (``Wiring``), so that
+/// services share instances instead of making their own; ``start()`` runs the background work of ``DomainJobs``,
+/// ``stop()`` ends it and writes what is still queued. The web face and the command line are built over an opened
+/// domain; neither builds a service nor sees the store.
 public final class Domain: Sendable {
     /// What it was opened with.
     public let configuration: DomainConfiguration
-    /// The store (database, group commit, revisions, secret box, clock).
-    public let store: Store
+    /// The store (database, group commit, revisions, secret box, clock): the services' alone, never the web's.
+    let store: Store
     public let environments: Environments
     public let keys: APIKeys
     /// Management tokens (automation's bearer credentials).
@@ -49,44 +57,53 @@ public final class Domain: Sendable {
     public let keyCounts: AttestedKeyCounts
     /// Candidate Play Integrity keys tried on recent failures.
     public let keyCheck: PlayIntegrityKeyCheck
-    let jobs: DomainJobs
+    /// The operator's commands on the database itself (migrations, backup, caches reset).
+    public let database: DatabaseMaintenance
+    /// The background work, in one list.
+    public let jobs: DomainJobs
 
     init(configuration: DomainConfiguration, store: Store, roots: AppAttestRoots, receiptRoots: AppAttestRoots, google: GoogleDecoder?,
-         log: DomainLog) throws {
+         random: @escaping @Sendable () -> Double, log: DomainLog) throws {
         self.configuration = configuration
         self.store = store
-        environments = Environments(store: store)
-        keys = APIKeys(store: store)
-        tokens = ManagementTokens(store: store)
-        debugTokens = DebugTokens(store: store)
-        audit = AuditLog(store: store)
-        admins = Admins(store: store)
-        sessions = try Sessions(store: store)
-        verdicts = Verdicts(store: store)
-        receiptKeys = ReceiptKeys(store: store)
-        receipts = ReceiptIssuer(keys: receiptKeys)
-        assessTally = AssessTally()
-        recorder = VerdictRecorder(verdicts: verdicts) { error in
+        let w = Wiring()
+        let hasher = PasswordHasher(parameters: configuration.passwordHashing)
+        environments = Environments(w, store: store)
+        keys = APIKeys(w, store: store)
+        tokens = ManagementTokens(w, store: store)
+        debugTokens = DebugTokens(w, store: store)
+        audit = AuditLog(w, store: store)
+        admins = Admins(w, store: store, hasher: hasher)
+        sessions = try Sessions(w, store: store, hasher: hasher)
+        verdicts = Verdicts(w, store: store)
+        receiptKeys = ReceiptKeys(w, store: store)
+        receipts = ReceiptIssuer(w, keys: receiptKeys)
+        assessTally = AssessTally(w)
+        recorder = VerdictRecorder(w, verdicts: verdicts, highWater: configuration.verdictHighWater) { error in
             log.error("device verdicts could not be written to traffic", ["error": "\(error)"])
         }
-        appAttest = AppAttestService(store: store, environments: environments, keys: keys, roots: roots, receiptRoots: receiptRoots,
+        appAttest = AppAttestService(w, store: store, environments: environments, keys: keys, roots: roots, receiptRoots: receiptRoots,
                                      recorder: recorder)
-        receiptRefresher = try AppleReceiptRefresher(store: store, receiptRoots: receiptRoots, configuration: configuration, log: log)
-        playIntegrity = PlayIntegrityService(store: store, environments: environments, google: google, recorder: recorder,
+        receiptRefresher = try AppleReceiptRefresher(w, store: store, receiptRoots: receiptRoots, configuration: configuration,
+                                                     random: random, log: log)
+        playIntegrity = PlayIntegrityService(w, store: store, environments: environments, google: google, recorder: recorder,
                                              googleDecodesPerAddress: configuration.googleDecodesPerAddress,
                                              googleUndecodablePerHour: configuration.googleUndecodablePerHour)
-        assess = AssessService(store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
+        assess = AssessService(w, store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
                                recorder: recorder, receipts: receipts, tally: assessTally)
-        receiptChecker = ReceiptChecker(store: store, keys: receiptKeys)
-        enforcementOutcomes = EnforcementOutcomes(store: store) { error in
+        receiptChecker = ReceiptChecker(w, store: store, keys: receiptKeys)
+        enforcementOutcomes = EnforcementOutcomes(w, store: store) { error in
             log.error("enforcement outcomes could not be written", ["error": "\(error)"])
         }
-        edge = EdgeCheck(store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)
-        checklists = ChecklistService(verdicts: verdicts, keys: keys, debugTokens: debugTokens, enforcementOutcomes: enforcementOutcomes,
+        edge = EdgeCheck(w, store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)
+        checklists = ChecklistService(w, verdicts: verdicts, keys: keys, debugTokens: debugTokens, enforcementOutcomes: enforcementOutcomes,
                                       refresher: receiptRefresher)
-        keyCounts = AttestedKeyCounts(store: store)
-        keyCheck = PlayIntegrityKeyCheck(store: store)
-        jobs = DomainJobs(log: log)
+        keyCounts = AttestedKeyCounts(w, store: store)
+        keyCheck = PlayIntegrityKeyCheck(w, store: store)
+        database = DatabaseMaintenance(w, store: store, migrationsDirectory: configuration.migrationsDirectory)
+        jobs = DomainJobs(store: store, recorder: recorder, outcomes: enforcementOutcomes, appAttest: appAttest, assess: assess,
+                          playIntegrity: playIntegrity, receiptChecker: receiptChecker, verdicts: verdicts, refresher: receiptRefresher,
+                          admins: admins, sessions: sessions, log: log)
     }
 
     /// Now, on the domain's clock.
@@ -98,45 +115,14 @@ public final class Domain: Sendable {
     /// How many times the caches of each followed table were told to forget since start (`/metrics`).
     public var cacheInvalidations: [String: Int] { store.cacheInvalidations }
 
-    /// Runs the background work (once): the verdict recorder, the minute purges, the hourly retention, the engine's
-    /// maintenance and, on a shared database, following the other servers.
+    /// Runs the background work on its threads (a served process; once): every job of ``DomainJobs``, in its order.
     public func start() {
-        recorder.start()
-        enforcementOutcomes.start()
-        receiptRefresher.start()
-        jobs.start(self)
+        jobs.start()
     }
 
-    /// Ends the background work and writes every verdict still queued (the graceful-shutdown path).
+    /// Ends the background work and writes every verdict and count still queued (the graceful-shutdown path; also for
+    /// a domain whose jobs never ran on threads).
     public func stop() {
-        jobs.stop(self)
-        receiptRefresher.stop()
-        recorder.stop()
-        enforcementOutcomes.stop()
-    }
-
-    /// Makes the first receipt signing key when there is none (what a server needs before it answers; a one-shot
-    /// command does not call it).
-    /// - Throws: `StorageError`, `CryptoError`.
-    public func prepareReceiptKey() throws {
-        try receiptKeys.prepare()
-    }
-
-    /// Applied and pending migrations.
-    /// - Throws: `MigrationError`, `StorageError`.
-    public func migrationStatus() throws -> (applied: [String], pending: [String]) {
-        try store.migrationStatus(configuration.migrationsDirectory)
-    }
-
-    /// Runs the hourly upkeep once now (what the background job does each hour): verdicts past retention, old login
-    /// failures, expired sessions. Returns the verdicts and sessions deleted.
-    /// - Throws: `StorageError`.
-    @discardableResult
-    public func runHourly() throws -> (verdicts: Int, sessions: Int) {
-        let deleted = try verdicts.prune()
-        try enforcementOutcomes.prune()
-        try receiptRefresher.prune()
-        try admins.pruneLoginFailures()
-        return (deleted, try sessions.pruneExpired())
+        jobs.stop()
     }
 }

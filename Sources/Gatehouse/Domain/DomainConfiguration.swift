@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// What the domain needs to open (DESIGN.md "The domain's composition"): where the database is and how to use it, the
@@ -37,6 +38,10 @@ public struct DomainConfiguration: Sendable {
     /// Calls to Google per environment and hour for tokens Google could not decode, across servers; nil: 1 % of the
     /// environment's `playIntegrity.dailyQuota`; 0: no cap.
     public var googleUndecodablePerHour: Int?
+    /// The cost of argon2id for admins' passwords (no flag: tests make it cheap; a server keeps the default).
+    public var passwordHashing = Argon2Parameters.default
+    /// Past this many device verdicts waiting to be written, the recorder's flush runs at once (no flag: tests lower it).
+    public var verdictHighWater = 5_000
 
     public init() {}
 

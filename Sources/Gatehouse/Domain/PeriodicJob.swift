@@ -1,26 +1,25 @@
 import Foundation
 import Synchronization
 
-/// A job run in the background while serving: on its own named thread, at once and then again after the wait each
-/// run returns (or sooner when woken), until stopped. The one way the domain runs background work (``DomainJobs``,
-/// the ``VerdictRecorder``).
-public final class PeriodicJob: Sendable {
-    /// The thread's name (as `ps -T` shows it).
-    public let name: String
-    /// Signalled to end a wait early: by ``wake()``, and by ``stop()``.
+/// The thread a ``BackgroundJob`` runs on in a served process: a run at once, then again after the wait each run
+/// answers (or sooner when woken), until stopped. Only ``DomainJobs`` makes one.
+final class PeriodicJob: Sendable {
+    let job: BackgroundJob
+    /// Signalled to end a wait early: by the job's wakeup, and by ``stop()``.
     private let signal = DispatchSemaphore(value: 0)
     /// Signalled by the thread as it ends.
     private let ended = DispatchSemaphore(value: 0)
     private let running = Mutex(false)
     private let stopping = Atomic<Bool>(false)
 
-    public init(name: String) {
-        self.name = name
+    init(_ job: BackgroundJob) {
+        self.job = job
+        let signal = self.signal
+        job.wakeup?.listen { signal.signal() }
     }
 
-    /// Starts the thread that runs `job`, which returns how long to wait before its next run (the first call only;
-    /// later ones do nothing).
-    public func start(_ job: @escaping @Sendable () -> TimeInterval) {
+    /// Starts the thread (the first call only; later ones do nothing).
+    func start() {
         let first = running.withLock { r in
             defer { r = true }
             return !r
@@ -29,25 +28,21 @@ public final class PeriodicJob: Sendable {
         let thread = Thread { [self] in
             // Set from the thread itself: only then does Foundation on Linux hand the name to the kernel, which is
             // what `ps -T` and `top` show.
-            Thread.current.name = name
+            Thread.current.name = job.name
             while !stopping.load(ordering: .acquiring) {
-                let wait = job()
+                _ = job.wakeup?.take()
+                let wait = job.run(true)
                 guard !stopping.load(ordering: .acquiring) else { break }
                 _ = signal.wait(timeout: .now() + wait)
             }
             ended.signal()
         }
-        thread.name = name
+        thread.name = job.name
         thread.start()
     }
 
-    /// Runs the job as soon as the run in progress (if any) ends, instead of at its next time.
-    public func wake() {
-        signal.signal()
-    }
-
     /// Ends the thread after the run in progress, and waits for it, if it was started (later calls do nothing).
-    public func stop() {
+    func stop() {
         guard running.withLock({ $0 }), !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         signal.signal()
         ended.wait()

@@ -15,7 +15,7 @@ public final class EdgeCheck: Sendable {
     let outcomes: EnforcementOutcomes
     let signatures = VerifiedReceipts()
 
-    public init(store: Store, receiptKeys: ReceiptKeys, checker: ReceiptChecker, outcomes: EnforcementOutcomes) {
+    init(_: Wiring, store: Store, receiptKeys: ReceiptKeys, checker: ReceiptChecker, outcomes: EnforcementOutcomes) {
         self.store = store
         self.receiptKeys = receiptKeys
         self.checker = checker

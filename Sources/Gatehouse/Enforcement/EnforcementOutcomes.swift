@@ -7,13 +7,10 @@ import Synchronization
 /// once per idempotency key; the week per route read back for the API, the Traffic tab and the checklist.
 public final class EnforcementOutcomes: Sendable {
     let store: Store
-    /// Counts not yet written, spread over several locks so that concurrent calls seldom wait for one another.
-    private let shards = (0..<16).map { _ in Shard() }
-    private let nextShard = Atomic<Int>(0)
+    /// Counts not yet written.
+    private let pending = ShardedBuffer<OutcomeTally>(highWater: 100_000)
     /// Every count since start, by environment, route and outcome (`/metrics`), written or not.
     private let totals = Mutex<[TotalKey: Int]>([:])
-    private let flushing = Mutex(())
-    private let job = PeriodicJob(name: "gh-outcomes")
     private let onError: @Sendable (any Error) -> Void
 
     /// The key of ``totals(_:)``.
@@ -23,13 +20,9 @@ public final class EnforcementOutcomes: Sendable {
         public var outcome: EnforcementOutcome
     }
 
-    private final class Shard: Sendable {
-        let counts = Mutex<[EnforcementOutcomesTable.Row: Int]>([:])
-    }
-
     /// The service over `store`; `onError` hears of counts that could not be written (they are dropped: statistics,
     /// not state).
-    public init(store: Store, onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+    init(_: Wiring, store: Store, onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
         self.store = store
         self.onError = onError
     }
@@ -38,22 +31,14 @@ public final class EnforcementOutcomes: Sendable {
     public func count(_ outcome: EnforcementOutcome, route: String, environmentID: String) {
         let now = store.clock()
         let row = EnforcementOutcomesTable.Row(environmentID: environmentID, hour: Self.hour(of: now), route: route, source: .edge, outcome: outcome)
-        let shard = shards[nextShard.wrappingAdd(1, ordering: .relaxed).oldValue & (shards.count - 1)]
-        shard.counts.withLock { $0[row, default: 0] += 1 }
+        pending.add(row)
     }
 
     /// Writes the counts waiting in memory; returns how many calls they held.
     @discardableResult
     public func flush() -> Int {
-        flushing.withLock { _ in
-            var merged: [EnforcementOutcomesTable.Row: Int] = [:]
-            for shard in shards {
-                let counts = shard.counts.withLock { counts in
-                    defer { counts.removeAll(keepingCapacity: true) }
-                    return counts
-                }
-                merged.merge(counts, uniquingKeysWith: +)
-            }
+        pending.drain { tally in
+            let merged = tally.counts
             guard !merged.isEmpty else { return 0 }
             addToTotals(merged)
             let rows = merged.sorted { ($0.key.hour, $0.key.environmentID) < ($1.key.hour, $1.key.environmentID) }.map { (row: $0.key, count: $0.value) }
@@ -62,22 +47,13 @@ public final class EnforcementOutcomes: Sendable {
             } catch {
                 onError(error)
             }
-            return rows.reduce(0) { $0 + $1.count }
+            return tally.itemCount
         }
     }
 
-    /// Starts the job writing the counts each second (once).
-    public func start() {
-        job.start { [self] in
-            flush()
-            return 1
-        }
-    }
-
-    /// Stops the job and writes what is left (the graceful-shutdown path).
-    public func stop() {
-        job.stop()
-        flush()
+    /// The job writing the counts each second (``DomainJobs``).
+    var job: BackgroundJob {
+        pending.job(name: "gh-outcomes", every: 1) { [self] in flush() }
     }
 
     /// Counts since this server started, by environment, route and outcome, edge and backend together.
@@ -225,4 +201,20 @@ public struct EnforcementWeek: Sendable {
     public var routes: [RouteOutcomes]
     /// Per UTC day, oldest first: every route and source, for the chart.
     public var daily: [(day: Int64, counts: OutcomeCounts)]
+}
+
+/// The edge check's counts waiting in ``EnforcementOutcomes``, by hourly row.
+struct OutcomeTally: BufferedBatch {
+    var counts: [EnforcementOutcomesTable.Row: Int] = [:]
+    var itemCount = 0
+
+    mutating func add(_ row: EnforcementOutcomesTable.Row) {
+        counts[row, default: 0] += 1
+        itemCount += 1
+    }
+
+    mutating func merge(_ other: OutcomeTally) {
+        counts.merge(other.counts, uniquingKeysWith: +)
+        itemCount += other.itemCount
+    }
 }

@@ -9,7 +9,7 @@ public struct PlayIntegrityKeyCheck: Sendable {
     let store: Store
 
     /// A check over `store`'s recent failures.
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
     }
 

@@ -26,7 +26,7 @@ public final class PlayIntegrityService: Sendable {
     /// may cause at most `googleDecodesPerAddress` calls to Google an hour (0: no limit per address), and an
     /// environment at most `googleUndecodablePerHour` calls an hour for tokens Google could not decode (nil: 1 % of its
     /// daily quota; 0: no cap).
-    public init(store: Store, environments: Environments, google: GoogleDecoder?, recorder: VerdictRecorder,
+    init(_: Wiring, store: Store, environments: Environments, google: GoogleDecoder?, recorder: VerdictRecorder,
                 evaluator: PlayIntegrityEvaluator = PlayIntegrityEvaluator(), googleDecodesPerAddress: Int = GoogleBudget.defaultPerAddress,
                 googleUndecodablePerHour: Int? = nil) {
         self.store = store

@@ -24,7 +24,7 @@ public final class ReceiptChecker: Sendable {
     }
 
     /// A checker trusting `keys`.
-    public init(store: Store, keys: ReceiptKeys) {
+    init(_: Wiring, store: Store, keys: ReceiptKeys) {
         self.store = store
         self.keys = keys
     }

@@ -7,7 +7,7 @@ public struct ReceiptIssuer: Sendable {
     let keys: ReceiptKeys
 
     /// An issuer signing with `keys`' current key.
-    public init(keys: ReceiptKeys) {
+    init(_: Wiring, keys: ReceiptKeys) {
         self.keys = keys
     }
 

@@ -20,7 +20,7 @@ public struct ReceiptKeys: Sendable {
     public static let refreshSeconds: Int64 = 5
 
     /// The keys of `store`; a write to them in this process is seen at once (the cache follows the table).
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
         store.follow(.receiptKeys, cache.invalidate)
     }

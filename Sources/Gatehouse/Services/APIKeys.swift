@@ -18,7 +18,7 @@ public struct APIKeys: Sendable {
 
     /// The service over `store`: one per domain (``Domain``), as its caches follow the store's writes for as long as
     /// the store lives.
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
         publicKeys = store.cache(limit: 10_000, following: .apiKeys)
         secretKeyExpiries = store.cache(limit: 1, following: .apiKeys)

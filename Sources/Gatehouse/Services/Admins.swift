@@ -9,7 +9,7 @@ public struct Admins: Sendable {
     public static let minimumPasswordLength = 12
     public static let maximumPasswordLength = 1024
 
-    public init(store: Store, hasher: PasswordHasher = PasswordHasher()) {
+    init(_: Wiring, store: Store, hasher: PasswordHasher) {
         self.store = store
         self.hasher = hasher
     }

@@ -5,7 +5,7 @@ import Storage
 public struct AuditLog: Sendable {
     let store: Store
 
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
     }
 

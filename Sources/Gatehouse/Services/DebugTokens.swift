@@ -25,7 +25,7 @@ public struct DebugTokens: Sendable {
 
     /// The service over `store`: one per domain (``Domain``), as its caches follow the store's writes for as long as
     /// the store lives.
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
         byHash = store.cache(limit: 10_000, following: .debugTokens)
         unrevoked = store.cache(limit: 1, following: .debugTokens)

@@ -14,7 +14,7 @@ public struct Environments: Sendable {
 
     /// The service over `store`: one per domain (``Domain``), as its cache follows the store's writes for as long as
     /// the store lives.
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
         cache = store.cache(limit: 10_000, following: .environments)
     }

@@ -14,7 +14,7 @@ public struct ManagementTokens: Sendable {
 
     /// The service over `store`: one per domain (``Domain``), as its cache follows the store's writes for as long as
     /// the store lives.
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
         byHash = store.cache(limit: 10_000, following: .managementTokens)
     }

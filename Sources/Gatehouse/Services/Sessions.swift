@@ -20,7 +20,7 @@ public struct Sessions: Sendable {
 
     /// The service over `store`: one per domain (``Domain``), as its cache follows the store's writes for as long as
     /// the store lives.
-    public init(store: Store, hasher: PasswordHasher = PasswordHasher(), policy: SessionPolicy = SessionPolicy()) throws {
+    init(_: Wiring, store: Store, hasher: PasswordHasher, policy: SessionPolicy = SessionPolicy()) throws {
         self.store = store
         byHash = store.cache(limit: 10_000, following: [.sessions, .admins])
         self.hasher = hasher

@@ -2,19 +2,17 @@
 /// work and its queue of writes.
 extension Store {
     /// The migrations of `directory` applied to this store's database and those still pending.
-    public func migrationStatus(_ directory: String) throws -> (applied: [String], pending: [String]) {
+    func migrationStatus(_ directory: String) throws -> (applied: [String], pending: [String]) {
         try database.migrationStatus(directory: directory)
     }
 
-    /// Starts the engine's background work (SQLite: checkpoints); `failed` hears of a failure when it starts or
-    /// changes (nil: it ended).
-    public func startMaintenance(failed: @escaping @Sendable (String?) -> Void) {
-        database.startMaintenance(failed: failed)
-    }
+    /// Whether the engine has background work of its own (SQLite: checkpoints), a job of ``DomainJobs``.
+    var needsMaintenance: Bool { database.needsMaintenance }
 
-    /// Stops the engine's background work.
-    public func stopMaintenance() {
-        database.stopMaintenance()
+    /// One run of the engine's background work; the seconds to wait before the next.
+    /// - Throws: what the work met.
+    func maintain() throws -> Double {
+        try database.maintain()
     }
 
     /// Database writes waiting or running (for a metrics gauge).
@@ -24,7 +22,7 @@ extension Store {
     public var cacheInvalidations: [String: Int] { revisions.invalidations }
 
     /// Writes a consistent snapshot of the database to `path` while the store is in use.
-    public func backup(to path: String) throws {
+    func backup(to path: String) throws {
         try database.backup(to: path)
     }
 }

@@ -13,7 +13,7 @@ extension Store {
     /// Tells every server of a shared database to forget everything it cached, within a second: for changes written
     /// around the store (SQL typed by an operator during an incident), which move no revision by themselves.
     /// - Throws: `DomainError.unavailable` when the database cannot be reached.
-    public func announceOutsideChanges() throws {
+    func announceOutsideChanges() throws {
         try write { db in try RevisionsTable.bumpAll(db) }
         revisions.lost()
     }

@@ -15,7 +15,7 @@ public final class ChecklistService: Sendable {
 
     /// The checklists over the domain's shared services: one per domain (``Domain``), as its cache follows the store's
     /// writes for as long as the store lives.
-    public init(verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: AppleReceiptRefresher) {
+    init(_: Wiring, verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: AppleReceiptRefresher) {
         self.refresher = refresher
         self.enforcementOutcomes = enforcementOutcomes
         store = verdicts.store

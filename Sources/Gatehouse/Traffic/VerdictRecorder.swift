@@ -1,25 +1,12 @@
-import Locks
-import Foundation
 import Synchronization
 
-/// Records the server's own judgements into traffic (the rollups ingest feeds), batched: verdicts wait in memory
-/// and are written per environment at most `interval` later, by a background job (``PeriodicJob``, woken early past
-/// `highWater` waiting verdicts), or at once by `flush()` (which
-/// the server calls on its graceful shutdown, SIGTERM). Statistics may lag by that interval; the state a verdict
-/// depends on never does (it is committed before the answer, elsewhere).
+/// Records the server's own judgements into traffic (the rollups ingest feeds), batched: verdicts wait in a
+/// ``ShardedBuffer`` and are written per environment by the domain's `gh-verdicts` job each second (woken early past
+/// `highWater` waiting verdicts), and once more when the domain stops. Statistics may lag by that second; the state a
+/// verdict depends on never does (it is committed before the answer, elsewhere).
 public final class VerdictRecorder: Sendable {
     private let verdicts: Verdicts
-    /// The longest a recorded verdict waits before it is written.
-    public let interval: Duration
-    /// Past this many waiting verdicts the background job is woken early.
-    public let highWater: Int
-    /// Queued verdicts, spread over several locks so that concurrent requests seldom wait for one another to queue.
-    private let shards: [Shard]
-    private let nextShard = Atomic<Int>(0)
-    private let waiting = Atomic<Int>(0)
-    private let flushing = Mutex(())
-    /// Flushes every `interval`, or when woken past `highWater`.
-    private let job = PeriodicJob(name: "gh-verdicts")
+    private let queue: ShardedBuffer<QueuedVerdicts>
     private let onError: @Sendable (any Error) -> Void
     /// Verdicts written since start, by environment, provider and status (`/metrics`).
     private let written = Mutex<[TotalKey: Int]>([:])
@@ -31,50 +18,30 @@ public final class VerdictRecorder: Sendable {
         public var status: String
     }
 
-    /// A recorder writing through `verdicts` every `interval`; `onError` hears of a batch that could not be written
-    /// (it is dropped: statistics, not state).
-    public init(verdicts: Verdicts, interval: Duration = .seconds(1), highWater: Int = 5_000,
-                onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+    /// A recorder writing through `verdicts`; `onError` hears of a batch that could not be written (it is dropped:
+    /// statistics, not state).
+    init(_: Wiring, verdicts: Verdicts, highWater: Int, onError: @escaping @Sendable (any Error) -> Void) {
         self.verdicts = verdicts
-        self.interval = interval
-        self.highWater = max(1, highWater)
         self.onError = onError
-        shards = (0..<Self.shardCount).map { _ in Shard() }
-    }
-
-    /// How many locks queued verdicts are spread over (a power of two).
-    static let shardCount = 16
-
-    /// One lock's queue of verdicts with their environment ids.
-    private final class Shard: Sendable {
-        let queued = Mutex<[(environmentID: String, verdict: TrafficVerdict)]>([])
+        queue = ShardedBuffer(highWater: highWater)
     }
 
     /// Queues one verdict of `environmentID`.
     public func record(_ verdict: TrafficVerdict, environmentID: String) {
-        let shard = shards[nextShard.wrappingAdd(1, ordering: .relaxed).oldValue & (Self.shardCount - 1)]
-        shard.queued.withLock { $0.append((environmentID, verdict)) }
-        if waiting.add(1, ordering: .relaxed).newValue == highWater { job.wake() }
+        queue.add((environmentID, verdict))
     }
 
     /// Verdicts queued and not yet written.
-    public var backlog: Int { waiting.load(ordering: .relaxed) }
+    public var backlog: Int { queue.backlog }
 
     /// Writes every queued verdict now, one ingest per environment; returns how many were written.
     @discardableResult
     public func flush() -> Int {
-        flushing.withLock { _ in
+        queue.drain { queued in
             var batches: [String: [TrafficVerdict]] = [:]
-            for shard in shards {
-                let queued = shard.queued.withLock { queued in
-                    defer { queued.removeAll(keepingCapacity: true) }
-                    return queued
-                }
-                for (environmentID, verdict) in queued { batches[environmentID, default: []].append(verdict) }
-            }
+            for (environmentID, verdict) in queued.items { batches[environmentID, default: []].append(verdict) }
             var written = 0
             for (environmentID, batch) in batches {
-                waiting.subtract(batch.count, ordering: .relaxed)
                 self.written.withLock { totals in
                     for verdict in batch {
                         totals[TotalKey(environmentID: environmentID, provider: verdict.provider, status: verdict.status), default: 0] += 1
@@ -95,18 +62,17 @@ public final class VerdictRecorder: Sendable {
         written.withLock { $0 }
     }
 
-    /// Starts the background job that flushes every `interval` (once; later calls do nothing).
-    public func start() {
-        let seconds = interval.inSeconds
-        job.start { [self] in
-            flush()
-            return seconds
-        }
+    /// The job writing the queue each second (``DomainJobs``).
+    var job: BackgroundJob {
+        queue.job(name: "gh-verdicts", every: 1) { [self] in flush() }
     }
+}
 
-    /// Stops the background job, then writes what is still queued (the graceful-shutdown path).
-    public func stop() {
-        job.stop()
-        flush()
-    }
+/// The verdicts waiting in a ``VerdictRecorder``, with their environments.
+struct QueuedVerdicts: BufferedBatch {
+    var items: [(environmentID: String, verdict: TrafficVerdict)] = []
+
+    mutating func add(_ item: (environmentID: String, verdict: TrafficVerdict)) { items.append(item) }
+    mutating func merge(_ other: QueuedVerdicts) { items += other.items }
+    var itemCount: Int { items.count }
 }

@@ -17,7 +17,7 @@ public struct Verdicts: Sendable {
     static let statusRolledUpFields = [AppAttestObservation.launchField, "receipt", "receiptReasons",
                                        "versionCode", "sdkVersion", "testingResponse", "deviceLabels"]
 
-    public init(store: Store) {
+    init(_: Wiring, store: Store) {
         self.store = store
     }
 

@@ -3,15 +3,9 @@ import Gatehouse
 import HTTPServer
 
 extension Application {
-    /// Connects the running server: its open connections become a metrics gauge; the domain's background work starts.
+    /// Connects the running server: its open connections become a metrics gauge.
     public func attach(_ server: Server) {
         metrics.gauge("gatehouse_open_connections", help: "HTTP connections open.") { server.openConnections }
-        domain.start()
-    }
-
-    /// Stops the domain's background work and writes the device verdicts still queued into traffic.
-    public func stop() {
-        domain.stop()
     }
 
     /// Lines to print at start-up: the one-time setup link on an install without admins.

@@ -33,7 +33,7 @@ extension Application {
         add("GET", "/healthz") { _ in Response(status: 200, contentType: "text/plain; charset=utf-8", body: "ok\n") }
         add("GET", "/readyz") { _ in
             do {
-                let status = try domain.migrationStatus()
+                let status = try domain.database.migrationStatus()
                 guard status.pending.isEmpty else {
                     return Response(status: 503, contentType: "text/plain; charset=utf-8", body: "migrations pending\n")
                 }

@@ -21,15 +21,6 @@ public final class Application: Sendable {
     /// Paths whose rest is a secret, for the logger (``Logger/secretPathPrefixes``): the one-time setup link's token.
     public static let secretPathPrefixes = ["/setup/"]
 
-    /// Opens the domain (creating and migrating the database), makes the first receipt signing key when there is
-    /// none, and builds the routes. Throws with a message that says what to fix (a changed migration, a wrong master
-    /// key, unreadable templates…).
-    public convenience init(configuration: Configuration, logger: Logger, clock: TimeSource = .system) throws {
-        let domain = try Domain.open(configuration.domain, clock: clock, log: logger.domainLog)
-        try domain.prepareReceiptKey()
-        try self.init(domain: domain, configuration: configuration, logger: logger)
-    }
-
     /// The web face over `domain`.
     /// - Throws: `TemplateError` when a template does not parse.
     public init(domain: Domain, configuration: Configuration, logger: Logger) throws {

@@ -35,10 +35,14 @@ struct AssessBench {
             "appleAppIds": [.string(appID)],
             "playIntegrity": ["local": ["decryptionKey": .string(minter.decryptionKeyBase64), "verificationKey": .string(minter.verificationKeyBase64)]],
         ]
-        let bench = try BenchDatabase(directory: directory, repository: repository, patch: try EnvironmentPatch.parse(body))
+        if let receipts = ca.receipts { try Data(receipts.rootPEM.utf8).write(to: URL(fileURLWithPath: directory + "/receipt-roots.pem")) }
+        let bench = try BenchDatabase(directory: directory, repository: repository, patch: try EnvironmentPatch.parse(body)) { configuration in
+            configuration.appAttestRoots = directory + "/roots.pem"
+            configuration.appAttestReceiptRoots = ca.receipts == nil ? nil : directory + "/receipt-roots.pem"
+        }
         try Data(bench.secretKey.utf8).write(to: URL(fileURLWithPath: directory + "/secret.txt"))
 
-        let keys = try register(store: bench.store, environment: bench.environment, ca: ca)
+        let keys = try register(bench.domain, environment: bench.environment, ca: ca)
         let phone = try ECPrivateKey.generate()
         try write(directory, "ios", count) { i in
             let key = keys[i % keys.count]
@@ -58,8 +62,8 @@ struct AssessBench {
                                                        timestampMillis: nowMillis)
             return envelope.json(attestation: SignedEnvelope.playIntegrity(try minter.token(payload.json)))
         }
-        let receipts = ReceiptIssuer(keys: ReceiptKeys(store: bench.store))
-        try ReceiptKeys(store: bench.store).prepare()
+        let receipts = bench.domain.receipts
+        try bench.domain.receiptKeys.prepare()
         try write(directory, "verify", max(1, count / 10)) { i in
             let token = try receipts.issue(environmentID: bench.environment.id, requestID: "req_bench\(i)", platform: "ios", action: .allow,
                                            attestation: ReceiptAttestation(provider: "app-attest", status: "verified"),
@@ -73,10 +77,8 @@ struct AssessBench {
     static var nowMillis: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     /// ``keyCount`` keys attested and registered through the App Attest service, as a phone would.
-    static func register(store: Store, environment: Environment, ca: SyntheticAppAttest) throws -> [SyntheticKey] {
-        let recorder = VerdictRecorder(verdicts: Verdicts(store: store))
-        let service = AppAttestService(store: store, environments: Environments(store: store), keys: APIKeys(store: store),
-                                       roots: ca.roots, receiptRoots: ca.receipts.map(\.roots) ?? ca.roots, recorder: recorder)
+    static func register(_ domain: Domain, environment: Environment, ca: SyntheticAppAttest) throws -> [SyntheticKey] {
+        let service = domain.appAttest
         var keys: [SyntheticKey] = []
         for _ in 0..<keyCount {
             let challenge = try service.issueChallenge(for: environment).challenge
@@ -85,7 +87,7 @@ struct AssessBench {
             guard outcome.verdict.isVerified else { throw BenchError("a bench key did not register: \(outcome.verdict.reasons)") }
             keys.append(key)
         }
-        recorder.flush()
+        domain.stop()
         return keys
     }
 

@@ -35,7 +35,7 @@ struct AttestBench {
         let bench = try BenchDatabase(directory: directory, repository: repository, patch: patch)
         let keys = try (0..<count).map { _ in try ECPrivateKey.generate() }
         let now = Int64(Date().timeIntervalSince1970)
-        _ = try bench.database.write { db in
+        _ = try BenchDatabase.open(directory).write { db in
             for key in keys {
                 try insert(db, keyID: SHA256.hash(key.publicKey.x962), environmentID: bench.environment.id, publicKey: key.publicKey.x962, now: now)
             }

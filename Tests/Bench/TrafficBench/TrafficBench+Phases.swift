@@ -13,8 +13,8 @@ extension TrafficBench {
         let directory = NSTemporaryDirectory() + "traffic-bench-phases-\(getpid())"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let (store, environment, _, _) = try open(directory + "/db.sqlite", repository: repository, masterKey: try SecureRandom.bytes(32), now: nil)
-        let verdicts = Verdicts(store: store)
+        let (domain, environment, _, _) = try open(directory + "/db.sqlite", repository: repository, masterKey: try SecureRandom.bytes(32), now: nil)
+        let verdicts = domain.verdicts
         let bytes = body()
         var times: [[Double]] = [[], [], [], [], []]
         func cpuNanoseconds() -> UInt64 {

@@ -32,20 +32,20 @@ struct TrafficBench {
     static let playDigest = CertificateDigest.format((0..<32).map { UInt8(($0 * 91 + 200) & 0xFF) })
     static let uploadDigest = CertificateDigest.format((0..<32).map { UInt8(($0 * 37 + 11) & 0xFF) })
 
-    /// A migrated database with an environment, in `directory`.
-    static func open(_ path: String, repository: String, masterKey: [UInt8], now: Int64?) throws -> (Store, Environment, String, Database) {
-        let database = try Database(path: path)
-        _ = try Migrator(directory: repository + "/Migrations").migrate(database)
-        let store: Store
-        if let now { store = try Store(database: SQLiteEngine(database), masterKey: masterKey, clock: TimeSource(wall: { now })) } else {
-            store = try Store(database: SQLiteEngine(database), masterKey: masterKey)
-        }
-        let (environment, keys) = try Environments(store: store).create(name: "Bench", kind: .production, actor: .system)
+    /// A domain over a new database at `path` with an environment (its clock stopped at `now` when given), and the
+    /// database's file opened alone for rows written in bulk around the domain.
+    static func open(_ path: String, repository: String, masterKey: [UInt8], now: Int64?) throws -> (Domain, Environment, String, Database) {
+        var configuration = DomainConfiguration()
+        configuration.resources = repository
+        configuration.database = path
+        configuration.masterKey = Base64.encode(masterKey)
+        let domain = try Domain.open(configuration, clock: now.map { now in TimeSource(wall: { now }) } ?? .system)
+        let (environment, keys) = try domain.environments.create(name: "Bench", kind: .production, actor: .system)
         var patch = EnvironmentPatch()
         patch.androidApps = .set([AndroidApp(packageName: "com.example.app", certificateDigests: [(0..<32).map { UInt8(($0 * 37 + 11) & 0xFF) }], outsidePlay: false)])
         patch.appleAppIDs = .set(["ABCDE12345.com.example.app"])
-        let patched = try Environments(store: store).patch(environment.id, with: patch, actor: .system)
-        return (store, patched, keys.compactMap(\.secret).first ?? "", database)
+        let patched = try domain.environments.patch(environment.id, with: patch, actor: .system)
+        return (domain, patched, keys.compactMap(\.secret).first ?? "", try Database(path: path))
     }
 
     /// The bench's batch of 1,000 verdicts as the JSON body wrk posts.
@@ -115,11 +115,9 @@ struct TrafficBench {
             let directory = NSTemporaryDirectory() + "traffic-bench-\(getpid())-\(size)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let (store, environment, _, database) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: now)
-            let verdicts = Verdicts(store: store)
-            let checklists = ChecklistService(verdicts: verdicts, keys: APIKeys(store: store), debugTokens: DebugTokens(store: store),
-                                              enforcementOutcomes: EnforcementOutcomes(store: store),
-                                              refresher: try AppleReceiptRefresher(store: store, configuration: DomainConfiguration()))
+            let (domain, environment, _, database) = try open(directory + "/db.sqlite", repository: repository, masterKey: key, now: now)
+            let verdicts = domain.verdicts
+            let checklists = domain.checklists
             var note = ""
             if size <= 100_000 {
                 var random = SplitMix64(seed: 11)
