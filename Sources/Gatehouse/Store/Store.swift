@@ -26,7 +26,7 @@ public final class Store: Sendable {
 
     /// Opens the domain over a migrated database. Throws `StoreError.wrongMasterKey` when data in the database was
     /// sealed under another master key.
-    public init(database: any SQLDatabase, masterKey: [UInt8], clock: TimeSource = .system) throws {
+    init(database: any SQLDatabase, masterKey: [UInt8], clock: TimeSource = .system) throws {
         self.database = database
         self.committer = GroupCommit(database: database)
         self.box = try SecretBox(key: masterKey)
@@ -52,7 +52,7 @@ public final class Store: Sendable {
 
     /// The master key from `GATEHOUSE_MASTER_KEY` (base64 of 32 bytes) or from a key file created beside the database
     /// (mode 0600) on first start. Throws with a message saying what to set.
-    public static func masterKey(environmentValue: String?, keyFilePath: String) throws -> [UInt8] {
+    static func masterKey(environmentValue: String?, keyFilePath: String) throws -> [UInt8] {
         try MasterKey.load(environmentValue: environmentValue, keyFilePath: keyFilePath)
     }
 

@@ -12,7 +12,7 @@ extension Store {
     /// every statement whole, for a pooler in transaction mode.
     /// - Throws: `StoreError.cannotOpen` when PostgreSQL cannot be reached or refuses the connection (the message
     ///   hides the password), `StoreError.newerThanCode`, `MigrationError`, `StoreError.wrongMasterKey`.
-    public static func open(postgresURL url: String, migrationsDirectory: String, masterKey: [UInt8], poolSize: Int = 8,
+    static func open(postgresURL url: String, migrationsDirectory: String, masterKey: [UInt8], poolSize: Int = 8,
                             durability: CommitDurability = .full, preparedStatements: Bool = true, clock: TimeSource = .system, waiting: (Int) -> Void = { _ in }) throws -> (store: Store, applied: [String]) {
         var configuration = PostgresDatabase.Configuration(url: url)
         configuration.poolSize = poolSize

@@ -8,7 +8,7 @@ extension Store {
     /// (`NNNN_*.sql`) and opens the store over it. Returns the store and the migrations applied. Throws when a
     /// migration fails or an applied one changed, and `StoreError.wrongMasterKey`. Commits are as durable as
     /// `durability` says (``CommitDurability/full`` by default).
-    public static func open(path: String, migrationsDirectory: String, masterKey: [UInt8], durability: CommitDurability = .full,
+    static func open(path: String, migrationsDirectory: String, masterKey: [UInt8], durability: CommitDurability = .full,
                             clock: TimeSource = .system) throws -> (store: Store, applied: [String]) {
         var configuration = DatabaseConfiguration()
         configuration.synchronous = durability == .full ? .full : .normal
