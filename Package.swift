@@ -1,12 +1,12 @@
 // swift-tools-version:6.0
 // Gatehouse: the self-hosted management plane for mobile-app attestation.
-// Module arrows (see shared DESIGN.md): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
+// Module arrows (docs/architecture.md "Layers and modules"): gatehouse → {GatehouseWeb, Gatehouse, HTTPServer, Attestation, Simulator, GatehouseReceipts, Crypto, JSON};
 // Simulator → {Attestation, GatehouseReceipts, Crypto, JSON} (a phone played against a server: it knows no server code);
 // GatehouseWeb → {Gatehouse, Attestation, GatehouseReceipts, HTTPServer, HTTP, Locks, Mustache, Crypto, JSON}; HTTPServer → {HTTP, Locks}; HTTP → Locks;
 // Gatehouse → {Attestation, GatehouseReceipts, HTTPClient, SQLite, PostgreSQL, Storage, Locks, Crypto, JSON, SeededRandom};
 // Attestation → {Crypto, JSON}; GatehouseReceipts → {Crypto, JSON}; SQLite → {Locks, Storage}; PostgreSQL → {CLibPQ, Locks, Storage};
 // HTTPClient → {CCurl, Locks}.
-// Storage is the seam between the store and its engines (DESIGN.md "Storage: one seam, two engines"): values, rows read
+// Storage is the seam between the store and its engines (docs/architecture.md "Storage: one seam, two engines"): values, rows read
 // strictly, one failure type, the database/connection protocols an engine implements, and the migration files every
 // engine applies; it imports nothing but the C library. Only SQLite imports CSQLite, only PostgreSQL imports CLibPQ; only Crypto imports COpenSSL/CArgon2; only HTTPClient imports CCurl; only Gatehouse imports SQLite
 // and PostgreSQL, and there only Store/Engines/ (check_imports.py): the rest of the domain sees Storage. The web layer and the executable

@@ -1,4 +1,4 @@
--- App Attest state: single-use challenges and attested keys with their assertion counters (DEVICE-API.md "App Attest").
+-- App Attest state: single-use challenges and attested keys with their assertion counters (docs/device-api.md "App Attest").
 -- Portable SQL: the store changes these rows only with statements that also run on PostgreSQL (DELETE … RETURNING,
 -- conditional UPDATE … WHERE, INSERT … ON CONFLICT DO NOTHING), as several servers may share the tables later.
 

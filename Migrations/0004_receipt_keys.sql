@@ -1,4 +1,4 @@
--- Receipt signing keys (DEVICE-API.md "Receipts"): ES256 keys whose public halves the JWKS publishes.
+-- Receipt signing keys (docs/device-api.md "Receipts"): ES256 keys whose public halves the JWKS publishes.
 -- The private key is PKCS#8 DER sealed with AES-256-GCM under the master key (associated data "receipt-key:<kid>").
 -- Exactly one key is current (retired_at NULL); `gatehouse receipts rotate-key` retires it and makes a new one, and
 -- a retired key stays published for an hour. Portable SQL: runs on PostgreSQL as written (BLOB → BYTEA there).

@@ -1,4 +1,4 @@
--- Play Integrity state (DEVICE-API.md "Play Integrity", "Keys checked before they are trusted").
+-- Play Integrity state (docs/device-api.md "Play Integrity", "Keys checked before they are trusted").
 -- Portable SQL: rows are added with INSERT … ON CONFLICT DO NOTHING (the replay check: a token whose hash is already
 -- here changes no row), trimmed and purged with plain DELETE … WHERE, so several servers may share the tables later.
 

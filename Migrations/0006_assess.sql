@@ -1,4 +1,4 @@
--- Signed requests (DEVICE-API.md "Assessment"): nonces spent per app across every environment of this server, and
+-- Signed requests (docs/device-api.md "Assessment"): nonces spent per app across every environment of this server, and
 -- which devices each App Attest key spoke for per UTC day. Portable SQL: rows are added with INSERT … ON CONFLICT DO
 -- NOTHING (a nonce already spent, a device already counted, changes no row) and purged with plain DELETE … WHERE, so
 -- several servers may share the tables later (BLOB → BYTEA on PostgreSQL).

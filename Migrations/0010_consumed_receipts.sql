@@ -1,4 +1,4 @@
--- Receipts spent by `"consume": true` on /api/v4/receipts/verify (DEVICE-API.md "Receipts spent once"), by
+-- Receipts spent by `"consume": true` on /api/v4/receipts/verify (docs/device-api.md "Receipts spent once"), by
 -- environment and `sub` (the assessment's request id), kept until the receipt's `exp`: from then on the receipt
 -- fails as `expired` anyway, so the row can go.
 CREATE TABLE consumed_receipts (

@@ -1,4 +1,4 @@
--- Debug tokens (DEVICE-API.md "Debug tokens"): a way in for an environment's own simulators, emulators and CI
+-- Debug tokens (docs/device-api.md "Debug tokens"): a way in for an environment's own simulators, emulators and CI
 -- builds, which an admin names, sees and revokes. Only the SHA-256 of a token is kept (`dt_…` is shown once);
 -- `last_used_at` is written at a token's first use, then at most once a minute.
 CREATE TABLE debug_tokens (

@@ -1,4 +1,4 @@
--- Per-address budgets and IPv6 (DEVICE-API.md "Per-address budgets and IPv6"): calls to Google for tokens Google
+-- Per-address budgets and IPv6 (docs/device-api.md "Per-address budgets and IPv6"): calls to Google for tokens Google
 -- could not decode, per environment and UTC hour (`hour`: unix seconds of its start), across every server, held
 -- against the hourly cap (`--google-undecodable-per-hour`); `refused` counts the tokens answered
 -- googleBudgetExceeded without a call because the cap was reached, which the checklist's android.googleQuota names.

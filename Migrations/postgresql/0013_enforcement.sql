@@ -1,4 +1,4 @@
--- Enforcement at the edge (DEVICE-API.md "Enforcement: the verdict where the API is"). An environment's mode for
+-- Enforcement at the edge (docs/device-api.md "Enforcement: the verdict where the API is"). An environment's mode for
 -- calls no route matches, and its routes in order (the first that matches a call judges it); a route's `mode` NULL
 -- takes the environment's.
 ALTER TABLE environments ADD COLUMN enforcement_mode TEXT NOT NULL DEFAULT 'off' CHECK (enforcement_mode IN ('off', 'monitor', 'enforce'));

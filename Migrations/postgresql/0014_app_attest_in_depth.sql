@@ -1,4 +1,4 @@
--- App Attest in depth (DEVICE-API.md "App Attest in depth"): the environment's policy, its DeviceCheck key, each
+-- App Attest in depth (docs/device-api.md "App Attest in depth"): the environment's policy, its DeviceCheck key, each
 -- key's receipt and risk metric, and the receipt refresher's state.
 
 -- The policy: accepted launch validation categories (their numbers, comma-separated; NULL accepts any), whether one

@@ -1,4 +1,4 @@
--- Play Integrity in depth (DEVICE-API.md "Play Integrity in depth"): the environment's policy, and the tokens judged
+-- Play Integrity in depth (docs/device-api.md "Play Integrity in depth"): the environment's policy, and the tokens judged
 -- per package and Pacific day (Google's quota day). `google_decode_counts.day` holds Pacific days from here on too (the
 -- day of the migration mixes the two).
 

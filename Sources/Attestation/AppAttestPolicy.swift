@@ -1,4 +1,4 @@
-/// What an environment asks of App Attest beyond Apple's checks (DEVICE-API.md "App Attest in depth"): the launch
+/// What an environment asks of App Attest beyond Apple's checks (docs/device-api.md "App Attest in depth"): the launch
 /// validation categories it accepts, whether one must be present, the lowest bundle version, and the risk metric
 /// above which an assertion is rejected. The default asks nothing more (observe only).
 public struct AppAttestPolicy: Sendable, Equatable {

@@ -1,7 +1,7 @@
 import Crypto
 
 extension AppAttestVerifier {
-    /// Judges an assertion by an attested key (DEVICE-API.md "Assertion"): the DER ECDSA P-256 signature over
+    /// Judges an assertion by an attested key (docs/device-api.md "Assertion"): the DER ECDSA P-256 signature over
     /// nonce = SHA-256(authenticatorData ‖ clientDataHash) (so the digest signed is SHA-256(nonce)), the rpIdHash
     /// against the key's app id, the counter window, and `developmentKey` when the registration is production and
     /// the key a development one, and `appIdNotRegistered` when the key's app id is no longer registered; then the

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The App Attest verifier of DEVICE-API.md: pure (bytes, a registration and a time in; a verdict out), no state,
+/// The App Attest verifier of docs/device-api.md: pure (bytes, a registration and a time in; a verdict out), no state,
 /// no clock. Construct once, use from many threads.
 public struct AppAttestVerifier: Sendable {
     /// The anchors attestation chains must lead to.

@@ -1,4 +1,4 @@
-/// A key's assertion counters as DEVICE-API.md keeps them: the newest counter N and which of the 32 counters
+/// A key's assertion counters as docs/device-api.md keeps them: the newest counter N and which of the 32 counters
 /// below it were seen (bit i set ⇔ counter N − 1 − i was seen).
 ///
 /// A counter above N is accepted and becomes the newest; one in N − 32 < c < N not seen is accepted (assertions

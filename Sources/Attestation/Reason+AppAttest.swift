@@ -1,5 +1,5 @@
 extension Reason {
-    // Key registration (DEVICE-API.md "App Attest", "Key registration").
+    // Key registration (docs/device-api.md "App Attest", "Key registration").
 
     /// forged: the attestation object does not decode, has the wrong `fmt`, lacks fields, or its counter is not 0.
     public static let attestationInvalid = Reason(.forged, "attestationInvalid")
@@ -20,7 +20,7 @@ extension Reason {
     /// rejected: the key id is registered already (state: produced by the server side).
     public static let keyAlreadyRegistered = Reason(.rejected, "keyAlreadyRegistered")
 
-    // Assertions (DEVICE-API.md "Assertion").
+    // Assertions (docs/device-api.md "Assertion").
 
     /// forged: the assertion does not decode or its signature does not verify.
     public static let assertionInvalid = Reason(.forged, "assertionInvalid")
@@ -35,7 +35,7 @@ extension Reason {
     /// forged: the request names a key that never registered (state: produced by the server side).
     public static let unknownKeyId = Reason(.forged, "unknownKeyId")
 
-    // App Attest in depth (DEVICE-API.md "Launch validation and bundle version", "Using the metric").
+    // App Attest in depth (docs/device-api.md "Launch validation and bundle version", "Using the metric").
 
     /// rejected: the launch validation category is not among the environment's.
     public static func validationCategory(_ category: ValidationCategory) -> Reason {

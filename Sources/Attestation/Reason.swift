@@ -1,5 +1,5 @@
 /// One reason of a verdict with the kind it implies, e.g. `Reason(.forged, "nonceMismatch")`. Codes are seed 003's
-/// vocabulary as DEVICE-API.md lists them; the App Attest ones are the static members of `Reason+AppAttest.swift`.
+/// vocabulary as docs/device-api.md lists them; the App Attest ones are the static members of `Reason+AppAttest.swift`.
 public struct Reason: Sendable, Equatable, Hashable {
     /// The verdict kind this reason implies (never `verified`).
     public var kind: VerdictStatus

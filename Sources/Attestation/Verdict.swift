@@ -1,4 +1,4 @@
-/// A judgement as DEVICE-API.md sends it: `{"status", "reasons"}`. `verified` has no reasons; otherwise the status
+/// A judgement as docs/device-api.md sends it: `{"status", "reasons"}`. `verified` has no reasons; otherwise the status
 /// is the gravest kind among the reasons (forged > rejected > unavailable).
 public struct Verdict: Sendable, Equatable {
     /// The kind of judgement.

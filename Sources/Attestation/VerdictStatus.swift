@@ -1,4 +1,4 @@
-/// The four kinds of judgement of DEVICE-API.md "Verdicts". `forged`: the proof itself is false; `rejected`: the
+/// The four kinds of judgement of docs/device-api.md "Verdicts". `forged`: the proof itself is false; `rejected`: the
 /// proof is genuine but condemns the app, the device or its use; `unavailable`: nothing could be judged.
 public enum VerdictStatus: String, Sendable {
     case verified, forged, rejected, unavailable

@@ -1,4 +1,4 @@
-/// What a receipt tells the app's backend to do with the call it comes with (DEVICE-API.md "Receipts").
+/// What a receipt tells the app's backend to do with the call it comes with (docs/device-api.md "Receipts").
 public enum ReceiptAction: String, Sendable, Equatable, CaseIterable {
     /// Let the call through.
     case allow

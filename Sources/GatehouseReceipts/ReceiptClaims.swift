@@ -1,6 +1,6 @@
 import JSON
 
-/// The claims of a Gatehouse receipt (DEVICE-API.md "Receipts"): who issued it, for which environment and request,
+/// The claims of a Gatehouse receipt (docs/device-api.md "Receipts"): who issued it, for which environment and request,
 /// when, for which platform, what the backend should do, on which attestation, and the phone key it is bound to.
 public struct ReceiptClaims: Sendable, Equatable {
     /// The `iss` of every receipt.

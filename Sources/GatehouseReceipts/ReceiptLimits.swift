@@ -8,7 +8,7 @@ public struct ReceiptLimits: Sendable, Equatable {
     public var maxKeySetBytes: Int
     /// Most keys in a JWKS.
     public var maxKeys: Int
-    /// How old a proof may be, in milliseconds (DEVICE-API.md: 2 minutes).
+    /// How old a proof may be, in milliseconds (docs/device-api.md: 2 minutes).
     public var proofMaxAgeMilliseconds: Int64
     /// How far in the future a proof's time may lie (the phone's clock ahead of the server's), in milliseconds.
     public var proofMaxAheadMilliseconds: Int64

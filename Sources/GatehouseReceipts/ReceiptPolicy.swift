@@ -1,8 +1,8 @@
-/// What a backend demands of a receipt beyond its signature, expiry and environment (DEVICE-API.md "Receipts", the
+/// What a backend demands of a receipt beyond its signature, expiry and environment (docs/device-api.md "Receipts", the
 /// `require` member of `POST /api/v4/receipts/verify`): that it is bound to the phone's key, and that the attestation
 /// it was issued on was verified. Without a policy an unbound receipt of a request that brought no attestation is
 /// valid: anyone holding the public key can have one, so an operation that must come from a genuine app demands both.
-/// A debug attestation (`att.provider` `debug`, DEVICE-API.md "Debug tokens") is a bearer credential, not proof of a
+/// A debug attestation (`att.provider` `debug`, docs/device-api.md "Debug tokens") is a bearer credential, not proof of a
 /// genuine install: it meets `requiresVerifiedAttestation` only when the policy also says `allowsDebug`.
 public struct ReceiptPolicy: Sendable, Equatable, Hashable {
     /// Whether the receipt must be bound (`cnf`): otherwise it is not valid, reason `unbound`.

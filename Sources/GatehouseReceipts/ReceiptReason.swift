@@ -1,4 +1,4 @@
-/// Why a receipt is not valid (DEVICE-API.md "Receipts"), as `POST /api/v4/receipts/verify` and
+/// Why a receipt is not valid (docs/device-api.md "Receipts"), as `POST /api/v4/receipts/verify` and
 /// ``ReceiptVerifier`` both name them.
 public enum ReceiptReason: String, Sendable, Equatable, Hashable, CaseIterable {
     /// Not a receipt: not three base64url segments, a header or claims that do not read, or over the size limit.
@@ -17,7 +17,7 @@ public enum ReceiptReason: String, Sendable, Equatable, Hashable, CaseIterable {
     /// The backend's policy demands a verified attestation (``ReceiptPolicy/requiresVerifiedAttestation``) and this
     /// receipt was issued on none, or on one that was not verified.
     case unattested
-    /// Spent by an earlier consuming check (`"consume": true` on the server's verify endpoint, DEVICE-API.md
+    /// Spent by an earlier consuming check (`"consume": true` on the server's verify endpoint, docs/device-api.md
     /// "Receipts spent once"). Only the server gives this reason: an offline check cannot know what was spent.
     case consumed
 }

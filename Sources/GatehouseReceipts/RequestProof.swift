@@ -1,6 +1,6 @@
 import Crypto
 
-/// The proof a bound receipt's phone sends with each call (DEVICE-API.md "Receipts", seed 003 "Binding the receipt
+/// The proof a bound receipt's phone sends with each call (docs/device-api.md "Receipts", seed 003 "Binding the receipt
 /// to the phone"): `t=<unix ms>,s=<base64url signature>`, ECDSA P-256 with SHA-256 by the receipt's `cnf` key over
 /// `<t>\n<METHOD>\n<pathAndQuery>`. The signature is `r ‖ s` (64 bytes) or DER.
 public struct RequestProof: Sendable, Equatable {

@@ -2,7 +2,7 @@ import Locks
 import Storage
 import Synchronization
 
-/// PostgreSQL behind the storage seam (DESIGN.md "Storage: one seam, two engines"): a pool of libpq connections, each
+/// PostgreSQL behind the storage seam (docs/architecture.md "Storage: one seam, two engines"): a pool of libpq connections, each
 /// lent to one thread at a time, with reads in one snapshot and writes in `READ COMMITTED` transactions whose
 /// single-use and monotonic changes are conditional statements. A lost connection is replaced on its next use; a
 /// transaction that failed on a serialization failure or a deadlock runs again, a bounded number of times.

@@ -1,7 +1,7 @@
 import Crypto
 import JSON
 
-/// A signed request as a phone's SDK builds it for `POST /api/v4/assess` (DEVICE-API.md "Assessment"): the `signed`
+/// A signed request as a phone's SDK builds it for `POST /api/v4/assess` (docs/device-api.md "Assessment"): the `signed`
 /// text, the canonical string over it, its HMAC under the public key, and the envelope around them. Written from the
 /// contract alone (no server code), so tests that use it check the server against the contract.
 public struct SignedEnvelope: Sendable {

@@ -50,7 +50,7 @@ public struct SyntheticAppleReceipts: Sendable {
         roots = try AppAttestRoots(pem: rootPEM)
     }
 
-    /// The fields of a receipt, by type (DEVICE-API.md: 2 app id, 3 the attested certificate, 4 client hash, 5 token,
+    /// The fields of a receipt, by type (docs/device-api.md: 2 app id, 3 the attested certificate, 4 client hash, 5 token,
     /// 6 type, 7 environment, 12 creation, 17 risk metric, 19 not before, 21 expiration).
     public static func fields(type: String, appId: String, certificate: [UInt8], clientHash: [UInt8], environment: String,
                               created: Int64, riskMetric: Int? = nil, notBefore: Int64? = nil, expires: Int64) -> [Int: [UInt8]] {

@@ -1,4 +1,4 @@
-/// The storage seam (DESIGN.md "Storage: one seam, two engines"), modelled on GRDB's `DatabaseWriter`: a database
+/// The storage seam (docs/architecture.md "Storage: one seam, two engines"), modelled on GRDB's `DatabaseWriter`: a database
 /// shared by every thread, whose connections are reachable only inside ``read(_:)`` and ``write(_:)``. The store
 /// runs every statement through it; SQLite is one engine behind it, PostgreSQL the other.
 public protocol SQLDatabase: Sendable {

@@ -3,7 +3,7 @@ import Crypto
 import Foundation
 
 /// `gatehouse app-attest verify-attestation | verify-assertion | verify-receipt`: the App Attest verifier offline, on files, as
-/// DEVICE-API.md "Offline CLI" describes. Prints one JSON object; exits 0 verified, 1 judged and not verified,
+/// docs/device-api.md "Offline CLI" describes. Prints one JSON object; exits 0 verified, 1 judged and not verified,
 /// 2 wrong usage or an unreadable file.
 enum AppAttestCommand {
     static let usage = """

@@ -5,7 +5,7 @@ import Gatehouse
 import JSON
 
 /// `gatehouse play-integrity decode`: a Play Integrity token decrypted, verified and judged offline with an app's
-/// local keys, as DEVICE-API.md "Offline CLI" describes. Prints one JSON object (verdict, payload, observed); exits
+/// local keys, as docs/device-api.md "Offline CLI" describes. Prints one JSON object (verdict, payload, observed); exits
 /// 0 verified, 1 judged and not verified, 2 wrong usage or an unreadable file.
 enum PlayIntegrityCommand {
     static let usage = """

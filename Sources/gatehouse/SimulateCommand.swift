@@ -4,7 +4,7 @@ import Foundation
 import JSON
 import Simulator
 
-/// `gatehouse simulate`: plays a phone against a running server (DEVICE-API.md "Assessment") and prints what came
+/// `gatehouse simulate`: plays a phone against a running server (docs/device-api.md "Assessment") and prints what came
 /// back as one JSON object; `make-keys` and `make-ca` write the throwaway Play Integrity keys and App Attest CA a
 /// simulated phone needs. Exit status: 0 assessed (200), 1 anything else answered, 2 wrong usage or unreachable.
 enum SimulateCommand {

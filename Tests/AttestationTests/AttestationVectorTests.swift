@@ -63,7 +63,7 @@ import Testing
                 registration.isProduction = true
                 want = Verdict(reasons: [.developmentKey])
             } else if condition == "environment set to development" {
-                // DEVICE-API.md: a development environment accepts keys of both kinds (the sources' "aaguid mismatch"
+                // docs/device-api.md: a development environment accepts keys of both kinds (the sources' "aaguid mismatch"
                 // is a per-environment check we do not make); the key is still reported as production.
                 registration.isProduction = false
                 want = .verified

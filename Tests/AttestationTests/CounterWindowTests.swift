@@ -1,7 +1,7 @@
 import Attestation
 import Testing
 
-/// DEVICE-API.md's counter rules, as a table: (window, counter) → judgement.
+/// docs/device-api.md's counter rules, as a table: (window, counter) → judgement.
 @Suite struct CounterWindowTests {
     static func window(_ newest: UInt32, seen: [UInt32] = []) -> CounterWindow {
         CounterWindow(newest: newest, seenBelow: seen.reduce(0) { $0 | 1 << (newest - 1 - $1) })

@@ -3,7 +3,7 @@ import AttestationTesting
 import JSON
 import Testing
 
-/// DEVICE-API.md "Play Integrity in depth": each knob of the policy against the verdict values it judges, the dialog
+/// docs/device-api.md "Play Integrity in depth": each knob of the policy against the verdict values it judges, the dialog
 /// that would fix a failure, and every field observed. Pure: decoded payloads are judged, no keys, no token. Every row
 /// changes one thing of a passing ``Situation``.
 @Suite struct PlayIntegrityPolicyTests {

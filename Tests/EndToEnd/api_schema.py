@@ -42,7 +42,7 @@ def call(base, method, path, token, body=None):
 
 
 def receipt(base, public_key):
-    """A receipt from POST /api/v4/assess for a signed iOS request without attestation (DEVICE-API.md "Assessment")."""
+    """A receipt from POST /api/v4/assess for a signed iOS request without attestation (docs/device-api.md "Assessment")."""
     body = ios_assess_body(public_key, {"app": {"id": "com.example.yourapp"}})
     request = urllib.request.Request(base + "/api/v4/assess", data=json.dumps(body).encode(), method="POST",
                                      headers={"Content-Type": "application/json"})

@@ -1,4 +1,4 @@
-"""Enforcement that cannot be walked around (DEVICE-API.md), tried through the proxies of docs/enforcement.md in
+"""Enforcement that cannot be walked around (docs/device-api.md), tried through the proxies of docs/enforcement.md in
 front of Express, FastAPI and Flask (edge_upstreams.py), every request written byte for byte (edge_support.raw).
 
 The environment: mode `monitor`; `payments` = `POST /api/payments` (enforce, consume, require bound + verified);

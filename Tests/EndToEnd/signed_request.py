@@ -1,4 +1,4 @@
-"""Signed device requests as the phone libraries build them (DEVICE-API.md "Signed requests"): the one place the
+"""Signed device requests as the phone libraries build them (docs/device-api.md "Signed requests"): the one place the
 Python tests (the API schema run, the browser tests) make the body of a POST /api/v4/assess."""
 import base64
 import hashlib

@@ -2,7 +2,7 @@ import Crypto
 import GatehouseReceipts
 import Testing
 
-/// A backend's policy checked offline (DEVICE-API.md "Receipts", `require`): without one an unbound receipt of an
+/// A backend's policy checked offline (docs/device-api.md "Receipts", `require`): without one an unbound receipt of an
 /// unattested request is valid; with one it is not, and says why.
 @Suite("Receipt policy")
 struct ReceiptPolicyTests {

@@ -1,7 +1,7 @@
 import Gatehouse
 import Testing
 
-/// The checklist's App Attest in depth items (DEVICE-API.md "App Attest in depth"), pure: the risk metric's spike
+/// The checklist's App Attest in depth items (docs/device-api.md "App Attest in depth"), pure: the risk metric's spike
 /// warning, receipts that fail their check, a refused DeviceCheck key, and launches outside a production policy.
 @Suite("Checklist: App Attest in depth")
 struct ChecklistAppAttestTests {

@@ -1,7 +1,7 @@
 import Gatehouse
 import Testing
 
-/// The checklist's enforcement items and the sentence of what enforcing would refuse (DEVICE-API.md "Outcomes"):
+/// The checklist's enforcement items and the sentence of what enforcing would refuse (docs/device-api.md "Outcomes"):
 /// a monitored route is ready after seven days under 1 % refused, an enforced route warns past 5 % refused in the
 /// last day. Pure: figures in, items out.
 @Suite("Checklist: enforcement")

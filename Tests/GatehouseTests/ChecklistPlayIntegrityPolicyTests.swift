@@ -1,7 +1,7 @@
 import Gatehouse
 import Testing
 
-/// The checklist's Play Integrity policy items (DEVICE-API.md "Checklist" of "Play Integrity in depth"), pure: most
+/// The checklist's Play Integrity policy items (docs/device-api.md "Checklist" of "Play Integrity in depth"), pure: most
 /// verdicts below the minimum version code, testers' responses in production, strongIntegrityNotMet dominating.
 @Suite("Checklist: Play Integrity policy")
 struct ChecklistPlayIntegrityPolicyTests {

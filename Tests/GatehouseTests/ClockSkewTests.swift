@@ -7,7 +7,7 @@ import Testing
 import ThrowawayPostgres
 
 /// Servers of one PostgreSQL database whose clocks disagree: single-use state one of them judges still live is not
-/// deleted by another whose clock runs ahead (DEVICE-API.md "Receipts spent once").
+/// deleted by another whose clock runs ahead (docs/device-api.md "Receipts spent once").
 @Suite("Single use across servers with skewed clocks")
 struct ClockSkewTests {
     @Test func aReceiptSpentOnOneServerStaysSpentWhenAServerAheadPurges() throws {

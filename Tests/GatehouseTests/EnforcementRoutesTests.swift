@@ -3,7 +3,7 @@ import GatehouseReceipts
 import JSON
 import Testing
 
-/// Routes as the edge check and the backend libraries match them (DEVICE-API.md "Routes and modes"), and paths as
+/// Routes as the edge check and the backend libraries match them (docs/device-api.md "Routes and modes"), and paths as
 /// they are normalized first ("The edge check"): pure, table-driven.
 @Suite("Enforcement routes and paths")
 struct EnforcementRoutesTests {

@@ -8,7 +8,7 @@ import JSON
 import Simulator
 import Testing
 
-/// Quota counted as Google counts (DEVICE-API.md "Quota, counted as Google counts"): Pacific days (daylight saving
+/// Quota counted as Google counts (docs/device-api.md "Quota, counted as Google counts"): Pacific days (daylight saving
 /// included), and every distinct token that decodes counted once per package, on the day it was judged.
 @Suite("Play Integrity quota by Pacific day")
 struct PlayIntegrityQuotaDayTests {

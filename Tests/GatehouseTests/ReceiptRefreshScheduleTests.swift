@@ -11,7 +11,7 @@ import TestSupport
 import TestThreads
 import ThrowawayPostgres
 
-/// When the receipt refresher tries a key (DEVICE-API.md "Refresh"): pure schedule rules, then the background pass on
+/// When the receipt refresher tries a key (docs/device-api.md "Refresh"): pure schedule rules, then the background pass on
 /// the domain with an injected clock against the fake Apple: not within an hour of registration, at the key's time of
 /// day, a day after a new receipt and not before its not-before, backed off after 429/5xx, and on two servers of one
 /// PostgreSQL each due key once.

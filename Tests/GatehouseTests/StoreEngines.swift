@@ -5,7 +5,7 @@ import Foundation
 import Testing
 import ThrowawayPostgres
 
-/// The engines the store contract suite runs on (DESIGN.md "Storage: one seam, two engines"), each opening a
+/// The engines the store contract suite runs on (docs/architecture.md "Storage: one seam, two engines"), each opening a
 /// migrated, empty domain on a clock the test moves.
 extension DomainEngine {
     /// A fresh domain on this engine, its clock at `now` (unix seconds), its passwords hashed at argon2id's least

@@ -11,7 +11,7 @@ import ThrowawayPostgres
 import PostgreSQL
 
 /// The App Attest endpoints over a real socket, against a `gatehouse serve` that trusts a synthetic root: the
-/// ceremony of DEVICE-API.md, state that survives a SIGKILL, concurrency, and the verdicts in traffic.
+/// ceremony of docs/device-api.md, state that survives a SIGKILL, concurrency, and the verdicts in traffic.
 @Suite("App Attest device API", .serialized, .needsSyntheticCA)
 struct AppAttestAPITests {
     static let appId = "ABCDE12345.com.example.app"

@@ -6,7 +6,7 @@ import Foundation
 import JSON
 import Testing
 
-/// The App Attest policy through HTTP (DEVICE-API.md "Launch validation and bundle version"): categories accepted
+/// The App Attest policy through HTTP (docs/device-api.md "Launch validation and bundle version"): categories accepted
 /// and refused, required and missing (an object of iOS 26), bundle versions compared as numbers, the observed values
 /// in the answers, the checklist item of a production environment, and the policy's bad input by pointer.
 @Suite(.serialized) struct AppAttestPolicyTests {

@@ -10,7 +10,7 @@ import TestSupport
 import TestThreads
 import ThrowawayPostgres
 
-/// The receipt refresh end to end (DEVICE-API.md "Refresh"): a served gatehouse trading receipts over TLS with the
+/// The receipt refresh end to end (docs/device-api.md "Refresh"): a served gatehouse trading receipts over TLS with the
 /// fake Apple, which checks the JWT (ES256, kid, iss, iat, no Bearer) and the body, and answers as told.
 @Suite("App Attest receipt refresh", .serialized, .needsSyntheticCA, .needsFakeGoogleTLS)
 struct AppAttestReceiptRefreshTests {

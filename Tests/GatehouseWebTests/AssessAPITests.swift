@@ -7,7 +7,7 @@ import Simulator
 import Testing
 
 /// `POST /api/v4/assess` for iOS over a real socket: the signed request judged whole with an App Attest assertion
-/// over its canonical string, the checks of DEVICE-API.md "Assessment", attack mode, and the receipt checked offline.
+/// over its canonical string, the checks of docs/device-api.md "Assessment", attack mode, and the receipt checked offline.
 @Suite("Assess: signed requests (iOS)", .serialized, .needsSyntheticCA)
 struct AssessAPITests {
     @Test func aGoodRequestIsProvenAndItsReceiptChecksOfflineAgainstTheServedKeys() throws {

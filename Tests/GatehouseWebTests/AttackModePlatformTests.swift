@@ -6,7 +6,7 @@ import JSON
 import Simulator
 import Testing
 
-/// Attack mode against a client that lies about its platform (DEVICE-API.md "Attack mode"), over a real socket: a
+/// Attack mode against a client that lies about its platform (docs/device-api.md "Attack mode"), over a real socket: a
 /// platform nothing checks is left alone only for an app registered on it, or when neither platform can be checked.
 @Suite("Assess: attack mode and the claimed platform", .serialized, .needsSyntheticCA)
 struct AttackModePlatformTests {

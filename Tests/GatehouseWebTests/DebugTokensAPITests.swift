@@ -8,7 +8,7 @@ import Simulator
 import Testing
 import ThrowawayPostgres
 
-/// Debug tokens over a loopback socket (DEVICE-API.md "Debug tokens"): the management endpoints, the debug provider
+/// Debug tokens over a loopback socket (docs/device-api.md "Debug tokens"): the management endpoints, the debug provider
 /// of `/api/v4/assess` under attack mode, expiry on the test clock, the last-used time, where the value never goes,
 /// traffic and the checklist.
 @Suite("Debug tokens")

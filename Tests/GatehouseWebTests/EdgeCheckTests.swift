@@ -8,7 +8,7 @@ import TestThreads
 import Testing
 import TestSupport
 
-/// The edge check for reverse proxies (DEVICE-API.md "The edge check"), over a real socket: every outcome under
+/// The edge check for reverse proxies (docs/device-api.md "The edge check"), over a real socket: every outcome under
 /// `enforce` and `monitor` through each proxy convention, a client's headers of the other conventions ignored, paths
 /// normalized, the secret-key rules, `consume` spending a receipt once, a revoked receipt key, attack mode's
 /// `challenge`, and the counts read back through the API and `/metrics`.

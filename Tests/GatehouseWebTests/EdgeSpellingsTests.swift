@@ -7,7 +7,7 @@ import Simulator
 import Testing
 import TestSupport
 
-/// Enforcement that cannot be walked around, at the edge (docs/DEVICE-API.md "Matching as the API routes"): every
+/// Enforcement that cannot be walked around, at the edge (docs/device-api.md "Matching as the API routes"): every
 /// spelling a framework would route to a protected handler is judged under its route, one receipt passes a `consume`
 /// route once whatever the spelling, and the backend libraries read the routes and modes from
 /// `GET /api/v4/edge/routes` ("One source of truth for modes").

@@ -6,7 +6,7 @@ import GatehouseTesting
 import JSON
 import Testing
 
-/// Per-address budgets by network (docs/DEVICE-API.md "Per-address budgets and IPv6"), over a real socket with the
+/// Per-address budgets by network (docs/device-api.md "Per-address budgets and IPv6"), over a real socket with the
 /// fake Google: an IPv6 client counts by its /64 and an IPv4-mapped address as its IPv4 address, and the calls for
 /// tokens Google could not decode are capped per environment and hour, whatever the number of networks they come from.
 @Suite("Play Integrity: budgets by network", .needsSyntheticCA, .needsFakeGoogleTLS)

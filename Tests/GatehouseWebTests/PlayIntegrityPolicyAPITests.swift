@@ -6,7 +6,7 @@ import Simulator
 import Testing
 import TestSupport
 
-/// The Play Integrity policy through HTTP with tokens minted with local keys (DEVICE-API.md "Play Integrity in
+/// The Play Integrity policy through HTTP with tokens minted with local keys (docs/device-api.md "Play Integrity in
 /// depth"): each knob changes the verdict as specified, the dialog that would fix it in the answer and in assess's
 /// attestation, testers' responses refused in production and accepted in development, the policy's bad input by
 /// pointer, and today's usage apart from the environment.

@@ -5,7 +5,7 @@ import GatehouseTesting
 import JSON
 import Testing
 
-/// Google's daily quota against replayed and junk tokens (DEVICE-API.md "Play Integrity"), over a real socket with
+/// Google's daily quota against replayed and junk tokens (docs/device-api.md "Play Integrity"), over a real socket with
 /// the fake Google: a token judged in the last 10 minutes is never sent again, junk Google cannot open is not kept
 /// among the failures the key check tries, and the calls are counted per environment and day (`/metrics`, the
 /// checklist's `android.googleQuota` against `playIntegrity.dailyQuota`).

@@ -6,7 +6,7 @@ import Storage
 import TestThreads
 import Testing
 
-/// `"consume": true` on `POST /api/v4/receipts/verify` (DEVICE-API.md "Receipts spent once"), over a real socket:
+/// `"consume": true` on `POST /api/v4/receipts/verify` (docs/device-api.md "Receipts spent once"), over a real socket:
 /// a receipt that is otherwise valid is spent by the first consuming call, and from then on every check of it is
 /// `consumed`; an invalid receipt is never spent; the spend is durable and purged after the receipt's `exp`.
 @Suite("Receipts spent once", .needsSyntheticCA)

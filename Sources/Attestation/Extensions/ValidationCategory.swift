@@ -9,7 +9,7 @@ public struct ValidationCategory: Sendable, Hashable, Comparable {
         self.value = value
     }
 
-    /// The names the policy and the observed values use, by number (ATTESTATION-NOTES.md §1.6).
+    /// The names the policy and the observed values use, by number (docs/attestation-notes.md §1.6).
     static let names: [UInt32: String] = [
         2: "testFlight", 3: "development", 4: "appStore", 5: "enterprise", 6: "developerID", 7: "localSigning",
     ]

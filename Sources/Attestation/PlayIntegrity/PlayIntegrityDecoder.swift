@@ -3,7 +3,7 @@ import JSON
 
 /// Opens Play Integrity tokens with an app's local keys: a JWE compact serialization (`alg` `A256KW`, `enc`
 /// `A256GCM`, RFC 7516/7518) whose plaintext is a JWS compact serialization (`ES256`, raw R‖S, RFC 7515) of the
-/// verdict payload. Nothing else is accepted; every failure says which layer failed (DEVICE-API.md
+/// verdict payload. Nothing else is accepted; every failure says which layer failed (docs/device-api.md
 /// "Play Integrity"). Pure and bounded; construct once, use from many threads.
 public struct PlayIntegrityDecoder: Sendable {
     /// The app's response keys.

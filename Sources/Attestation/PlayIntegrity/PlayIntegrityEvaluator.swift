@@ -2,7 +2,7 @@ import Crypto
 import JSON
 
 /// Judges a Play Integrity verdict payload against the environment's registration and the request, with every
-/// check of DEVICE-API.md "Play Integrity" in its order, under the environment's policy ("Play Integrity in depth"),
+/// check of docs/device-api.md "Play Integrity" in its order, under the environment's policy ("Play Integrity in depth"),
 /// and every reason collected. The payload may come from
 /// ``PlayIntegrityDecoder`` (local keys) or from Google's `decodeIntegrityToken` (`tokenPayloadExternal`): the
 /// same checks judge both. Pure: the time and whether the token was seen before are the caller's.

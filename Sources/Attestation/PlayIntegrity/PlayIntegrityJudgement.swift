@@ -1,10 +1,10 @@
 import JSON
 
 /// The outcome of judging one Play Integrity token: the verdict, the decoded payload (nil when it could not be
-/// decoded) and what it said (``PlayIntegrityObservation``). `json` is DEVICE-API.md's answer without `decodedBy`,
+/// decoded) and what it said (``PlayIntegrityObservation``). `json` is docs/device-api.md's answer without `decodedBy`,
 /// which the server adds.
 public struct PlayIntegrityJudgement: Sendable, Equatable {
-    /// The verdict: every reason found, in DEVICE-API.md's order.
+    /// The verdict: every reason found, in docs/device-api.md's order.
     public var verdict: Verdict
     /// The verdict payload as decoded, or nil when the token did not decrypt or verify.
     public var payload: JSON?
@@ -35,7 +35,7 @@ public struct PlayIntegrityJudgement: Sendable, Equatable {
         self.init(verdict: Verdict(reasons: [reason]), payload: nil, observed: .empty)
     }
 
-    /// The dialog that would fix the failure, when one would (DEVICE-API.md "The dialog that would fix it").
+    /// The dialog that would fix the failure, when one would (docs/device-api.md "The dialog that would fix it").
     public var remediation: PlayIntegrityRemediation? { PlayIntegrityRemediation(verdict) }
 
     /// `{"verdict": {"status", "reasons"}, "payload": … | null, "observed": {…}}` and `remediation` when there is one.

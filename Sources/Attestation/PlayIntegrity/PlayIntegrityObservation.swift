@@ -1,7 +1,7 @@
 import Crypto
 import JSON
 
-/// What a verdict payload said about the app and the device, as DEVICE-API.md's `observed` object and the traffic
+/// What a verdict payload said about the app and the device, as docs/device-api.md's `observed` object and the traffic
 /// rollups record it. Empty when nothing could be decoded. Values are bounded: verdict values that are not upper-case
 /// identifiers read `UNKNOWN`, a package name over 255 bytes is dropped, lists hold at most 32 entries.
 public struct PlayIntegrityObservation: Sendable, Equatable {
@@ -74,7 +74,7 @@ public struct PlayIntegrityObservation: Sendable, Equatable {
         lhs.json == rhs.json
     }
 
-    /// The `observed` object of DEVICE-API.md; `timestamp` as RFC 3339 (whole seconds), absent values as null.
+    /// The `observed` object of docs/device-api.md; `timestamp` as RFC 3339 (whole seconds), absent values as null.
     public var json: JSON {
         .object([
             JSON.Member("packageName", .optional(packageName)),

@@ -1,4 +1,4 @@
-/// What an environment asks of Play Integrity verdicts (DEVICE-API.md "The policy"). The defaults are the rules
+/// What an environment asks of Play Integrity verdicts (docs/device-api.md "The policy"). The defaults are the rules
 /// Gatehouse always had, but for testing responses, refused in production: an environment that sets nothing is judged
 /// as before.
 public struct PlayIntegrityPolicy: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import JSON
 
-/// The dialog that would fix a Play Integrity failure (DEVICE-API.md "The dialog that would fix it"): the app shows it
+/// The dialog that would fix a Play Integrity failure (docs/device-api.md "The dialog that would fix it"): the app shows it
 /// with `showDialog(activity, code)` (Google's `IntegrityDialogTypeCode`).
 public enum PlayIntegrityRemediation: Int, Sendable, CaseIterable {
     case getLicensed = 1

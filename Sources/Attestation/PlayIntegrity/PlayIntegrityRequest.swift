@@ -1,4 +1,4 @@
-/// What the device request says the token is for (DEVICE-API.md `POST /api/v4/attestation/play-integrity`).
+/// What the device request says the token is for (docs/device-api.md `POST /api/v4/attestation/play-integrity`).
 public struct PlayIntegrityRequest: Sendable, Equatable {
     /// The package the request speaks for.
     public var packageName: String

@@ -1,5 +1,5 @@
 extension Reason {
-    // Play Integrity (DEVICE-API.md "Play Integrity"), in the order the checks run.
+    // Play Integrity (docs/device-api.md "Play Integrity"), in the order the checks run.
 
     /// forged: the JWE does not decrypt with the decryption key, or is not `A256KW`/`A256GCM`, or is malformed.
     public static let decryptionFailed = Reason(.forged, "decryptionFailed")

@@ -1,7 +1,7 @@
 import Crypto
 import JSON
 
-/// Reads and checks App Attest receipts (DEVICE-API.md "Receipts and the risk metric"): pure (bytes, roots, an
+/// Reads and checks App Attest receipts (docs/device-api.md "Receipts and the risk metric"): pure (bytes, roots, an
 /// expectation and a time in; the fields and the reasons out), bounded, no state. Construct once, use from many
 /// threads.
 ///

@@ -1,6 +1,6 @@
 import Crypto
 
-/// One signed request to `POST /api/v4/assess` (DEVICE-API.md "Assessment"), as read from the envelope: what the
+/// One signed request to `POST /api/v4/assess` (docs/device-api.md "Assessment"), as read from the envelope: what the
 /// phone signed, the signature, and the attestation it brought. The web layer reads and checks the shapes; the
 /// judgement is ``AssessService``'s.
 public struct AssessRequest: Sendable {

@@ -3,7 +3,7 @@ import Crypto
 import GatehouseReceipts
 import Storage
 
-/// The judgement of one signed request (DEVICE-API.md "Assessment"; seed 003 "Request signing", "Attack mode"):
+/// The judgement of one signed request (docs/device-api.md "Assessment"; seed 003 "Request signing", "Attack mode"):
 /// the HMAC under the public key (constant time), the 5-minute window, the nonce spent per app across every
 /// environment (committed through group commit before the answer), the reported signing certificate, the
 /// attestation judged against the canonical string, attack mode, and the receipt.
@@ -163,7 +163,7 @@ public final class AssessService: Sendable {
         return !app.certificateDigests.contains(digest)
     }
 
-    /// Whether attack mode asks `request` for a verified attestation (DEVICE-API.md "Attack mode"). Always where its
+    /// Whether attack mode asks `request` for a verified attestation (docs/device-api.md "Attack mode"). Always where its
     /// platform could have proven itself. The platform is the client's word, so a platform with nothing set up is
     /// left alone only for an app the environment registers on it (a genuine install names its own platform), or
     /// when the environment can verify neither platform: claiming the unchecked platform dodges nothing.

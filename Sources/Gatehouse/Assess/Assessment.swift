@@ -1,7 +1,7 @@
 import Attestation
 import GatehouseReceipts
 
-/// What `POST /api/v4/assess` answers (DEVICE-API.md "Assessment"): the attestation's judgement, the tampering
+/// What `POST /api/v4/assess` answers (docs/device-api.md "Assessment"): the attestation's judgement, the tampering
 /// found in the envelope, attack mode's effect, and the receipt.
 public struct Assessment: Sendable {
     /// The attestation judged against the canonical string (nil: the request brought none).
@@ -37,7 +37,7 @@ public struct Assessment: Sendable {
     public var receiptBound: Bool
 }
 
-/// The envelope's tampering reasons (DEVICE-API.md: tampering lists only these).
+/// The envelope's tampering reasons (docs/device-api.md: tampering lists only these).
 public enum Tampering {
     /// `request.signature` is not the HMAC of the canonical string under the public key.
     public static let signatureInvalid = "signatureInvalid"
@@ -54,6 +54,6 @@ extension Reason {
     public static let requestReplayed = Reason(.rejected, "requestReplayed")
     /// The App Attest key spoke for more than two devices this UTC day.
     public static let oneKeyManyDevices = Reason(.rejected, "oneKeyManyDevices")
-    /// The debug token is unknown, revoked, expired or another environment's (DEVICE-API.md "Debug tokens").
+    /// The debug token is unknown, revoked, expired or another environment's (docs/device-api.md "Debug tokens").
     public static let debugTokenInvalid = Reason(.forged, "debugTokenInvalid")
 }

@@ -1,6 +1,6 @@
 import Crypto
 
-/// The canonical string of a signed request and what is derived from it (DEVICE-API.md "Assessment"): five lines
+/// The canonical string of a signed request and what is derived from it (docs/device-api.md "Assessment"): five lines
 /// joined by `\n` — `gatehouse-v2`, the platform, the timestamp in decimal, the nonce, and `signed:` + the lowercase
 /// hex SHA-256 of the `signed` text's bytes. The phone signs it with HMAC-SHA256 keyed by the public API key; Play
 /// Integrity's requestHash is its hex SHA-256; App Attest's clientData is the string itself.

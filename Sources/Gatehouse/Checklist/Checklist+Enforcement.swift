@@ -6,7 +6,7 @@ extension Checklist {
     /// Above this share of the last day's calls refused, an enforced route warns.
     static let refusingShare = 0.05
 
-    /// One item per route in `monitor` and per route in `enforce` (DEVICE-API.md "Outcomes"):
+    /// One item per route in `monitor` and per route in `enforce` (docs/device-api.md "Outcomes"):
     /// `enforcement.ready.<route>` warns (to act) when a monitored route would have refused under 1 % of its calls
     /// for seven days, so it can be enforced; `enforcement.refusing.<route>` warns when an enforced route refused more
     /// than 5 % of the last day's calls (a new app version without the SDK, or a setup fault).

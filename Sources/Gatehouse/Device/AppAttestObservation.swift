@@ -1,7 +1,7 @@
 import Attestation
 import JSON
 
-/// What a registration or an assertion showed beyond its verdict (DEVICE-API.md "App Attest in depth"): the launch
+/// What a registration or an assertion showed beyond its verdict (docs/device-api.md "App Attest in depth"): the launch
 /// validation category and bundle version it carried (iOS 27 and later), the key's risk metric, and, on
 /// registration, whether its receipt was accepted.
 public struct AppAttestObservation: Sendable, Equatable {

@@ -1,6 +1,6 @@
 import Attestation
 
-/// What a key registration answers (DEVICE-API.md "Key registration"): the verdict and what was learnt.
+/// What a key registration answers (docs/device-api.md "Key registration"): the verdict and what was learnt.
 public struct RegistrationOutcome: Sendable {
     public var verdict: Verdict
     /// The key id as the device claimed it.
@@ -13,7 +13,7 @@ public struct RegistrationOutcome: Sendable {
     public var observed: AppAttestObservation
 }
 
-/// What an assertion answers (DEVICE-API.md "Assertion"): the verdict and the assertion's counter, if readable.
+/// What an assertion answers (docs/device-api.md "Assertion"): the verdict and the assertion's counter, if readable.
 public struct AssertionOutcome: Sendable {
     public var verdict: Verdict
     public var counter: UInt32?

@@ -2,7 +2,7 @@ import Attestation
 import Crypto
 import Storage
 
-/// The server side of App Attest (DEVICE-API.md "Challenges", "App Attest"): loads what a judgement needs (the
+/// The server side of App Attest (docs/device-api.md "Challenges", "App Attest"): loads what a judgement needs (the
 /// environment's registration, the challenge, the attested key), calls the pure verifier, commits the state change
 /// (challenge consumed, key stored, counter advanced) through group commit before answering, and records the verdict
 /// into traffic.

@@ -1,4 +1,4 @@
-/// The receipt refresher's state of one environment (DEVICE-API.md "Refresh"): shown on the Apps tab, in the
+/// The receipt refresher's state of one environment (docs/device-api.md "Refresh"): shown on the Apps tab, in the
 /// checklist and in the tally, never inside the environment's representation.
 public struct AppleReceiptRefreshState: Sendable, Equatable {
     /// When the last pass ended (Unix seconds), nil before the first.

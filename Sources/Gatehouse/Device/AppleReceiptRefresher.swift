@@ -6,7 +6,7 @@ import HTTPClient
 import JSON
 import Synchronization
 
-/// Trades App Attest receipts for fresh ones at Apple (DEVICE-API.md "Refresh"): each active key's receipt once a
+/// Trades App Attest receipts for fresh ones at Apple (docs/device-api.md "Refresh"): each active key's receipt once a
 /// day, spread over the day by key, no sooner than its not-before, never within an hour of registration; a few calls
 /// at a time; one server per key across a cluster (a key is claimed by a conditional UPDATE before Apple is called).
 /// The new receipt is checked as Apple's `RECEIPT` for the key, made within 5 minutes, and stored with its risk

@@ -1,4 +1,4 @@
-/// When a key's receipt is next traded (DEVICE-API.md "Refresh"): spread over the day by the key id, no sooner
+/// When a key's receipt is next traded (docs/device-api.md "Refresh"): spread over the day by the key id, no sooner
 /// than the receipt's not-before, never within an hour of registration, and backed off with jitter after failures.
 /// Pure: times in, a time out.
 enum AppleReceiptSchedule {

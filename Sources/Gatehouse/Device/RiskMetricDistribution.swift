@@ -1,4 +1,4 @@
-/// How many keys had each risk metric over a week (DEVICE-API.md "Using the metric"), in the Traffic tab's buckets:
+/// How many keys had each risk metric over a week (docs/device-api.md "Using the metric"), in the Traffic tab's buckets:
 /// 1, 2, 3–5, 6–10, above 10.
 public struct RiskMetricDistribution: Sendable, Equatable {
     /// Keys per bucket, in ``labels`` order.

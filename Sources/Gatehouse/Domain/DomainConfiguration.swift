@@ -1,7 +1,7 @@
 import Crypto
 import Foundation
 
-/// What the domain needs to open (DESIGN.md "The domain's composition"): where the database is and how to use it, the
+/// What the domain needs to open (docs/architecture.md "The domain's composition"): where the database is and how to use it, the
 /// master key, the resources folder (its migrations), the trust anchors, and the outbound endpoints. The one-shot
 /// commands parse this alone (``parse(_:environment:positional:)``); the web's configuration embeds it and adds the
 /// rest (host, port, workers, cookies, proxies, rate limits).

@@ -1,7 +1,7 @@
 import Crypto
 import GatehouseReceipts
 
-/// The check a reverse proxy asks before it passes a call to the app's API (DEVICE-API.md "The edge check"): the
+/// The check a reverse proxy asks before it passes a call to the app's API (docs/device-api.md "The edge check"): the
 /// environment's route for the call, the receipt and its proof judged under the route's `require`, a `consume`
 /// route's receipt spent once across servers (committed before the answer), the outcome counted in memory, and
 /// whether the call may pass.

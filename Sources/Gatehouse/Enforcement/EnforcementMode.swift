@@ -1,4 +1,4 @@
-/// What a route (or an environment, for the calls no route matches) does with the calls it judges (DEVICE-API.md
+/// What a route (or an environment, for the calls no route matches) does with the calls it judges (docs/device-api.md
 /// "Routes and modes"): `off` checks and counts nothing, `monitor` judges and counts but never refuses, `enforce`
 /// refuses what is not `verified`.
 public enum EnforcementMode: String, Sendable, Equatable, CaseIterable, Comparable {

@@ -1,4 +1,4 @@
-/// What one judged call came with (DEVICE-API.md "Outcomes"): exactly one per call, the first that applies in the
+/// What one judged call came with (docs/device-api.md "Outcomes"): exactly one per call, the first that applies in the
 /// order of the cases.
 public enum EnforcementOutcome: String, Sendable, Equatable, Hashable, CaseIterable {
     /// No `antibot-token`.

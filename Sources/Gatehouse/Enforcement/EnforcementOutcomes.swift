@@ -2,7 +2,7 @@ import Foundation
 import Storage
 import Synchronization
 
-/// The outcomes of judged calls (DEVICE-API.md "Outcomes"): the edge check's counted in memory (no database round
+/// The outcomes of judged calls (docs/device-api.md "Outcomes"): the edge check's counted in memory (no database round
 /// trip per call) and added to the hourly rows by a background job each second; backends' reports added at once,
 /// once per idempotency key; the week per route read back for the API, the Traffic tab and the checklist.
 public final class EnforcementOutcomes: Sendable {

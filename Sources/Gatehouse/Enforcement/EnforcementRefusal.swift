@@ -1,4 +1,4 @@
-/// The problem a refused or unjudged call is answered with (docs/DEVICE-API.md "Failing: unavailable, misconfigured,
+/// The problem a refused or unjudged call is answered with (docs/device-api.md "Failing: unavailable, misconfigured,
 /// shutting down"): one table for the edge check and both backend libraries, held to the same text by the matching
 /// vectors (Tests/Fixtures/enforcement/matching.json), so a phone reads the same problem wherever it was refused.
 public enum EnforcementRefusal: Sendable, Equatable, CaseIterable {

@@ -1,6 +1,6 @@
 import GatehouseReceipts
 
-/// One route of an environment's enforcement (DEVICE-API.md "Routes and modes"): the calls it matches, the mode it
+/// One route of an environment's enforcement (docs/device-api.md "Routes and modes"): the calls it matches, the mode it
 /// judges them under, what it requires of their receipts, and whether it spends them.
 public struct EnforcementRoute: Sendable, Equatable {
     /// `[a-z0-9][a-z0-9-]{0,39}`, unique in the environment: the label of its counts.

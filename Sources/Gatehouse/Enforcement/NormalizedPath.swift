@@ -1,4 +1,4 @@
-/// The path of a call as routes match it (docs/DEVICE-API.md "The edge check", "Matching as the API routes"):
+/// The path of a call as routes match it (docs/device-api.md "The edge check", "Matching as the API routes"):
 /// percent-encoded unreserved characters decoded, other percent-encodings kept (hex digits in capitals), dot segments
 /// removed, repeated `/` collapsed, the query dropped. So `/api/pay%6Dents//1/./` is `/api/payments/1/`.
 ///

@@ -6,7 +6,7 @@ extension ReportedOutcomes {
     /// Largest count of one entry.
     public static let maxCount = 1_000_000
 
-    /// Reads a backend's report `{"counts": [{"route", "outcome", "hour", "count"}]}` (DEVICE-API.md "Outcomes
+    /// Reads a backend's report `{"counts": [{"route", "outcome", "hour", "count"}]}` (docs/device-api.md "Outcomes
     /// reported by a backend") received at `now`: every fault named by pointer.
     /// - Throws: ``ValidationError``.
     public static func parse(_ body: JSON, now: Int64) throws(ValidationError) -> [ReportedOutcomes] {

@@ -1,4 +1,4 @@
-/// A route's `match`, compiled (docs/DEVICE-API.md "Routes and modes"): an HTTP method or `*`, one space, then a path
+/// A route's `match`, compiled (docs/device-api.md "Routes and modes"): an HTTP method or `*`, one space, then a path
 /// pattern of `/`-separated segments where `*` is exactly one (non-empty) segment and a final `**` any rest, the
 /// empty rest included. Literal segments compare with the segments of a normalized path (``NormalizedPath``); the
 /// query string is never matched.

@@ -2,7 +2,7 @@ import Crypto
 import GatehouseReceipts
 
 /// Receipts whose signature verified, remembered by the token's SHA-256 until their `exp`, so that a receipt seen
-/// before costs the edge check no ECDSA verify of its own (DEVICE-API.md "The edge check"). Bounded: past `limit`
+/// before costs the edge check no ECDSA verify of its own (docs/device-api.md "The edge check"). Bounded: past `limit`
 /// entries the expired ones go, and if that is not enough, the half that expires first (so a flood of new receipts
 /// cannot empty it: the receipts of the last minutes stay). A hit names the key that signed the
 /// receipt: the caller checks it is still published, so a revoked key forgets what it verified.

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 
-/// The network a per-address budget counts a client under (docs/DEVICE-API.md "Per-address budgets and IPv6"): an
+/// The network a per-address budget counts a client under (docs/device-api.md "Per-address budgets and IPv6"): an
 /// IPv6 client by its `/64` (one subscriber or host usually holds a whole `/64`, and rotating addresses inside it must
 /// not buy a fresh budget), an IPv4-mapped IPv6 address (`::ffff:a.b.c.d`) as its IPv4 address, an IPv4 address as
 /// itself. Every per-address budget keys by it: Google decodes, the device API's rate limits, the login throttle's

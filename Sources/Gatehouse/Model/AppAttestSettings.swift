@@ -1,6 +1,6 @@
 import Attestation
 
-/// An environment's App Attest settings beyond its app ids (DEVICE-API.md "App Attest in depth"): the policy the
+/// An environment's App Attest settings beyond its app ids (docs/device-api.md "App Attest in depth"): the policy the
 /// verifier applies, and which DeviceCheck key (if any) trades receipts for fresh ones. The key's private half is
 /// never part of it.
 public struct AppAttestSettings: Sendable, Equatable {

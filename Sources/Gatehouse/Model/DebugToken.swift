@@ -1,4 +1,4 @@
-/// A debug token (DEVICE-API.md "Debug tokens"): a named, expiring way in for an environment's own simulators,
+/// A debug token (docs/device-api.md "Debug tokens"): a named, expiring way in for an environment's own simulators,
 /// emulators and CI builds, brought to `/api/v4/assess` as `{"provider": "debug", "token": "dt_…"}` in place of a
 /// platform attestation. The token itself is shown once at creation and stored as a hash: this value never holds it.
 public struct DebugToken: Sendable, Equatable {

@@ -9,9 +9,9 @@ public struct Environment: Sendable, Equatable {
     public var androidApps: [AndroidApp]
     public var appleAppIDs: [String]
     public var playIntegrity: PlayIntegrityStatus
-    /// Its routes and modes for the edge check and the backend middlewares (DEVICE-API.md "Enforcement").
+    /// Its routes and modes for the edge check and the backend middlewares (docs/device-api.md "Enforcement").
     public var enforcement: EnforcementSettings = EnforcementSettings()
-    /// Its App Attest policy and DeviceCheck key (DEVICE-API.md "App Attest in depth").
+    /// Its App Attest policy and DeviceCheck key (docs/device-api.md "App Attest in depth").
     public var appAttest: AppAttestSettings = AppAttestSettings()
     /// Bumped on every change; the entity tag clients send back in `If-Match`.
     public var revision: Int64

@@ -1,7 +1,7 @@
 import Crypto
 import JSON
 
-/// What calls to Google's `decodeIntegrityToken` may cost (DEVICE-API.md "Play Integrity": junk and the Google
+/// What calls to Google's `decodeIntegrityToken` may cost (docs/device-api.md "Play Integrity": junk and the Google
 /// budget): the project's quota is shared by every phone, so anyone holding the public key could otherwise spend it
 /// and Google's slots with distinct junk tokens. Junk is refused without a call; each client address may cause at
 /// most ``perAddress`` calls an hour (per server, like the device API's rate limits); and the last 5 % of the daily

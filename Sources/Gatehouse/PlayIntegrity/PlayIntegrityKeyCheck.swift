@@ -4,7 +4,7 @@ import JSON
 
 /// Tries candidate local keys on an environment's recent failures (the tokens the keys set then could not open,
 /// kept sealed for 24 hours) without saving anything: how many they decrypt, how many of those verify, and which
-/// packages the verified ones name (DEVICE-API.md "Keys checked before they are trusted").
+/// packages the verified ones name (docs/device-api.md "Keys checked before they are trusted").
 public struct PlayIntegrityKeyCheck: Sendable {
     let store: Store
 

@@ -1,6 +1,6 @@
 import Attestation
 
-/// What judging one Play Integrity token answers (DEVICE-API.md "Play Integrity"): the judgement and who decoded the
+/// What judging one Play Integrity token answers (docs/device-api.md "Play Integrity"): the judgement and who decoded the
 /// token.
 public struct PlayIntegrityOutcome: Sendable {
     /// Who opened the token: this server with the local keys, or Google with the service account.

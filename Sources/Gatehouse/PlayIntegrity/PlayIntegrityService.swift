@@ -2,7 +2,7 @@ import Attestation
 import Crypto
 import JSON
 
-/// The server side of Play Integrity (DEVICE-API.md "Play Integrity"): opens a token with the environment's local
+/// The server side of Play Integrity (docs/device-api.md "Play Integrity"): opens a token with the environment's local
 /// keys, or through Google with its service account when the local keys cannot decrypt it (or are not set), spends
 /// the token in the replay store before answering, judges the payload with the pure evaluator, keeps what the local
 /// keys could not open for the key check, and records the verdict into traffic.

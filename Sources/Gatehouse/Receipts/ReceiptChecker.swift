@@ -5,7 +5,7 @@ import Synchronization
 
 /// The server's check of a receipt for an app's backend (`POST /api/v4/receipts/verify`): the offline check of
 /// `GatehouseReceipts.ReceiptVerifier` under the published keys, then what only the server knows, whether the
-/// receipt was spent (DEVICE-API.md "Receipts spent once").
+/// receipt was spent (docs/device-api.md "Receipts spent once").
 ///
 /// A consuming check of a receipt that is otherwise valid spends it in a group-commit transaction committed before
 /// the answer (of concurrent consumers exactly one spends it); every later check of it, consuming or not, is not

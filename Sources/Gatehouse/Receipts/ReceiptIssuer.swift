@@ -1,7 +1,7 @@
 import Crypto
 import GatehouseReceipts
 
-/// Issues receipts (the `sessionToken` of `POST /api/v4/assess`, DEVICE-API.md "Receipts"): ES256 under the current
+/// Issues receipts (the `sessionToken` of `POST /api/v4/assess`, docs/device-api.md "Receipts"): ES256 under the current
 /// receipt key, valid ten minutes from the store's time, bound to the phone's key when one is given.
 public struct ReceiptIssuer: Sendable {
     let keys: ReceiptKeys

@@ -13,7 +13,7 @@ public struct ReceiptKeys: Sendable {
     let store: Store
     let cache = ReceiptKeyCache()
 
-    /// How long a retired key stays published, in seconds (DEVICE-API.md: an hour).
+    /// How long a retired key stays published, in seconds (docs/device-api.md: an hour).
     public static let retiredKeyLifetime: Int64 = 3600
     /// How long the keys read are kept, in seconds: a key revoked by the CLI in another process stops verifying within
     /// it (the edge check promises 10 seconds for a receipt it remembered; half that leaves room on a loaded machine).

@@ -2,7 +2,7 @@ import Crypto
 import JSON
 import Storage
 
-/// Debug tokens (DEVICE-API.md "Debug tokens"): create (the value returned once), list, revoke, and find the live
+/// Debug tokens (docs/device-api.md "Debug tokens"): create (the value returned once), list, revoke, and find the live
 /// token a debug assessment brings. Creation and revocation are audited by id and name, never by value; a use is
 /// written at most once a minute per token, so debug traffic does not turn every request into a write.
 public struct DebugTokens: Sendable {

@@ -8,7 +8,7 @@ extension Environments {
         return try store.read { db in try GoogleDecodeCountsTable.today(db, environmentID: id, now: now) }
     }
 
-    /// Today's use of environment `id`'s quota (DEVICE-API.md "Quota, counted as Google counts"): the Pacific day, the
+    /// Today's use of environment `id`'s quota (docs/device-api.md "Quota, counted as Google counts"): the Pacific day, the
     /// tokens judged per package and the calls to Google; apart from the environment, whose `ETag` traffic never moves.
     /// - Throws: `StorageError`; `DomainError.notFound`.
     public func playIntegrityUsage(_ id: String) throws -> PlayIntegrityUsage {

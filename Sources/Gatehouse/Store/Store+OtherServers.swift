@@ -1,4 +1,4 @@
-/// Following the changes other servers make to a shared database (DESIGN.md "Storage: one seam, two engines"): each
+/// Following the changes other servers make to a shared database (docs/architecture.md "Storage: one seam, two engines"): each
 /// change moves its tables' revisions in its own transaction, and its commit wakes the servers listening; each server
 /// then reads the revisions and forgets what it cached from the tables that moved. A server that heard nothing looks
 /// once a second anyway (a pooler such as pgBouncer in transaction mode drops `LISTEN`), and after a lost connection

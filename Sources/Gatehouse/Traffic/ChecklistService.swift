@@ -1,6 +1,6 @@
 import Storage
 
-/// The setup checklists (DESIGN.md "The setup checklist"): each environment's configuration judged against the
+/// The setup checklists (docs/architecture.md "The setup checklist"): each environment's configuration judged against the
 /// week's rollups, with the live secret keys, today's calls to Google and the active debug tokens. Evaluations are
 /// kept per environment (``RollupCache``) until the hour's rollups or what the checklist reads changes.
 public final class ChecklistService: Sendable {

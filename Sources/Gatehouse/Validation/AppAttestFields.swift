@@ -2,7 +2,7 @@ import Attestation
 import Crypto
 import JSON
 
-/// Checks of `appAttest` in an environment patch (DEVICE-API.md "App Attest in depth"): the policy's members and the
+/// Checks of `appAttest` in an environment patch (docs/device-api.md "App Attest in depth"): the policy's members and the
 /// DeviceCheck key. Messages never repeat the private key.
 public enum AppAttestFields {
     /// The most categories listed.

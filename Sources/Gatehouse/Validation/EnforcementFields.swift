@@ -1,7 +1,7 @@
 import GatehouseReceipts
 import JSON
 
-/// Reads an environment's `enforcement` (DEVICE-API.md "Routes and modes"): `{"mode", "routes": [{"name", "match",
+/// Reads an environment's `enforcement` (docs/device-api.md "Routes and modes"): `{"mode", "routes": [{"name", "match",
 /// "mode", "require", "consume"}]}`, every fault named by pointer (`/enforcement/routes/2/match`).
 public enum EnforcementFields {
     /// The mode and the routes a patch sets (nil: left alone).

@@ -1,7 +1,7 @@
 import Attestation
 import JSON
 
-/// `playIntegrity.policy` read and written (DEVICE-API.md "The policy"): each member checked by pointer; absent
+/// `playIntegrity.policy` read and written (docs/device-api.md "The policy"): each member checked by pointer; absent
 /// members keep their value, `null` sets one back to today's rule. The same reader reads the stored policy.
 public enum PlayIntegrityPolicyFields {
     /// Applies `value` (an object, or null for today's rules) to `policy`; every fault added to `errors` (and then

@@ -2,7 +2,7 @@ import Gatehouse
 import HTTP
 import JSON
 
-/// `/environments/{environmentId}/debug-tokens` (DEVICE-API.md "Debug tokens"): create (the value shown once), list
+/// `/environments/{environmentId}/debug-tokens` (docs/device-api.md "Debug tokens"): create (the value shown once), list
 /// (never the value), revoke.
 extension ManagementAPI {
     func listDebugTokens(_ request: Request) throws -> Response {

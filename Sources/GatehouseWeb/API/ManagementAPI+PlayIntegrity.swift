@@ -14,7 +14,7 @@ extension ManagementAPI {
         do {
             keys = try PlayIntegrityFields.candidateKeys(try JSONBody.read(request))
         } catch let error as ValidationError {
-            // Not keys at all: the request cannot be tried (400), as DEVICE-API.md's malformed fields.
+            // Not keys at all: the request cannot be tried (400), as docs/device-api.md's malformed fields.
             throw Problem.malformedRequest(error.errors, "not a Play key")
         }
         let result = try domain.keyCheck.run(environmentID: environment.id, keys: keys)

@@ -90,15 +90,15 @@ extension Application {
         add("POST", "/api/ingest/v1/verdicts", ingest.ingest)
         add("POST", "/api/ingest/v1/enforcement", ingest.ingestEnforcement)
 
-        // The edge check for reverse proxies (DEVICE-API.md "The edge check").
+        // The edge check for reverse proxies (docs/device-api.md "The edge check").
         EdgeAPI(edge: domain.edge, keys: domain.keys, environments: domain.environments).register(add: add, mount: { prefix, handler in
             router.mount(prefix, metered(prefix + "/…", handler))
         })
 
-        // Receipts: the JWKS and the backends' check (DEVICE-API.md "Receipts").
+        // Receipts: the JWKS and the backends' check (docs/device-api.md "Receipts").
         ReceiptsAPI(receiptKeys: domain.receiptKeys, keys: domain.keys, checker: domain.receiptChecker).register(add)
 
-        // Device API (DEVICE-API.md), with its rate limits per client address and per public key.
+        // Device API (docs/device-api.md), with its rate limits per client address and per public key.
         let clock = domain.clock
         let addressLimiter = RateLimiter(rate: configuration.deviceRatePerAddress, burst: configuration.deviceRatePerAddress * 2, clock: clock.monotonic)
         let keyLimiter = RateLimiter(rate: configuration.deviceRatePerKey, burst: configuration.deviceRatePerKey * 2, clock: clock.monotonic)

@@ -5,7 +5,7 @@ import HTTPServer
 import JSON
 import Mustache
 
-/// The Apps tab's App Attest policy and DeviceCheck key (DEVICE-API.md "App Attest in depth"): the policy's knobs as a
+/// The Apps tab's App Attest policy and DeviceCheck key (docs/device-api.md "App Attest in depth"): the policy's knobs as a
 /// plain form, the key write-only (never echoed, not even on errors), and a refresh pass now. Every change goes
 /// through `EnvironmentPatch.parse`, exactly as the Management API's.
 extension AppsController {

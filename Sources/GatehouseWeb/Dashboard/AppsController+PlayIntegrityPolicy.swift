@@ -5,7 +5,7 @@ import HTTPServer
 import JSON
 import Mustache
 
-/// The Apps tab's Play Integrity policy (DEVICE-API.md "The policy"): every knob on one plain form, explained in a
+/// The Apps tab's Play Integrity policy (docs/device-api.md "The policy"): every knob on one plain form, explained in a
 /// sentence, usable without JavaScript; saved through `EnvironmentPatch.parse` as the Management API's PATCH is; and
 /// today's use of the quota (Pacific day).
 extension AppsController {

@@ -68,7 +68,7 @@ struct EnforcementController: Sendable {
         data["hasRoutes"] = .bool(!settings.routes.isEmpty)
         let unmatched = counts[EnforcementSettings.unmatched] ?? RouteOutcomes(name: EnforcementSettings.unmatched)
         data["unmatched"] = ["outcomes": Self.outcomes(unmatched.all), "sentence": .string(EnforcementWording.wouldRefuse(unmatched))]
-        // Routes a backend's guard names (docs/DEVICE-API.md "Guards on the handler") that the environment does not hold.
+        // Routes a backend's guard names (docs/device-api.md "Guards on the handler") that the environment does not hold.
         let held = Set(settings.routes.map(\.name) + [EnforcementSettings.unmatched])
         let unheld = week.routes.filter { !held.contains($0.name) && $0.all.total > 0 }
         data["unheld"] = .array(unheld.map { figures in

@@ -40,7 +40,7 @@ extension EnvironmentsController {
         return pages.page("pages/environment-overview", title: environment.name, data, context: context, status: status, section: "environments")
     }
 
-    /// What attack mode asks of each platform, given what is set up (DEVICE-API.md "Attack mode": a phone must bring
+    /// What attack mode asks of each platform, given what is set up (docs/device-api.md "Attack mode": a phone must bring
     /// a verified attestation where the environment can check one; a platform with nothing set up is left alone only
     /// for the apps registered on it, or when neither platform can be checked).
     func attackCoverage(_ environment: Environment) -> [MustacheValue] {

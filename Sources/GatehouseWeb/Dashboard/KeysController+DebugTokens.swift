@@ -2,7 +2,7 @@ import Gatehouse
 import HTTP
 import Mustache
 
-/// The Keys tab's debug tokens (DEVICE-API.md "Debug tokens"): create one (its value shown once, with how to pass
+/// The Keys tab's debug tokens (docs/device-api.md "Debug tokens"): create one (its value shown once, with how to pass
 /// it), list them with expiry and last use, revoke one behind a confirmation. Same rules as the Management API's
 /// `/debug-tokens` endpoints.
 extension KeysController {

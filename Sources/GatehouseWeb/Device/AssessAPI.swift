@@ -3,7 +3,7 @@ import Gatehouse
 import HTTP
 import JSON
 
-/// `POST /api/v4/assess` (DEVICE-API.md "Assessment"): one signed request judged whole, answered with its receipt.
+/// `POST /api/v4/assess` (docs/device-api.md "Assessment"): one signed request judged whole, answered with its receipt.
 /// A well-formed request is judged (200), never refused; 400 names each unreadable field by pointer; 401 for an
 /// unknown public key; 413 over 64 KiB; 429 over the rate limits.
 struct AssessAPI: Sendable {
@@ -46,7 +46,7 @@ struct AssessAPI: Sendable {
         let attestation: JSON = assessment.attestation.map { result in
             var members: [JSON.Member] = [.init("provider", .string(result.provider)), .init("status", .string(result.verdict.status.rawValue)),
                                           .init("reasons", .array(result.verdict.reasons.map { .string($0) }))]
-            // The dialog that would fix a Play Integrity failure (DEVICE-API.md "The dialog that would fix it").
+            // The dialog that would fix a Play Integrity failure (docs/device-api.md "The dialog that would fix it").
             if result.provider == Provider.playIntegrity, let remediation = PlayIntegrityRemediation(result.verdict) {
                 members.append(.init("remediation", remediation.json))
             }

@@ -2,7 +2,7 @@ import Crypto
 import Gatehouse
 import JSON
 
-/// Reads the body of `POST /api/v4/assess` (DEVICE-API.md "Assessment") into an `AssessRequest`, naming every field
+/// Reads the body of `POST /api/v4/assess` (docs/device-api.md "Assessment") into an `AssessRequest`, naming every field
 /// that cannot be read by JSON pointer (`/request/nonce`, `/signed`, `/signed/app/id` for a member of the object the
 /// `signed` text holds). Shapes only: the judgement is the service's.
 struct AssessEnvelope {

@@ -4,7 +4,7 @@ import Gatehouse
 import HTTP
 import JSON
 
-/// The device endpoints of DEVICE-API.md "Challenges" and "App Attest": `POST /api/v4/attestation/challenge`,
+/// The device endpoints of docs/device-api.md "Challenges" and "App Attest": `POST /api/v4/attestation/challenge`,
 /// `/api/v4/attestation/app-attest` and `/api/v4/attestation/app-attest/assertion`. The body names the environment
 /// by its public key; a well-formed request is judged (200), never refused; 4xx only for what cannot be judged.
 struct DeviceAPI: Sendable {
@@ -86,7 +86,7 @@ struct DeviceAPI: Sendable {
         ["status": .string(verdict.status.rawValue), "reasons": .array(verdict.reasons.map { .string($0) })]
     }
 
-    /// `{"status", "reasons", "observed"}`, `observed` when something was (DEVICE-API.md "App Attest in depth").
+    /// `{"status", "reasons", "observed"}`, `observed` when something was (docs/device-api.md "App Attest in depth").
     static func json(_ verdict: Verdict, observed: AppAttestObservation) -> JSON {
         guard let observed = observed.json, case .object(var members) = json(verdict) else { return json(verdict) }
         members.append(.init("observed", observed))

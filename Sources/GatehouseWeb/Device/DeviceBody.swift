@@ -4,9 +4,9 @@ import HTTP
 import JSON
 
 /// A device request's JSON body, read field by field: every field that cannot be read is collected by JSON pointer
-/// and answered at once as a 400 problem (DEVICE-API.md: only requests that cannot be judged are refused).
+/// and answered at once as a 400 problem (docs/device-api.md: only requests that cannot be judged are refused).
 struct DeviceBody {
-    /// The largest body a device endpoint reads (DEVICE-API.md "Keys and authentication").
+    /// The largest body a device endpoint reads (docs/device-api.md "Keys and authentication").
     static let maxBytes = 64 * 1024
 
     let json: JSON

@@ -4,7 +4,7 @@ import HTTP
 import HTTPServer
 import JSON
 
-/// The edge check (DEVICE-API.md "The edge check"): one endpoint per reverse-proxy convention, each reading the
+/// The edge check (docs/device-api.md "The edge check"): one endpoint per reverse-proxy convention, each reading the
 /// original call only from its own convention's fields, so that a client cannot choose what is judged by sending
 /// another convention's headers (proxies pass most client headers to the check). Authenticated with one of the
 /// environment's secret keys, which the proxy's configuration sets (as a Bearer token, or as the password of Basic
@@ -35,7 +35,7 @@ struct EdgeAPI: Sendable {
     /// Enforcement tab reaches every backend within a minute.
     static let routesMaxAge = 30
 
-    /// The environment's routes and modes for the backend libraries (docs/DEVICE-API.md "One source of truth for
+    /// The environment's routes and modes for the backend libraries (docs/device-api.md "One source of truth for
     /// modes"): `{"environment", "mode", "routes"}` for the environment of the presented secret key, with a strong
     /// `ETag` and `Cache-Control: private, max-age=30`; `If-None-Match` → 304.
     func routes(_ request: Request) throws -> Response {

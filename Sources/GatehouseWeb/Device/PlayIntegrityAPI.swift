@@ -3,7 +3,7 @@ import Gatehouse
 import HTTP
 import JSON
 
-/// `POST /api/v4/attestation/play-integrity` (DEVICE-API.md "Play Integrity"): the same body limit, rate limits,
+/// `POST /api/v4/attestation/play-integrity` (docs/device-api.md "Play Integrity"): the same body limit, rate limits,
 /// public-key authentication and 400-by-pointer as the App Attest endpoints; a well-formed request is judged (200)
 /// `{"verdict", "decodedBy", "observed"}`.
 struct PlayIntegrityAPI: Sendable {

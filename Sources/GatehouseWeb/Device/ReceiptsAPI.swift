@@ -6,7 +6,7 @@ import HTTP
 import HTTPServer
 import JSON
 
-/// The receipt endpoints of DEVICE-API.md "Receipts": `GET /api/v4/receipts/keys` (the JWKS, cacheable) and
+/// The receipt endpoints of docs/device-api.md "Receipts": `GET /api/v4/receipts/keys` (the JWKS, cacheable) and
 /// `POST /api/v4/receipts/verify` (an app backend's check of a receipt and its proof, with the environment's secret
 /// key). The check is `GatehouseReceipts.ReceiptVerifier`, the same code a backend embeds, then the spent state that
 /// only the server holds (`ReceiptChecker`: `"consume": true` spends a receipt once).

@@ -50,7 +50,7 @@ extension Problem {
         return p
     }
 
-    /// A 400 for a request that cannot be read (DEVICE-API.md's malformed fields), naming each field by pointer;
+    /// A 400 for a request that cannot be read (docs/device-api.md's malformed fields), naming each field by pointer;
     /// `what` says what the fields failed to be ("cannot be read", "not a Play key").
     public static func malformedRequest(_ errors: [FieldError], _ what: String = "cannot be read") -> Problem {
         var p = Problem(status: 400, slug: "malformed-request", title: "Malformed request",

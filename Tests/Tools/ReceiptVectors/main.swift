@@ -5,7 +5,7 @@ import JSON
 
 // Writes the receipt conformance vectors (`make receipt-vectors`): receipts signed by the server's own signer
 // (`ReceiptSigner`), hand-made malformed ones, and the requests, proofs, times and policies to check them with, each
-// with the answer DEVICE-API.md "Receipts" gives. The expected answers are written here by hand, per case, and this
+// with the answer docs/device-api.md "Receipts" gives. The expected answers are written here by hand, per case, and this
 // tool refuses to write the file unless `ReceiptVerifier` gives each of them: GatehouseReceipts' tests, the Python
 // library's and the Node library's all read the file (Tests/Fixtures/receipts/conformance.json), so a difference is a
 // failing test in the language that differs.
@@ -210,7 +210,7 @@ guard CommandLine.arguments.count == 2 else {
     exit(2)
 }
 let document: JSON = [
-    "description": "Receipt conformance vectors (DEVICE-API.md \"Receipts\"): receipts signed by Gatehouse's ReceiptSigner and hand-made ones, with the request, proof, time (unix ms) and policy to check each with, and the answer every Gatehouse receipt library must give: valid, the reasons in order, and the claims when the signature verifies (as Gatehouse reads them: the members DEVICE-API.md names, `att` null when absent, `cnf.jwk` as kty, crv, x, y). Written by `make receipt-vectors` (Tests/Tools/ReceiptVectors); read by GatehouseReceipts' tests and the Python and Node libraries' tests.",
+    "description": "Receipt conformance vectors (docs/device-api.md \"Receipts\"): receipts signed by Gatehouse's ReceiptSigner and hand-made ones, with the request, proof, time (unix ms) and policy to check each with, and the answer every Gatehouse receipt library must give: valid, the reasons in order, and the claims when the signature verifies (as Gatehouse reads them: the members docs/device-api.md names, `att` null when absent, `cnf.jwk` as kty, crv, x, y). Written by `make receipt-vectors` (Tests/Tools/ReceiptVectors); read by GatehouseReceipts' tests and the Python and Node libraries' tests.",
     "cases": .array(written),
 ]
 try Data(document.serialized()).write(to: URL(fileURLWithPath: CommandLine.arguments[1]))

@@ -1,6 +1,6 @@
 'use strict';
 // The server's check of a receipt, POST /api/v4/receipts/verify with one of the environment's secret keys
-// (DEVICE-API.md "Receipts spent once"): with "consume": true it spends a receipt that is otherwise valid, once across
+// (docs/device-api.md "Receipts spent once"): with "consume": true it spends a receipt that is otherwise valid, once across
 // every server of the deployment, and every later check of it is not valid, reason `consumed`.
 
 const { readPolicy, verification } = require('./verify.cjs');

@@ -1,5 +1,5 @@
 'use strict';
-// The backend's own enforcement (DEVICE-API.md "The backend libraries", 3, and "Enforcement that cannot be walked
+// The backend's own enforcement (docs/device-api.md "The backend libraries", 3, and "Enforcement that cannot be walked
 // around"): one Engine per gatehouse()/createCheck(), judging a call either by the route table (as the edge check
 // does, Sources/Gatehouse/Enforcement/EdgeCheck.swift) or under a route named by a guard on the handler, with the
 // same outcomes, modes and refusals; a `consume` route spends its receipt through POST /api/v4/receipts/verify (the

@@ -1,5 +1,5 @@
 'use strict';
-// gatehouse-receipts: Gatehouse receipts checked in a Node backend (DEVICE-API.md "The backend libraries").
+// gatehouse-receipts: Gatehouse receipts checked in a Node backend (docs/device-api.md "The backend libraries").
 // The implementation is CommonJS so that `import` and `require` share one instance (one key cache, one reporter per
 // middleware); index.js is the ES module entry over it.
 

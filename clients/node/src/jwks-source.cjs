@@ -1,5 +1,5 @@
 'use strict';
-// The receipt signing keys, fetched from Gatehouse (GET /api/v4/receipts/keys) and kept (DEVICE-API.md "The backend
+// The receipt signing keys, fetched from Gatehouse (GET /api/v4/receipts/keys) and kept (docs/device-api.md "The backend
 // libraries", 2): kept while the answer's Cache-Control allows, then revalidated with its ETag (If-None-Match → 304);
 // fetched again on a kid it does not know at most once in 30 s, counted from the last fetch of any kind; the last good
 // set kept while Gatehouse cannot be reached. Concurrent callers share one fetch.

@@ -1,5 +1,5 @@
 'use strict';
-// What frameworks use (DEVICE-API.md "The backend libraries", 3, and "Guards on the handler"): gatehouse(options)
+// What frameworks use (docs/device-api.md "The backend libraries", 3, and "Guards on the handler"): gatehouse(options)
 // → `gh`, the connect-style route-table middleware (`app.use(gh)`) that also offers guards on handlers
 // (`gh.require(name)` for Express, `await gh.judge(name, req)` for any framework) and `gh.close()`; createCheck()
 // → `check(req)`, the framework-free route table; fastifyOnRequest() → a Fastify onRequest hook.

@@ -1,5 +1,5 @@
 'use strict';
-// The path of a call as route tables read it (DEVICE-API.md "The edge check", "Matching as the API routes"), as
+// The path of a call as route tables read it (docs/device-api.md "The edge check", "Matching as the API routes"), as
 // Sources/Gatehouse/Enforcement/NormalizedPath.swift reads it: percent-encoded unreserved characters decoded, other
 // percent-encodings kept (hex digits in capitals), dot segments removed, repeated `/` collapsed, the query dropped.
 // A path that two parsers could read differently is refused, the first offending byte from the left naming why.

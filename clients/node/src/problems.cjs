@@ -1,5 +1,5 @@
 'use strict';
-// Refusals and failures (DEVICE-API.md "Failing: unavailable, misconfigured, shutting down"): the one table of
+// Refusals and failures (docs/device-api.md "Failing: unavailable, misconfigured, shutting down"): the one table of
 // problem types, titles and details that the edge check (EnforcementRefusal.swift) and the Python library answer
 // with too, held to the same text by Tests/Fixtures/enforcement/matching.json; and a judgement turned into the
 // answer a framework sends: `{allow, status, outcome, route, mode, verification, problem, headers}`.

@@ -1,6 +1,6 @@
 'use strict';
 // A middleware's outcome counts, reported to POST /api/ingest/v1/enforcement once a minute from the background
-// (DEVICE-API.md "Outcomes reported by a backend"): `{"counts": [{"route", "outcome", "hour", "count"}]}`, at most
+// (docs/device-api.md "Outcomes reported by a backend"): `{"counts": [{"route", "outcome", "hour", "count"}]}`, at most
 // 1000 entries a report, each count at most 1 000 000, hours on the hour and at most 8 days old. Each report carries
 // its own Idempotency-Key and is retried with it until Gatehouse takes it, so a report is counted once however many
 // times it is sent; counts made meanwhile wait for the next report. The secret key is never logged.

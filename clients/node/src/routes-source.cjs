@@ -1,5 +1,5 @@
 'use strict';
-// One source of truth for modes (DEVICE-API.md "One source of truth for modes"): the environment's routes and modes
+// One source of truth for modes (docs/device-api.md "One source of truth for modes"): the environment's routes and modes
 // fetched from GET /api/v4/edge/routes with the secret key when the library starts (without blocking the start) and
 // again every 30 s, revalidated with the ETag (304); the last good set kept while Gatehouse cannot be reached; a
 // secret key Gatehouse refuses (401, 403), or one of another environment, a misconfiguration logged at error level

@@ -1,5 +1,5 @@
 'use strict';
-// Routes as an environment's `enforcement.routes` holds them (DEVICE-API.md "Routes and modes"), read as
+// Routes as an environment's `enforcement.routes` holds them (docs/device-api.md "Routes and modes"), read as
 // EnforcementFields.swift reads them, matched as RouteMatch.swift matches ("Matching as the API routes": methods and
 // literal segments without regard to ASCII case, a trailing `/` insignificant, HEAD judged as GET), on paths read as
 // path.cjs reads them.

@@ -1,4 +1,4 @@
-// The invariant of DEVICE-API.md "Enforcement that cannot be walked around", in-process under Debian's Express 4 on a
+// The invariant of docs/device-api.md "Enforcement that cannot be walked around", in-process under Debian's Express 4 on a
 // loopback port: a protected handler (`payments` = POST /api/payments, enforce, consume, require bound + verified;
 // `orders` = GET /api/orders/*, enforce), once behind the route-table middleware (app.use(gh)) and once behind guards
 // (gh.require), with the routes fetched from (fake) Gatehouse. Every spelling of the path and method (case, trailing

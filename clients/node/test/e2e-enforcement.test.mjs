@@ -1,5 +1,5 @@
 // End to end against a real `gatehouse serve` (support/gatehouse-server.mjs): one source of truth for modes and
-// failing well (DEVICE-API.md "Enforcement that cannot be walked around"). Routes come from GET /api/v4/edge/routes:
+// failing well (docs/device-api.md "Enforcement that cannot be walked around"). Routes come from GET /api/v4/edge/routes:
 // a route switched from monitor to enforce through the management API is enforced within 60 s (the refresh interval
 // made 1 s here; 30 s by default), revalidated with the ETag (304); a backend configured with another environment's
 // id, or with a secret key Gatehouse does not know, answers 503 gatehouse-misconfigured; the README's Express

@@ -1,4 +1,4 @@
-// Guards on handlers (DEVICE-API.md "Guards on the handler"): gh.require(name) under Debian's Express and
+// Guards on handlers (docs/device-api.md "Guards on the handler"): gh.require(name) under Debian's Express and
 // gh.judge(name, req) for any framework, against support/fake-gatehouse.mjs. A guard names the environment's route
 // whose mode, require and consume apply; a route the environment does not hold is judged under the environment's
 // mode, counted under its name, warned once; `mode` in code overrides. Behind the route table on the same request,

@@ -1,5 +1,5 @@
 // A route protects a handler only if every request the API would route to that handler is judged under that route, or
-// a stricter one (DEVICE-API.md "Enforcement that cannot be walked around"). Seeded: random route tables (literal
+// a stricter one (docs/device-api.md "Enforcement that cannot be walked around"). Seeded: random route tables (literal
 // segments in mixed case, `*`, a final `**`, methods and modes), each mounted on a real Express 4 app as the matching
 // Express paths (`*` → `:p`, `**` → `/prefix` and `/prefix/(.*)`: Debian's Express 4 uses path-to-regexp 6) behind
 // check(req); random spellings of each route's

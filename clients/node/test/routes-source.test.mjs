@@ -1,4 +1,4 @@
-// One source of truth for modes and failing well (DEVICE-API.md "One source of truth for modes", "Failing:
+// One source of truth for modes and failing well (docs/device-api.md "One source of truth for modes", "Failing:
 // unavailable, misconfigured, shutting down"), against support/fake-gatehouse.mjs, whose GET /api/v4/edge/routes can
 // change its answer, stall, fail or refuse the key: the routes are fetched without blocking and refreshed (the
 // interval made short here; 30 s by default), revalidated with the ETag, kept while Gatehouse is down; until the

@@ -1,5 +1,5 @@
 """The distribution as pip installed it (make test-python-client): one runtime dependency, typed, and the public
-names DEVICE-API.md "The backend libraries" fixes, with its signatures."""
+names docs/device-api.md "The backend libraries" fixes, with its signatures."""
 import inspect
 import os
 from importlib import metadata

@@ -1,7 +1,7 @@
 import PostgreSQL
 import Storage
 
-/// Opening a store on PostgreSQL: for deployments that run several servers on one database (DESIGN.md "Storage:
+/// Opening a store on PostgreSQL: for deployments that run several servers on one database (docs/architecture.md "Storage:
 /// one seam, two engines"). With `Store+SQLite`, the only place of the domain that names an engine.
 extension Store {
     /// Connects to the PostgreSQL database at `url` (handed to libpq whole) with a pool of `poolSize` connections,

@@ -1,7 +1,7 @@
 import Crypto
 import Storage
 
-/// Single-use App Attest challenges (DEVICE-API.md "Challenges"): issued for an environment, valid 5 minutes,
+/// Single-use App Attest challenges (docs/device-api.md "Challenges"): issued for an environment, valid 5 minutes,
 /// consumed once. Only the SHA-256 of a challenge is stored; its text is what the device hashes.
 ///
 /// The SQL runs on PostgreSQL too: consuming is one `DELETE … RETURNING`, so of several servers or threads

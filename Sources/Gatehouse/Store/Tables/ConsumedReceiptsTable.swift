@@ -1,7 +1,7 @@
 import Storage
 
 /// The `consumed_receipts` table: receipts spent by a consuming verification, by environment and `sub`, kept until
-/// the receipt's `exp` (DEVICE-API.md "Receipts spent once").
+/// the receipt's `exp` (docs/device-api.md "Receipts spent once").
 ///
 /// Portable SQL: consuming is one `INSERT … ON CONFLICT DO NOTHING`, so of several servers or threads consuming one
 /// receipt exactly one inserts the row; every other sees it consumed.

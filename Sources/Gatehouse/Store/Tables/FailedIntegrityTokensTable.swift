@@ -4,7 +4,7 @@ import Storage
 /// The recent failures of an environment (`failed_integrity_tokens`): the most recent tokens (``kept`` per
 /// environment) that the local keys could not decrypt or verify, or that nothing was set to decode, each sealed under
 /// the master key with the environment id as associated data, for ``lifetime``. Candidate keys are tried on them
-/// before they are trusted (DEVICE-API.md "Keys checked before they are trusted").
+/// before they are trusted (docs/device-api.md "Keys checked before they are trusted").
 ///
 /// Portable SQL: `INSERT … ON CONFLICT DO NOTHING` (a token failing twice is kept once), then a `DELETE … WHERE`
 /// of what falls beyond the newest ``kept``.

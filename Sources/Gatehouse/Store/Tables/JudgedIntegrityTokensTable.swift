@@ -2,7 +2,7 @@ import Attestation
 import Storage
 
 /// The tokens sent to Google in the last 10 minutes (`judged_integrity_tokens`), by SHA-256: a token judged in that
-/// time is never sent again, so a replayed or junk token costs none of the project's daily quota (DEVICE-API.md "Play
+/// time is never sent again, so a replayed or junk token costs none of the project's daily quota (docs/device-api.md "Play
 /// Integrity"). The reservation is made in a transaction before the call; the call is counted once it was sent.
 ///
 /// Portable SQL: the reservation is one `INSERT … ON CONFLICT DO NOTHING`, so of several presentations of one token

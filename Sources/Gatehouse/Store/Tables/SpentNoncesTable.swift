@@ -2,7 +2,7 @@ import Crypto
 import Storage
 
 /// The `spent_nonces` table: the nonces of signed requests, per app id across every environment of this server, kept
-/// while their request could still be inside the 5-minute window (DEVICE-API.md "Assessment").
+/// while their request could still be inside the 5-minute window (docs/device-api.md "Assessment").
 ///
 /// Portable SQL: spending is one `INSERT … ON CONFLICT DO NOTHING`, so of several servers or threads presenting one
 /// nonce exactly one inserts the row; the rest see it spent.

@@ -1,6 +1,6 @@
 """Gatehouse receipts checked in a Python backend.
 
-Three layers, as in DEVICE-API.md "The backend libraries":
+Three layers, as in docs/device-api.md "The backend libraries":
 
 1. :func:`verify_session_token` and :func:`verify_request_proof`: pure (keys, time and request in, result out), the
    same checks, reasons and policy as the Swift library's ``ReceiptVerifier``; they never raise on what a client

@@ -1,4 +1,4 @@
-"""The judgement of each call, as Gatehouse's edge check makes it (DEVICE-API.md "Outcomes", "The edge check",
+"""The judgement of each call, as Gatehouse's edge check makes it (docs/device-api.md "Outcomes", "The edge check",
 "Enforcement that cannot be walked around"), for a route table (the middlewares: the route the call's method and
 path match) or for a named route (the guards: the route the framework already chose). Shared by every integration:
 the judging is a generator that asks its driver for what blocks (the keys, a consuming check), so an asyncio driver

@@ -1,4 +1,4 @@
-"""Guards on the handler (DEVICE-API.md "Guards on the handler"): the framework has already chosen the handler, so
+"""Guards on the handler (docs/device-api.md "Guards on the handler"): the framework has already chosen the handler, so
 the guard judges the call under the route it names, whatever the spelling of the path that reached it."""
 from __future__ import annotations
 

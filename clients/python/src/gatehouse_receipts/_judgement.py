@@ -1,4 +1,4 @@
-"""What a middleware or a guard decided for one call, and the one table of refusal problems (DEVICE-API.md
+"""What a middleware or a guard decided for one call, and the one table of refusal problems (docs/device-api.md
 "Failing: unavailable, misconfigured, shutting down"): the same ``type``, ``title``, ``status`` and ``detail`` as the
 edge check and the Node library (held to it by Tests/Fixtures/enforcement/matching.json), with ``outcome``, ``route``
 and ``reasons`` beside them, and the ``Gatehouse-Outcome`` and ``Gatehouse-Route`` headers (never an empty one)."""

@@ -1,4 +1,4 @@
-"""A call's path as routes match it (DEVICE-API.md "The edge check", "Matching as the API routes"), read as
+"""A call's path as routes match it (docs/device-api.md "The edge check", "Matching as the API routes"), read as
 Gatehouse's edge check reads it (``NormalizedPath``): percent-encoded unreserved characters decoded, dot segments
 removed, repeated ``/`` collapsed, the query dropped; and a path that two parsers could read differently refused,
 the first offending byte from the left naming why."""

@@ -1,4 +1,4 @@
-"""Reporting a middleware's outcome counts to Gatehouse (DEVICE-API.md "Outcomes reported by a backend"): counted in
+"""Reporting a middleware's outcome counts to Gatehouse (docs/device-api.md "Outcomes reported by a backend"): counted in
 memory by route, outcome and hour, sent once a minute from a background thread to
 ``POST /api/ingest/v1/enforcement`` with an ``Idempotency-Key`` per report, and a report that did not arrive sent
 again with the same key (so it counts once)."""

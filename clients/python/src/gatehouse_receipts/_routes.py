@@ -1,4 +1,4 @@
-"""Routes and their modes (DEVICE-API.md "Routes and modes", "Matching as the API routes"), read and matched as
+"""Routes and their modes (docs/device-api.md "Routes and modes", "Matching as the API routes"), read and matched as
 Gatehouse's edge check does (``RouteMatch``, ``EnforcementSettings``): methods and literal segments compared without
 regard to ASCII case, a trailing ``/`` insignificant, ``HEAD`` judged as ``GET``."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""One source of truth for modes (DEVICE-API.md "One source of truth for modes"): the environment's routes and modes
+"""One source of truth for modes (docs/device-api.md "One source of truth for modes"): the environment's routes and modes
 fetched from ``GET /api/v4/edge/routes`` when the library starts (in a background thread, so the application's start
 never waits) and again every 30 s, revalidated with the ``ETag``; the last good set kept while Gatehouse cannot be
 reached; and a secret key Gatehouse refuses, or one of another environment, a misconfiguration."""

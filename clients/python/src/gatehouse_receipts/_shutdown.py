@@ -1,4 +1,4 @@
-"""Counts reported when the process stops (DEVICE-API.md "Failing: unavailable, misconfigured, shutting down"): at
+"""Counts reported when the process stops (docs/device-api.md "Failing: unavailable, misconfigured, shutting down"): at
 interpreter exit, and on ``SIGTERM`` and ``SIGINT`` (how uvicorn, gunicorn, systemd, Docker and Kubernetes stop a
 service, and Ctrl-C), chaining whatever handler was installed before ours, so the server still stops as it would
 have. Handlers can only be installed from the main thread; elsewhere only the exit hook applies."""

@@ -1,4 +1,4 @@
-"""The receipt signing keys, fetched from Gatehouse and kept (DEVICE-API.md "The backend libraries", layer 2)."""
+"""The receipt signing keys, fetched from Gatehouse and kept (docs/device-api.md "The backend libraries", layer 2)."""
 from __future__ import annotations
 
 import asyncio
