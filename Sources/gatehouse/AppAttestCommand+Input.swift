@@ -1,26 +1,27 @@
 import Attestation
 import Crypto
 import Foundation
+import Gatehouse
 
 extension AppAttestCommand {
     /// Exactly one of `dataFlag` (turned into a hash by `hash`) and `--client-data-hash HEX`.
-    static func clientDataHash(_ options: CommandOptions, dataFlag: String, hash: (String) throws -> [UInt8]) throws -> [UInt8] {
+    static func clientDataHash(_ options: ConfigurationValues, dataFlag: String, hash: (String) throws -> [UInt8]) throws -> [UInt8] {
         switch (options[dataFlag], options["--client-data-hash"]) {
         case (let data?, nil): return try hash(data)
         case (nil, let hex?): return try decode(hex, as: "--client-data-hash", Hex.decode)
-        default: throw UsageError("give exactly one of \(dataFlag) and --client-data-hash")
+        default: throw ConfigurationError("give exactly one of \(dataFlag) and --client-data-hash")
         }
     }
 
     static func decode(_ text: String, as name: String, _ decoder: (String) -> [UInt8]?) throws -> [UInt8] {
-        guard let bytes = decoder(text.filter { !$0.isWhitespace }) else { throw UsageError("\(name) does not decode") }
+        guard let bytes = decoder(text.filter { !$0.isWhitespace }) else { throw ConfigurationError("\(name) does not decode") }
         return bytes
     }
 
     /// The bytes of a path, or of standard input for `-`.
     static func readFile(_ path: String) throws -> [UInt8] {
         if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw UsageError("cannot read \(path)") }
+        guard let data = FileManager.default.contents(atPath: path) else { throw ConfigurationError("cannot read \(path)") }
         return Array(data)
     }
 
@@ -37,14 +38,14 @@ extension AppAttestCommand {
     static func readPublicKey(_ argument: String) throws -> ECPublicKey {
         if FileManager.default.fileExists(atPath: argument) {
             let text = String(decoding: try readFile(argument), as: UTF8.self)
-            guard let key = try? ECPublicKey(pem: text) else { throw UsageError("\(argument) holds no P-256 PEM public key") }
+            guard let key = try? ECPublicKey(pem: text) else { throw ConfigurationError("\(argument) holds no P-256 PEM public key") }
             return key
         }
         if let point = Hex.decode(argument), let key = try? ECPublicKey(x962: point) { return key }
         if let der = Base64.decode(argument.filter { !$0.isWhitespace }), let key = try? ECPublicKey(derSubjectPublicKeyInfo: der) {
             return key
         }
-        throw UsageError("--public-key is neither a PEM file, base64 SPKI DER nor hex X9.62 of a P-256 key")
+        throw ConfigurationError("--public-key is neither a PEM file, base64 SPKI DER nor hex X9.62 of a P-256 key")
     }
 
     /// An RFC 3339 time (fractional seconds allowed) in Unix seconds.
@@ -53,7 +54,7 @@ extension AppAttestCommand {
         let fractional = ISO8601DateFormatter()
         fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         guard let date = plain.date(from: text) ?? fractional.date(from: text) else {
-            throw UsageError("--at must be an RFC 3339 time such as 2024-04-18T00:00:00Z")
+            throw ConfigurationError("--at must be an RFC 3339 time such as 2024-04-18T00:00:00Z")
         }
         return Int64(date.timeIntervalSince1970.rounded(.down))
     }

@@ -1,12 +1,13 @@
 import Attestation
 import Crypto
 import Foundation
+import Gatehouse
 import JSON
 
 extension AppAttestCommand {
     /// `verify-receipt`: a receipt (from an attestation or from Apple) checked and printed.
     static func verifyReceipt(_ arguments: [String]) throws -> (valid: Bool, output: [String: Any]) {
-        let options = try CommandOptions(arguments, single: ["--receipt", "--public-key", "--app-id", "--at", "--roots"], usage: usage)
+        let options = try Command.options(arguments, values: ["--receipt", "--public-key", "--app-id", "--at", "--roots"])
         let receipt = try readObject(try options.required("--receipt"))
         let key = try options["--public-key"].map(readPublicKey)
         let now = try options["--at"].map(parseTime) ?? Int64(Date().timeIntervalSince1970)

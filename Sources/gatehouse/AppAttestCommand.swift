@@ -1,6 +1,7 @@
 import Attestation
 import Crypto
 import Foundation
+import Gatehouse
 
 /// `gatehouse app-attest verify-attestation | verify-assertion | verify-receipt`: the App Attest verifier offline, on files, as
 /// docs/device-api.md "Offline CLI" describes. Prints one JSON object; exits 0 verified, 1 judged and not verified,
@@ -28,12 +29,6 @@ enum AppAttestCommand {
     0 verified (valid), 1 not, 2 wrong usage or an unreadable file.
     """
 
-    /// A usage error or an unreadable file: exit status 2, message on standard error.
-    struct UsageError: Error, CustomStringConvertible {
-        let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
             print(usage)
@@ -44,7 +39,7 @@ enum AppAttestCommand {
             case "verify-attestation": judged(try verifyAttestation(Array(arguments.dropFirst())))
             case "verify-assertion": judged(try verifyAssertion(Array(arguments.dropFirst())))
             case "verify-receipt": try verifyReceipt(Array(arguments.dropFirst()))
-            default: throw UsageError("unknown app-attest command \(arguments[0])\n\n\(usage)")
+            default: throw ConfigurationError("unknown app-attest command \(arguments[0])\n\n\(usage)")
             }
             print(try serialize(output))
             return passed ? 0 : 1
@@ -60,8 +55,8 @@ enum AppAttestCommand {
     }
 
     static func verifyAttestation(_ arguments: [String]) throws -> (Verdict, [String: Any]) {
-        let options = try CommandOptions(arguments, single: ["--attestation", "--key-id", "--app-id", "--challenge", "--client-data-hash",
-                                                             "--at", "--environment-kind", "--roots", "--receipt-roots"], usage: usage)
+        let options = try Command.options(arguments, values: ["--attestation", "--key-id", "--app-id", "--challenge", "--client-data-hash",
+                                                             "--at", "--environment-kind", "--roots", "--receipt-roots"])
         let attestation = try readObject(try options.required("--attestation"))
         let keyId = try decode(try options.required("--key-id"), as: "--key-id", Base64.decode)
         let appId = try options.required("--app-id")
@@ -71,7 +66,7 @@ enum AppAttestCommand {
         switch options["--environment-kind"] ?? "development" {
         case "production": production = true
         case "development": production = false
-        case let other: throw UsageError("--environment-kind must be production or development, not \(other)")
+        case let other: throw ConfigurationError("--environment-kind must be production or development, not \(other)")
         }
         let roots: AppAttestRoots
         if let path = options["--roots"] {
@@ -102,15 +97,15 @@ enum AppAttestCommand {
     }
 
     static func verifyAssertion(_ arguments: [String]) throws -> (Verdict, [String: Any]) {
-        let options = try CommandOptions(arguments, single: ["--assertion", "--public-key", "--app-id", "--client-data",
-                                                             "--client-data-hash", "--previous-counter"], usage: usage)
+        let options = try Command.options(arguments, values: ["--assertion", "--public-key", "--app-id", "--client-data",
+                                                             "--client-data-hash", "--previous-counter"])
         let assertion = try readObject(try options.required("--assertion"))
         let publicKey = try readPublicKey(try options.required("--public-key"))
         let appId = try options.required("--app-id")
         let clientDataHash = try clientDataHash(options, dataFlag: "--client-data") { SHA256.hash(try readObject($0)) }
         var window = CounterWindow.fresh
         if let text = options["--previous-counter"] {
-            guard let newest = UInt32(text) else { throw UsageError("--previous-counter must be an integer from 0 to \(UInt32.max)") }
+            guard let newest = UInt32(text) else { throw ConfigurationError("--previous-counter must be an integer from 0 to \(UInt32.max)") }
             window = CounterWindow(newest: newest, seenBelow: 0)
         }
         // The key plays a production key in a development environment: developmentKey cannot arise offline.

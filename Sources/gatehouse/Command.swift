@@ -46,7 +46,7 @@ enum Command {
                 return try Serve.run(rest, environment: environment)
             case "migrate":
                 if rest.contains("--help") { return help("gatehouse migrate [options]", "Applies pending migrations from Migrations/ and exits.") }
-                let (configuration, _) = try DomainConfiguration.parse(rest, environment: environment)
+                let (configuration, _, _) = try DomainConfiguration.parse(rest, environment: environment)
                 let status = try openDomain(configuration).database.migrationStatus()
                 let location = configuration.location
                 print("\(location.isPostgres ? "" : "database ")\(location.redacted): \(status.applied.count) migrations applied, \(status.pending.count) pending")
@@ -67,7 +67,7 @@ enum Command {
                 if rest.contains("--help") {
                     return help("gatehouse caches reset [options]", "Moves every revision on, so that every server of a PostgreSQL database forgets what it cached within a second: run it after changing Gatehouse's tables with SQL by hand (such changes move no revision). On SQLite, restart gatehouse serve instead: it holds the file alone and reads no revisions.")
                 }
-                let (configuration, _) = try DomainConfiguration.parse(Array(rest.dropFirst()), environment: environment)
+                let (configuration, _, _) = try DomainConfiguration.parse(Array(rest.dropFirst()), environment: environment)
                 guard configuration.location.isPostgres else {
                     throw ConfigurationError("on SQLite one gatehouse serve holds the file and follows no revisions: restart it to forget what it cached")
                 }
@@ -80,7 +80,7 @@ enum Command {
                 return SimulateCommand.run(rest)
             case "backup":
                 if rest.contains("--help") { return help("gatehouse backup FILE [options]", "Copies a consistent snapshot of the database to FILE through SQLite's online backup, while the server keeps serving.") }
-                let (configuration, positional) = try DomainConfiguration.parse(rest, environment: environment, positional: 1)
+                let (configuration, _, positional) = try DomainConfiguration.parse(rest, environment: environment, positional: 1)
                 guard !configuration.location.isPostgres else {
                     throw ConfigurationError("gatehouse backup copies a SQLite database; back up PostgreSQL with pg_dump (or your provider's snapshots)")
                 }
@@ -138,27 +138,12 @@ enum Command {
         FileHandle.standardError.write(Data("gatehouse: \(message)\n".utf8))
     }
 
-    /// Takes `--name value` style options of a subcommand out of the arguments.
-    static func take(_ names: [String], from arguments: [String]) throws -> ([String: String], [String]) {
-        var found: [String: String] = [:]
-        var rest: [String] = []
-        var i = 0
-        while i < arguments.count {
-            let a = arguments[i]
-            if let name = names.first(where: { a == $0 || a.hasPrefix($0 + "=") }) {
-                if a.hasPrefix(name + "=") {
-                    found[name] = String(a.dropFirst(name.count + 1))
-                } else {
-                    guard i + 1 < arguments.count else { throw ConfigurationError("\(name) needs a value") }
-                    found[name] = arguments[i + 1]
-                    i += 1
-                }
-            } else {
-                rest.append(a)
-            }
-            i += 1
-        }
-        return (found, rest)
+    /// The options of an offline command (no domain, no `GATEHOUSE_*` variables): `values` take a value, the last
+    /// one given wins; `repeatable` ones are kept in order; `switches` take none.
+    /// - Throws: `ConfigurationError` for an unknown option or a missing value.
+    static func options(_ arguments: [String], values: [String], repeatable: [String] = [], switches: [String] = []) throws -> ConfigurationValues {
+        try ConfigurationValues.parse(arguments, environment: [:], options: ConfigurationOption.command(values: values, repeatable: repeatable, switches: switches),
+                                      positional: 0).0
     }
 
     static func admin(_ arguments: [String], environment: [String: String]) throws -> Int32 {
@@ -167,8 +152,8 @@ enum Command {
             return help("gatehouse admin create --email E [--role owner|editor|viewer] [options] < password", "Creates an admin (default role owner). The password (at least 12 characters) is read from standard input, one line.",
                         extra: "  --email E              the admin's e-mail\n  --role ROLE            owner (default), editor or viewer\n")
         }
-        let (own, rest) = try take(["--email", "--role"], from: Array(arguments.dropFirst()))
-        let (configuration, _) = try DomainConfiguration.parse(rest, environment: environment)
+        let (configuration, own, _) = try DomainConfiguration.parse(Array(arguments.dropFirst()), environment: environment,
+                                                                    extra: ConfigurationOption.command(values: ["--email", "--role"]))
         guard let email = own["--email"] else { throw ConfigurationError("--email is required") }
         guard let role = Admin.Role(rawValue: own["--role"] ?? "owner") else { throw ConfigurationError("--role must be owner, editor or viewer") }
         guard let line = readLine(strippingNewline: true) else { throw ConfigurationError("give the password on standard input") }
@@ -183,8 +168,8 @@ enum Command {
             return help("gatehouse token create --name N --scope read|write [options]", "Creates a management API token and prints it once on standard output (only its hash is kept).",
                         extra: "  --name N               what the token is for\n  --scope S              read or write\n")
         }
-        let (own, rest) = try take(["--name", "--scope"], from: Array(arguments.dropFirst()))
-        let (configuration, _) = try DomainConfiguration.parse(rest, environment: environment)
+        let (configuration, own, _) = try DomainConfiguration.parse(Array(arguments.dropFirst()), environment: environment,
+                                                                    extra: ConfigurationOption.command(values: ["--name", "--scope"]))
         guard let name = own["--name"] else { throw ConfigurationError("--name is required") }
         guard let scope = ManagementToken.Scope(rawValue: own["--scope"] ?? "") else { throw ConfigurationError("--scope must be read or write") }
         let (_, secret) = try openDomain(configuration).tokens.create(name: name, scope: scope, actor: .system)

@@ -34,7 +34,7 @@ enum PlayIntegrityCommand {
         }
         do {
             guard arguments[0] == "decode" else {
-                throw AppAttestCommand.UsageError("unknown play-integrity command \(arguments[0])\n\n\(usage)")
+                throw ConfigurationError("unknown play-integrity command \(arguments[0])\n\n\(usage)")
             }
             let judgement = try decode(Array(arguments.dropFirst()))
             print(judgement.json.text)
@@ -46,16 +46,15 @@ enum PlayIntegrityCommand {
     }
 
     static func decode(_ arguments: [String]) throws -> PlayIntegrityJudgement {
-        let options = try CommandOptions(arguments, single: ["--token", "--decryption-key", "--verification-key", "--request-hash", "--package", "--at",
-                                                             "--policy", "--environment-kind"],
-                                         repeatable: ["--digest"], flags: ["--outside-play"], usage: usage)
+        let options = try Command.options(arguments, values: ["--token", "--decryption-key", "--verification-key", "--request-hash", "--package", "--at",
+                                                             "--policy", "--environment-kind"], repeatable: ["--digest"], switches: ["--outside-play"])
         let tokenPath = try options.required("--token")
         let keys: PlayIntegrityKeys
         do {
             keys = try PlayIntegrityKeys(decryptionKeyBase64: try options.required("--decryption-key"),
                                          verificationKeyBase64: try options.required("--verification-key"))
         } catch let error as PlayIntegrityKeyError {
-            throw AppAttestCommand.UsageError("--\(error.field == .decryptionKey ? "decryption-key" : "verification-key"): \(error.message)")
+            throw ConfigurationError("--\(error.field == .decryptionKey ? "decryption-key" : "verification-key"): \(error.message)")
         }
         let requestHash = try options.required("--request-hash")
         let digests = try options.all("--digest").map(parseDigest)
@@ -66,7 +65,7 @@ enum PlayIntegrityCommand {
         switch options["--environment-kind"] ?? "development" {
         case "production": production = true
         case "development": production = false
-        case let other: throw AppAttestCommand.UsageError("--environment-kind must be production or development, not \(other)")
+        case let other: throw ConfigurationError("--environment-kind must be production or development, not \(other)")
         }
         var policy = PlayIntegrityPolicy()
         if let text = options["--policy"] {
@@ -75,12 +74,12 @@ enum PlayIntegrityCommand {
             do {
                 json = try JSONParser.parse(source)
             } catch {
-                throw AppAttestCommand.UsageError("--policy is not JSON: \(error.message)")
+                throw ConfigurationError("--policy is not JSON: \(error.message)")
             }
             var errors = FieldErrors()
             PlayIntegrityPolicyFields.apply(json, at: "", to: &policy, errors: &errors)
             if let first = errors.errors.first {
-                throw AppAttestCommand.UsageError("--policy: \(first.pointer.isEmpty ? "the policy" : first.pointer) \(first.message)")
+                throw ConfigurationError("--policy: \(first.pointer.isEmpty ? "the policy" : first.pointer) \(first.message)")
             }
         }
 
@@ -107,7 +106,7 @@ enum PlayIntegrityCommand {
     static func parseDigest(_ text: String) throws -> [UInt8] {
         if let bytes = Hex.decode(text.filter { $0 != ":" }), bytes.count == 32 { return bytes }
         if let bytes = Base64.decode(text), bytes.count == 32 { return bytes }
-        throw AppAttestCommand.UsageError("--digest \(text) is not hex or base64 of 32 bytes (a SHA-256 certificate digest)")
+        throw ConfigurationError("--digest \(text) is not hex or base64 of 32 bytes (a SHA-256 certificate digest)")
     }
 
     /// The bytes without ASCII white space around them (a token file usually ends with a line break).

@@ -16,9 +16,9 @@ enum ReceiptsCommand {
                 \(ReceiptKeys.refreshSeconds) seconds), so receipts they signed stop verifying.
                 """)
         }
-        let options = Array(arguments.dropFirst())
-        let revokeNow = options.contains("--revoke-now")
-        let (configuration, _) = try DomainConfiguration.parse(options.filter { $0 != "--revoke-now" }, environment: environment)
+        let (configuration, own, _) = try DomainConfiguration.parse(Array(arguments.dropFirst()), environment: environment,
+                                                                    extra: ConfigurationOption.command(values: [], switches: ["--revoke-now"]))
+        let revokeNow = own["--revoke-now"] != nil
         let domain = try Command.openDomain(configuration)
         // On a database no server has served yet there is no key to retire: make the first, then rotate it.
         try domain.receiptKeys.prepare()

@@ -1,6 +1,7 @@
 import Attestation
 import Crypto
 import Foundation
+import Gatehouse
 import JSON
 import Simulator
 
@@ -47,11 +48,11 @@ enum SimulateCommand {
             case "make-keys": return try makeKeys(arguments.dropFirst().first)
             case "make-ca": return try makeCA(arguments.dropFirst().first)
             default:
-                let report = try simulate(try CommandOptions(arguments, single: valued, flags: flags, usage: usage))
+                let report = try simulate(try Command.options(arguments, values: Array(valued), switches: Array(flags)))
                 print(report.text)
                 return report["assess"]?["status"]?.integer == 200 ? 0 : 1
             }
-        } catch let error as AppAttestCommand.UsageError {
+        } catch let error as ConfigurationError {
             Command.fail("\(error)")
             return 2
         } catch {
@@ -60,7 +61,7 @@ enum SimulateCommand {
         }
     }
 
-    static func simulate(_ values: CommandOptions) throws -> JSON {
+    static func simulate(_ values: ConfigurationValues) throws -> JSON {
         let http = try PlainHTTP(endpoint: try values.required("--endpoint"))
         let apiKey = try values.required("--api-key")
         let platform = try values.required("--platform")
@@ -70,7 +71,7 @@ enum SimulateCommand {
         options.withoutAttestation = values["--no-attestation"] != nil
         if values["--wrong-signature"] != nil { options.signingKey = apiKey + "-not-it" }
         if let skew = values["--clock-skew"] {
-            guard let seconds = Int64(skew) else { throw AppAttestCommand.UsageError("--clock-skew takes whole seconds") }
+            guard let seconds = Int64(skew) else { throw ConfigurationError("--clock-skew takes whole seconds") }
             options.clockSkew = seconds * 1000
         }
         options.secretKey = values["--secret-key"]
@@ -78,18 +79,18 @@ enum SimulateCommand {
         if let path = values["--proof-path"] { options.proofPath = path }
         if let label = values["--validation-category"] {
             guard let category = ValidationCategory(label: label) else {
-                throw AppAttestCommand.UsageError("--validation-category must be one of \(ValidationCategory.knownNames.joined(separator: ", ")) or a number")
+                throw ConfigurationError("--validation-category must be one of \(ValidationCategory.knownNames.joined(separator: ", ")) or a number")
             }
             options.validationCategory = category.value
         }
         if let version = values["--bundle-version"] {
             guard !version.isEmpty, version.utf8.count <= AppAttestExtensions.maxBundleVersionBytes else {
-                throw AppAttestCommand.UsageError("--bundle-version must be 1 to \(AppAttestExtensions.maxBundleVersionBytes) bytes")
+                throw ConfigurationError("--bundle-version must be 1 to \(AppAttestExtensions.maxBundleVersionBytes) bytes")
             }
             options.bundleVersion = version
         }
         if let token = values["--debug-token"] {
-            guard platform == "android" || platform == "ios" else { throw AppAttestCommand.UsageError("--platform must be android or ios") }
+            guard platform == "android" || platform == "ios" else { throw ConfigurationError("--platform must be android or ios") }
             let appID = try values.required("--app-id")
             options.appID = platform == "ios" ? bundleID(appID) : appID
             let digest = platform == "android" ? try PlayIntegrityCommand.parseDigest(try values.required("--digest")) : nil
@@ -100,20 +101,20 @@ enum SimulateCommand {
             options.appID = values["--app-id"] ?? "com.example.app"
             let decryption = try values.required("--decryption-key")
             guard let decryptionKey = Base64.decode(decryption), decryptionKey.count == 32 else {
-                throw AppAttestCommand.UsageError("--decryption-key must be base64 of 32 bytes")
+                throw ConfigurationError("--decryption-key must be base64 of 32 bytes")
             }
             let signing = try ECPrivateKey(pem: try read(try values.required("--verification-private-key")))
             let digest = try PlayIntegrityCommand.parseDigest(try values.required("--digest"))
             let verdictName = values["--verdict"] ?? "genuine"
             guard let verdict = SimulatedVerdict(rawValue: verdictName) else {
-                throw AppAttestCommand.UsageError("--verdict must be one of \(SimulatedVerdict.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ConfigurationError("--verdict must be one of \(SimulatedVerdict.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return try Phone(http: http, options: options).android(minter: PlayIntegrityMinter(decryptionKey: decryptionKey, signingKey: signing),
                                                                   digest: digest, verdict: verdict)
         case "ios":
             let teamAppID = try values.required("--app-id")
             guard teamAppID.utf8.count > 11, Array(teamAppID.utf8)[10] == UInt8(ascii: ".") else {
-                throw AppAttestCommand.UsageError("--app-id must be TEAMID.bundleId on iOS (a 10-character team id)")
+                throw ConfigurationError("--app-id must be TEAMID.bundleId on iOS (a 10-character team id)")
             }
             options.appID = String(teamAppID.dropFirst(11))
             let certificate = try values.required("--ca-cert")
@@ -121,7 +122,7 @@ enum SimulateCommand {
                                             receipts: try receiptSigner(beside: certificate))
             return try Phone(http: http, options: options).ios(ca: ca, teamAppID: teamAppID)
         default:
-            throw AppAttestCommand.UsageError("--platform must be android or ios")
+            throw ConfigurationError("--platform must be android or ios")
         }
     }
 
@@ -148,14 +149,14 @@ enum SimulateCommand {
         do {
             return try String(contentsOfFile: path, encoding: .utf8)
         } catch {
-            throw AppAttestCommand.UsageError("cannot read \(path)")
+            throw ConfigurationError("cannot read \(path)")
         }
     }
 
     /// Writes `decryption.key` (base64) and `verification.pem` (the private half Google would hold) into `directory`
     /// and prints the `playIntegrity.local` object to PATCH into an environment.
     static func makeKeys(_ directory: String?) throws -> Int32 {
-        guard let directory else { throw AppAttestCommand.UsageError("make-keys needs a directory") }
+        guard let directory else { throw ConfigurationError("make-keys needs a directory") }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let minter = try PlayIntegrityMinter.random()
         try write(minter.decryptionKeyBase64 + "\n", to: directory + "/decryption.key")
@@ -167,7 +168,7 @@ enum SimulateCommand {
 
     /// Writes a synthetic App Attest CA into `directory`: `roots.pem` for the server, `ca.pem` and `ca.key` for the phone.
     static func makeCA(_ directory: String?) throws -> Int32 {
-        guard let directory else { throw AppAttestCommand.UsageError("make-ca needs a directory") }
+        guard let directory else { throw ConfigurationError("make-ca needs a directory") }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let ca = try SyntheticAppAttest()
         try write(ca.rootPEM, to: directory + "/roots.pem")
@@ -187,7 +188,7 @@ enum SimulateCommand {
 
     static func write(_ text: String, to path: String) throws {
         guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw AppAttestCommand.UsageError("cannot write \(path)")
+            throw ConfigurationError("cannot write \(path)")
         }
     }
 }

@@ -54,86 +54,86 @@ public struct DomainConfiguration: Sendable {
     /// The folder of migrations (`NNNN_name.sql`, PostgreSQL's in `postgresql/`).
     public var migrationsDirectory: String { resources + "/Migrations" }
 
-    /// The domain's options, as flags and `GATEHOUSE_*` variables.
-    public static let options: [ConfigurationOption] = [
-        ConfigurationOption(flag: "--database", variable: "GATEHOUSE_DATABASE", help: "SQLite file, created when missing (default gatehouse.sqlite), or a postgres:// URL handed to libpq whole for several servers on one PostgreSQL; GATEHOUSE_DATABASE_FILE names a file holding it", takesValue: true),
-        ConfigurationOption(flag: "--database-prepared-statements", variable: "GATEHOUSE_DATABASE_PREPARED_STATEMENTS", help: "on (default) or off: off behind a pooler in transaction mode (pgBouncer before 1.21), which cannot keep prepared statements", takesValue: true),
-        ConfigurationOption(flag: "--database-pool", variable: "GATEHOUSE_DATABASE_POOL", help: "PostgreSQL connections this server opens at most, 1 to 256 (default 8)", takesValue: true),
-        ConfigurationOption(flag: "--durability", variable: "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous; PostgreSQL synchronous_commit off)", takesValue: true),
-        ConfigurationOption(flag: "--resources", variable: "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory when it holds them, else the executable's folder or the nearest one above it that does; one-shot commands read only Migrations/)", takesValue: true),
-        ConfigurationOption(flag: "--master-key", variable: "GATEHOUSE_MASTER_KEY", help: "base64 of 32 bytes sealing secrets at rest; GATEHOUSE_MASTER_KEY_FILE names a file holding it (SQLite default: a key file <database>.key, created with mode 0600; PostgreSQL: required, the same on every server)", takesValue: true),
-        ConfigurationOption(flag: "--app-attest-roots", variable: "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)", takesValue: true),
-        ConfigurationOption(flag: "--app-attest-receipt-roots", variable: "GATEHOUSE_APP_ATTEST_RECEIPT_ROOTS", help: "PEM file of roots replacing Apple Root CA - G3 for App Attest receipts (tests, private deployments; logged as a warning)", takesValue: true),
-        ConfigurationOption(flag: "--app-attest-data-endpoint", variable: "GATEHOUSE_APP_ATTEST_DATA_ENDPOINT", help: "https base URL replacing Apple's receipt refresh endpoints (https://data.appattest.apple.com, https://data-development.appattest.apple.com) for tests", takesValue: true),
-        ConfigurationOption(flag: "--app-attest-refresh", variable: "GATEHOUSE_APP_ATTEST_REFRESH", help: "background (default): active keys' receipts are refreshed through Apple once a day; manual: only by the management endpoint", takesValue: true),
-        ConfigurationOption(flag: "--google-decodes-per-address", variable: "GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS", help: "calls to Google's decodeIntegrityToken one client address may cause per hour, per server; 0 = no limit (default 100)", takesValue: true),
-        ConfigurationOption(flag: "--google-undecodable-per-hour", variable: "GATEHOUSE_GOOGLE_UNDECODABLE_PER_HOUR", help: "calls to Google per environment and hour, across servers, for tokens Google could not decode; past it tokens no local key opens are googleBudgetExceeded until the hour turns; 0 = no cap (default 1 % of the environment's dailyQuota)", takesValue: true),
-        ConfigurationOption(flag: "--play-integrity-endpoint", variable: "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)", takesValue: true),
-        ConfigurationOption(flag: "--outbound-ca-file", variable: "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)", takesValue: true),
-        ConfigurationOption(flag: "--token-uri-hosts", variable: "GATEHOUSE_TOKEN_URI_HOSTS", help: "comma-separated host or host:port a service account's https token_uri may name besides Google's token endpoint (tests, private deployments)", takesValue: true),
+    /// The domain's options, as flags and `GATEHOUSE_*` variables, each with what its value sets.
+    public static let settings: [Setting<DomainConfiguration>] = [
+        Setting("--database", "GATEHOUSE_DATABASE", file: "GATEHOUSE_DATABASE_FILE", help: "SQLite file, created when missing (default gatehouse.sqlite), or a postgres:// URL handed to libpq whole for several servers on one PostgreSQL; GATEHOUSE_DATABASE_FILE names a file holding it") {
+            $0.database = try $1.nonEmpty("a SQLite file or a postgres:// URL")
+        },
+        Setting("--database-prepared-statements", "GATEHOUSE_DATABASE_PREPARED_STATEMENTS", help: "on (default) or off: off behind a pooler in transaction mode (pgBouncer before 1.21), which cannot keep prepared statements") {
+            $0.databasePreparedStatements = try $1.flag()
+        },
+        Setting("--database-pool", "GATEHOUSE_DATABASE_POOL", help: "PostgreSQL connections this server opens at most, 1 to 256 (default 8)") {
+            $0.databasePool = try $1.integer(in: 1...256)
+        },
+        Setting("--durability", "GATEHOUSE_DURABILITY", help: "full (default): every acknowledged change survives a power cut; normal: only a killed process, the last commits roll back on a power cut (SQLite synchronous; PostgreSQL synchronous_commit off)") {
+            guard let durability = CommitDurability(rawValue: $1.text.lowercased()) else {
+                throw $1.mistake("must be full (every acknowledged change survives a power cut) or normal, got \($1.text)")
+            }
+            $0.durability = durability
+        },
+        Setting("--resources", "GATEHOUSE_RESOURCES", help: "folder with Public/, Templates/ and Migrations/ (default: the working directory when it holds them, else the executable's folder or the nearest one above it that does; one-shot commands read only Migrations/)") {
+            $0.resources = $1.text
+        },
+        Setting("--master-key", "GATEHOUSE_MASTER_KEY", file: "GATEHOUSE_MASTER_KEY_FILE", help: "base64 of 32 bytes sealing secrets at rest; GATEHOUSE_MASTER_KEY_FILE names a file holding it (SQLite default: a key file <database>.key, created with mode 0600; PostgreSQL: required, the same on every server)") {
+            if !$1.text.isEmpty { $0.masterKey = $1.text }
+        },
+        Setting("--app-attest-roots", "GATEHOUSE_APP_ATTEST_ROOTS", help: "PEM file of App Attest roots replacing Apple's (tests, private deployments; logged as a warning)") {
+            if !$1.text.isEmpty { $0.appAttestRoots = $1.text }
+        },
+        Setting("--app-attest-receipt-roots", "GATEHOUSE_APP_ATTEST_RECEIPT_ROOTS", help: "PEM file of roots replacing Apple Root CA - G3 for App Attest receipts (tests, private deployments; logged as a warning)") {
+            if !$1.text.isEmpty { $0.appAttestReceiptRoots = $1.text }
+        },
+        Setting("--app-attest-data-endpoint", "GATEHOUSE_APP_ATTEST_DATA_ENDPOINT", help: "https base URL replacing Apple's receipt refresh endpoints (https://data.appattest.apple.com, https://data-development.appattest.apple.com) for tests") {
+            if !$1.text.isEmpty { $0.appAttestDataEndpoint = try $1.https() }
+        },
+        Setting("--app-attest-refresh", "GATEHOUSE_APP_ATTEST_REFRESH", help: "background (default): active keys' receipts are refreshed through Apple once a day; manual: only by the management endpoint") {
+            guard let mode = AppleReceiptRefreshMode(rawValue: $1.text.lowercased()) else { throw $1.mistake("must be background or manual, got \($1.text)") }
+            $0.appAttestRefresh = mode
+        },
+        Setting("--google-decodes-per-address", "GATEHOUSE_GOOGLE_DECODES_PER_ADDRESS", help: "calls to Google's decodeIntegrityToken one client address may cause per hour, per server; 0 = no limit (default 100)") {
+            $0.googleDecodesPerAddress = try $1.integer(in: 0...1_000_000, meaning: " (0: no limit)")
+        },
+        Setting("--google-undecodable-per-hour", "GATEHOUSE_GOOGLE_UNDECODABLE_PER_HOUR", help: "calls to Google per environment and hour, across servers, for tokens Google could not decode; past it tokens no local key opens are googleBudgetExceeded until the hour turns; 0 = no cap (default 1 % of the environment's dailyQuota)") {
+            $0.googleUndecodablePerHour = try $1.integer(in: 0...1_000_000, meaning: " (0: no cap)")
+        },
+        Setting("--play-integrity-endpoint", "GATEHOUSE_PLAY_INTEGRITY_ENDPOINT", help: "https base URL of Google's Play Integrity API (default https://playintegrity.googleapis.com; tests point it at a fake)") {
+            if !$1.text.isEmpty { $0.playIntegrityEndpoint = try $1.https() }
+        },
+        Setting("--outbound-ca-file", "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)") {
+            if !$1.text.isEmpty { $0.outboundCAFile = $1.text }
+        },
+        Setting("--token-uri-hosts", "GATEHOUSE_TOKEN_URI_HOSTS", help: "comma-separated host or host:port a service account's https token_uri may name besides Google's token endpoint (tests, private deployments)") {
+            let hosts = $1.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            guard hosts.allSatisfy({ host in !host.contains("/") && !host.contains("@") }) else {
+                throw $1.mistake("takes host or host:port names separated by commas, got \($1.text)")
+            }
+            $0.tokenEndpoints = TokenEndpoints(extraHosts: hosts)
+        },
     ]
 
-    /// The domain's half of a command line (the one-shot commands take nothing else); returns the positional
-    /// arguments, at most `positional` of them.
+    /// The domain's options as the parser and `--help` see them.
+    public static var options: [ConfigurationOption] { settings.map(\.option) }
+
+    /// The domain's half of a command line with a command's own `extra` options; returns the values (the command
+    /// reads its own from them) and the positional arguments, at most `positional` of them.
     /// - Throws: `ConfigurationError` saying what to set.
-    public static func parse(_ arguments: [String], environment: [String: String], positional: Int = 0) throws(ConfigurationError) -> (DomainConfiguration, [String]) {
-        let (values, rest) = try ConfigurationValues.parse(arguments, environment: environment, options: options, positional: positional)
-        return (try DomainConfiguration(values), rest)
+    public static func parse(_ arguments: [String], environment: [String: String], positional: Int = 0,
+                             extra: [ConfigurationOption] = []) throws(ConfigurationError) -> (DomainConfiguration, ConfigurationValues, [String]) {
+        let (values, rest) = try ConfigurationValues.parse(arguments, environment: environment, options: options + extra, positional: positional)
+        var configuration = DomainConfiguration()
+        try values.apply(settings, to: &configuration)
+        try configuration.validate()
+        return (configuration, values, rest)
     }
 
-    /// The domain's options read from `values`, over the defaults.
+    /// What no single option can say: a database location that reads two ways, a PostgreSQL database without a
+    /// master key.
     /// - Throws: `ConfigurationError` saying what to set.
-    public init(_ values: ConfigurationValues) throws(ConfigurationError) {
-        if let v = try values.value("--database", orFileNamedBy: "GATEHOUSE_DATABASE_FILE") {
-            guard !v.isEmpty else { throw ConfigurationError("\(values.name("--database")) must name a SQLite file or a postgres:// URL") }
-            database = v
-        }
-        databasePool = try values.integer("--database-pool", in: 1...256) ?? databasePool
-        if values["--database-prepared-statements"] != nil { databasePreparedStatements = try values.flag("--database-prepared-statements") }
-        if let v = values["--durability"] {
-            guard let durability = CommitDurability(rawValue: v.lowercased()) else {
-                throw ConfigurationError("\(values.name("--durability")) must be full (every acknowledged change survives a power cut) or normal, got \(v)")
-            }
-            self.durability = durability
-        }
-        if let v = values["--resources"] { resources = v }
-        if let v = try values.value("--master-key", orFileNamedBy: "GATEHOUSE_MASTER_KEY_FILE"), !v.isEmpty { masterKey = v }
+    public func validate() throws(ConfigurationError) {
         if let ambiguity = location.ambiguity { throw ConfigurationError("--database: \(ambiguity)") }
         if location.isPostgres && masterKey == nil {
             throw ConfigurationError("on PostgreSQL every server needs the same master key, which cannot live beside the data: set --master-key / GATEHOUSE_MASTER_KEY (base64 of 32 bytes) or GATEHOUSE_MASTER_KEY_FILE")
         }
-        if let v = values["--app-attest-roots"], !v.isEmpty { appAttestRoots = v }
-        if let v = values["--app-attest-receipt-roots"], !v.isEmpty { appAttestReceiptRoots = v }
-        if let v = values["--app-attest-data-endpoint"], !v.isEmpty {
-            guard v.lowercased().hasPrefix("https://"), v.count > "https://".count else {
-                throw ConfigurationError("\(values.name("--app-attest-data-endpoint")) must be an https:// URL, got \(v)")
-            }
-            appAttestDataEndpoint = v
-        }
-        if let v = values["--app-attest-refresh"] {
-            guard let mode = AppleReceiptRefreshMode(rawValue: v.lowercased()) else {
-                throw ConfigurationError("\(values.name("--app-attest-refresh")) must be background or manual, got \(v)")
-            }
-            appAttestRefresh = mode
-        }
-        if let v = values["--play-integrity-endpoint"], !v.isEmpty {
-            guard v.lowercased().hasPrefix("https://"), v.count > "https://".count else {
-                throw ConfigurationError("\(values.name("--play-integrity-endpoint")) must be an https:// URL, got \(v)")
-            }
-            playIntegrityEndpoint = v
-        }
-        if let v = values["--outbound-ca-file"], !v.isEmpty { outboundCAFile = v }
-        if let v = values["--token-uri-hosts"] {
-            let hosts = v.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            guard hosts.allSatisfy({ host in !host.contains("/") && !host.contains("@") }) else {
-                throw ConfigurationError("\(values.name("--token-uri-hosts")) takes host or host:port names separated by commas, got \(v)")
-            }
-            tokenEndpoints = TokenEndpoints(extraHosts: hosts)
-        }
-        googleDecodesPerAddress = try values.integer("--google-decodes-per-address", in: 0...1_000_000, meaning: " (0: no limit)")
-            ?? googleDecodesPerAddress
-        googleUndecodablePerHour = try values.integer("--google-undecodable-per-hour", in: 0...1_000_000, meaning: " (0: no cap)")
-            ?? googleUndecodablePerHour
     }
 
     /// Where `Public/`, `Templates/` and `Migrations/` are when `--resources` does not say: the working directory when

@@ -36,46 +36,51 @@ public struct Configuration: Sendable {
 
     public init() {}
 
-    /// The web's own options (the domain's come first in ``options``).
-    static let webOptions: [ConfigurationOption] = [
-        ConfigurationOption(flag: "--host", variable: "GATEHOUSE_HOST", help: "address to listen on: an IPv4 or IPv6 literal, or localhost (default 127.0.0.1)", takesValue: true),
-        ConfigurationOption(flag: "--port", variable: "GATEHOUSE_PORT", help: "TCP port, 0 picks a free one (default 8080)", takesValue: true),
-        ConfigurationOption(flag: "--demo", variable: "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false),
-        ConfigurationOption(flag: "--metrics", variable: "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer", takesValue: true),
-        ConfigurationOption(flag: "--secure-cookies", variable: "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false),
-        ConfigurationOption(flag: "--trust-proxy", variable: "GATEHOUSE_TRUST_PROXY", help: "trust X-Forwarded-Proto and the right-most X-Forwarded-For hop, appended by one reverse proxy", takesValue: false),
-        ConfigurationOption(flag: "--trusted-proxies", variable: "GATEHOUSE_TRUSTED_PROXIES", help: "how many reverse proxies in a row append to X-Forwarded-For, 1 to 16 (implies --trust-proxy; the client is that many hops from the right)", takesValue: true),
-        ConfigurationOption(flag: "--workers", variable: "GATEHOUSE_WORKERS", help: "threads running request handlers (default 32)", takesValue: true),
-        ConfigurationOption(flag: "--device-rate-per-address", variable: "GATEHOUSE_DEVICE_RATE_PER_ADDRESS", help: "device API requests per second per client address, bursts of twice as many; 0 = no limit (default 50)", takesValue: true),
-        ConfigurationOption(flag: "--device-rate-per-key", variable: "GATEHOUSE_DEVICE_RATE_PER_KEY", help: "device API requests per second per public key, bursts of twice as many; 0 = no limit (default 2000)", takesValue: true),
-        ConfigurationOption(flag: "--log-level", variable: "GATEHOUSE_LOG_LEVEL", help: "debug, info (default), warning or error", takesValue: true),
+    /// The web's own options (the domain's come first in ``settings``), each with what its value sets.
+    static let webSettings: [Setting<Configuration>] = [
+        Setting("--host", "GATEHOUSE_HOST", help: "address to listen on: an IPv4 or IPv6 literal, or localhost (default 127.0.0.1)") { $0.host = $1.text },
+        Setting("--port", "GATEHOUSE_PORT", help: "TCP port, 0 picks a free one (default 8080)") { $0.port = try $1.integer(in: 0...65535) },
+        Setting("--demo", "GATEHOUSE_DEMO", help: "on a fresh database, create a Demo environment with a week of sample verdicts", takesValue: false) {
+            $0.demo = try $1.flag()
+        },
+        Setting("--metrics", "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer") {
+            $0.metrics = $1.text.isEmpty ? "open" : $1.text
+        },
+        Setting("--secure-cookies", "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false) {
+            $0.secureCookies = try $1.flag()
+        },
+        Setting("--trust-proxy", "GATEHOUSE_TRUST_PROXY", help: "trust X-Forwarded-Proto and the right-most X-Forwarded-For hop, appended by one reverse proxy", takesValue: false) {
+            $0.trustProxy = try $1.flag()
+        },
+        Setting("--trusted-proxies", "GATEHOUSE_TRUSTED_PROXIES", help: "how many reverse proxies in a row append to X-Forwarded-For, 1 to 16 (implies --trust-proxy; the client is that many hops from the right)") {
+            $0.trustedProxies = try $1.integer(in: 1...16, meaning: " (the reverse proxies in a row in front of the server)")
+        },
+        Setting("--workers", "GATEHOUSE_WORKERS", help: "threads running request handlers (default 32)") { $0.workers = try $1.integer(in: 1...1024) },
+        Setting("--device-rate-per-address", "GATEHOUSE_DEVICE_RATE_PER_ADDRESS", help: "device API requests per second per client address, bursts of twice as many; 0 = no limit (default 50)") {
+            $0.deviceRatePerAddress = try $1.rate()
+        },
+        Setting("--device-rate-per-key", "GATEHOUSE_DEVICE_RATE_PER_KEY", help: "device API requests per second per public key, bursts of twice as many; 0 = no limit (default 2000)") {
+            $0.deviceRatePerKey = try $1.rate()
+        },
+        Setting("--log-level", "GATEHOUSE_LOG_LEVEL", help: "debug, info (default), warning or error") {
+            guard ["debug", "info", "warning", "error"].contains($1.text) else { throw ConfigurationError("--log-level must be debug, info, warning or error") }
+            $0.logLevel = $1.text
+        },
     ]
 
-    /// Every option of `gatehouse serve`: the domain's and the web's.
-    public static let options = DomainConfiguration.options + webOptions
+    /// Every option of `gatehouse serve`: the domain's and the web's, each named once.
+    static let settings = DomainConfiguration.settings.map { $0.within(\Configuration.domain) } + webSettings
+
+    /// Every option of `gatehouse serve`, as the parser and `--help` see them.
+    public static var options: [ConfigurationOption] { settings.map(\.option) }
 
     /// Reads flags (`--flag value` or `--flag=value`) over environment variables; returns what is left (positional
     /// arguments and unknown flags are errors except where `positional` allows them).
     public static func parse(_ arguments: [String], environment: [String: String], positional: Int = 0) throws(ConfigurationError) -> (Configuration, [String]) {
         let (values, rest) = try ConfigurationValues.parse(arguments, environment: environment, options: options, positional: positional)
         var c = Configuration()
-        c.domain = try DomainConfiguration(values)
-        if let v = values["--host"] { c.host = v }
-        c.port = try values.integer("--port", in: 0...65535) ?? c.port
-        c.demo = try values.flag("--demo")
-        if let v = values["--metrics"] { c.metrics = v.isEmpty ? "open" : v }
-        c.secureCookies = try values.flag("--secure-cookies")
-        c.trustProxy = try values.flag("--trust-proxy")
-        if let n = try values.integer("--trusted-proxies", in: 1...16, meaning: " (the reverse proxies in a row in front of the server)") {
-            c.trustedProxies = n
-        }
-        c.workers = try values.integer("--workers", in: 1...1024) ?? c.workers
-        c.deviceRatePerAddress = try values.rate("--device-rate-per-address") ?? c.deviceRatePerAddress
-        c.deviceRatePerKey = try values.rate("--device-rate-per-key") ?? c.deviceRatePerKey
-        if let v = values["--log-level"] {
-            guard ["debug", "info", "warning", "error"].contains(v) else { throw ConfigurationError("--log-level must be debug, info, warning or error") }
-            c.logLevel = v
-        }
+        try values.apply(settings, to: &c)
+        try c.domain.validate()
         return (c, rest)
     }
 
