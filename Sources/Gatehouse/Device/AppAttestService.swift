@@ -27,6 +27,8 @@ public final class AppAttestService: Sendable {
         self.environments = environments
         self.keys = keys
         store.follow(.attestedKeys, attestedKeys.invalidate)
+        let cache = attestedKeys
+        store.followAttestedKeys { environmentID in cache.invalidate(environmentID: environmentID) }
     }
 
     /// The environment a device's `apiKey` (a public key) names, and the key itself.

@@ -9,8 +9,9 @@ import Crypto
 /// window is safe to judge against, as `AppAttestService.assert` does: a counter it accepts is committed only by a
 /// conditional UPDATE from exactly that window (re-judged on the writer when the window moved), and a counter it
 /// calls reused or regressed is re-judged against the stored window before the answer. Deleting an environment
-/// (which deletes its keys) makes the store call `invalidate()`, as for the other read caches; a lookup started before that keeps
-/// nothing it read.
+/// (which deletes its keys) makes the store call `invalidate()`, as for the other read caches; a refreshed receipt
+/// (a new risk metric) makes it call `invalidate(environmentID:)` for that environment's keys alone, on every server;
+/// a lookup started before either keeps nothing it read.
 ///
 /// Bounded: two generations of at most `limit` keys each (about 2.5 kB a key with its parsed key); when the current
 /// one is full it becomes the previous and the older one is dropped, so keys in use stay cached.
@@ -66,6 +67,16 @@ final class AttestedKeyCache: @unchecked Sendable {
             guard var entry = current[keyID], Self.isNewer(window, than: entry.key.counter) else { return }
             entry.key.counter = window
             current[keyID] = entry
+        }
+    }
+
+    /// Forgets the keys of `environmentID` (the store calls it after a change to some of them: a refreshed receipt
+    /// brings a new risk metric); reads started before keep nothing.
+    func invalidate(environmentID: String) {
+        lock.writing {
+            generation += 1
+            current = current.filter { $0.value.key.environmentID != environmentID }
+            previous = previous.filter { $0.value.key.environmentID != environmentID }
         }
     }
 

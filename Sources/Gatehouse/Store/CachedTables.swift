@@ -11,8 +11,9 @@ struct CachedTables: OptionSet, Sendable, Hashable {
     static let trafficRollups = CachedTables(rawValue: 1 << 5)
     static let receiptKeys = CachedTables(rawValue: 1 << 6)
     static let debugTokens = CachedTables(rawValue: 1 << 7)
-    /// Registered App Attest keys, as far as caches care: deleted only with their environment (registrations and
-    /// counter commits keep the cache themselves, see `AttestedKeyCache`).
+    /// Registered App Attest keys as a whole table, as far as caches care: deleted only with their environment
+    /// (registrations and counter commits keep the cache themselves, see `AttestedKeyCache`; a refreshed receipt
+    /// changes one environment's keys, ``SQLConnection/wroteAttestedKeys(of:)``).
     static let attestedKeys = CachedTables(rawValue: 1 << 8)
 
     /// What deleting an environment writes: the row and everything of it that cascades (keys, tokens, attested keys,

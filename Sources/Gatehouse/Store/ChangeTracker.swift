@@ -11,6 +11,8 @@ final class ChangeTracker: SQLConnection {
     private(set) var written: CachedTables = []
     /// The followed tables whose rows are taken for the transaction by a no-op write (a lock), changing nothing.
     private var locked: CachedTables = []
+    /// The environments some of whose attested keys the transaction changed, row by row (a refreshed receipt).
+    private(set) var attestedKeyEnvironments: Set<String> = []
 
     init(_ connection: any SQLConnection) {
         self.connection = connection
@@ -19,6 +21,11 @@ final class ChangeTracker: SQLConnection {
     /// Notes that the transaction writes `tables`.
     func declare(_ tables: CachedTables) {
         written.formUnion(tables)
+    }
+
+    /// Notes that the transaction changes attested keys of `environmentID` (not the table as a whole).
+    func declareAttestedKeys(of environmentID: String) {
+        attestedKeyEnvironments.insert(environmentID)
     }
 
     /// Notes that the transaction takes rows of `tables` to lock them, changing nothing.
@@ -63,6 +70,12 @@ extension SQLConnection {
     /// write; outside the store's write transactions it does nothing.
     func wrote(_ tables: CachedTables) {
         (self as? ChangeTracker)?.declare(tables)
+    }
+
+    /// Declares that this transaction changes attested keys of `environmentID` only: the caches of that environment's
+    /// keys forget them, on this server and, through its own revision, on the others; other environments' stay.
+    func wroteAttestedKeys(of environmentID: String) {
+        (self as? ChangeTracker)?.declareAttestedKeys(of: environmentID)
     }
 
     /// Declares that this transaction takes rows of `tables` to lock them without changing them: no cache forgets.

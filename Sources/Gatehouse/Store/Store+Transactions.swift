@@ -11,15 +11,15 @@ extension Store {
     /// servers); once it ends, this server's caches following them forget them (``Revisions``).
     @discardableResult
     func write<T>(_ body: (any SQLConnection) throws -> T) throws -> T {
-        var written: CachedTables = []
-        defer { revisions.wrote(written) }
+        var written: CachedTables = [], attestedKeys: Set<String> = []
+        defer { revisions.wrote(written, attestedKeysOf: attestedKeys) }
         let shared = database.isShared
         do {
             return try database.write { db in
                 let tracker = ChangeTracker(db)
-                defer { written = tracker.written }
+                defer { (written, attestedKeys) = (tracker.written, tracker.attestedKeyEnvironments) }
                 let value = try body(tracker)
-                if shared { try RevisionsTable.bump(db, tracker.written) }
+                if shared { try Self.bump(db, tracker) }
                 return value
             }
         } catch {
@@ -53,19 +53,25 @@ extension Store {
     @discardableResult
     func commit<T: Sendable>(_ change: @escaping @Sendable (any SQLConnection) throws -> T) throws -> T {
         let written = WrittenTables()
-        defer { revisions.wrote(written.tables) }
+        defer { revisions.wrote(written.tables, attestedKeysOf: written.attestedKeys) }
         let shared = database.isShared
         do {
             return try committer.write { db in
                 let tracker = ChangeTracker(db)
-                defer { written.add(tracker.written) }
+                defer { written.add(tracker.written, attestedKeysOf: tracker.attestedKeyEnvironments) }
                 let value = try change(tracker)
-                if shared { try RevisionsTable.bump(db, tracker.written) }
+                if shared { try Self.bump(db, tracker) }
                 return value
             }
         } catch {
             throw domainError(error)
         }
+    }
+
+    /// Moves on, in the transaction, the revisions of what `tracker` saw written.
+    private static func bump(_ db: any SQLConnection, _ tracker: ChangeTracker) throws {
+        try RevisionsTable.bump(db, tracker.written)
+        try RevisionsTable.bump(db, attestedKeysOf: tracker.attestedKeyEnvironments)
     }
 
     /// What an error means to the domain: a conflict with stored data, a moment's unavailability, or (for anything
@@ -91,10 +97,13 @@ extension Store {
 /// batch has ended.
 private final class WrittenTables: Sendable {
     private let bits = Atomic<UInt16>(0)
+    private let environments = Mutex<Set<String>>([])
 
-    func add(_ tables: CachedTables) {
+    func add(_ tables: CachedTables, attestedKeysOf environmentIDs: Set<String>) {
         bits.bitwiseOr(tables.rawValue, ordering: .relaxed)
+        if !environmentIDs.isEmpty { environments.withLock { $0.formUnion(environmentIDs) } }
     }
 
     var tables: CachedTables { CachedTables(rawValue: bits.load(ordering: .relaxed)) }
+    var attestedKeys: Set<String> { environments.withLock { $0 } }
 }

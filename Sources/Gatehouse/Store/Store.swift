@@ -42,6 +42,13 @@ public final class Store: Sendable {
         revisions.follow(tables, forget)
     }
 
+    /// Makes `forget` run with an environment's id after every write transaction that changed some of its attested
+    /// keys (here, or on another server through that environment's revision): how the attested-key cache follows
+    /// a refreshed receipt without forgetting other environments' keys.
+    func followAttestedKeys(_ forget: @escaping @Sendable (String) -> Void) {
+        revisions.followAttestedKeys(forget)
+    }
+
     /// A new cache of at most `limit` values read from `tables`, emptied after every write to them and reading through
     /// while this server has not followed the others lately: how a service makes each cache it owns.
     func cache<Key, Value>(limit: Int, following tables: CachedTables) -> ReadCache<Key, Value> {

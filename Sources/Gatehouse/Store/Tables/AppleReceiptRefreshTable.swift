@@ -73,7 +73,7 @@ enum AppleReceiptRefreshTable {
     /// Stores a new receipt with its risk metric at `now` (kept in the metric history too) and the next refresh.
     static func store(_ db: any SQLConnection, keyID: [UInt8], environmentID: String, receipt: [UInt8], read: AppAttestReceipt,
                       now: Int64, next: Int64) throws {
-        db.wrote(.attestedKeys)
+        db.wroteAttestedKeys(of: environmentID)
         try db.execute(
             """
             UPDATE attested_keys SET receipt = ?, receipt_not_before = ?, receipt_expires_at = ?, risk_metric = ?, risk_metric_at = ?,

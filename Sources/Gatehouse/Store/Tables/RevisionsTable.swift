@@ -11,6 +11,22 @@ enum RevisionsTable {
         try db.execute("UPDATE revisions SET revision = revision + 1 WHERE name IN (\(placeholders))", names.map { .text($0) })
     }
 
+    /// The revision row of the attested keys of `environmentID`, which a change to some of them moves on (so other
+    /// servers forget that environment's keys, and no other's).
+    static func attestedKeysName(_ environmentID: String) -> String {
+        attestedKeysPrefix + environmentID
+    }
+
+    static let attestedKeysPrefix = "attested_keys/"
+
+    /// Moves the revisions of the attested keys of `environmentIDs` on (made on first use).
+    static func bump(_ db: any SQLConnection, attestedKeysOf environmentIDs: Set<String>) throws {
+        for environmentID in environmentIDs.sorted() {
+            try db.execute("INSERT INTO revisions (name, revision) VALUES (?, 1) ON CONFLICT (name) DO UPDATE SET revision = revisions.revision + 1",
+                           [.text(attestedKeysName(environmentID))])
+        }
+    }
+
     /// Moves every table's revision on: what `gatehouse caches reset` announces after changes written around the
     /// store (SQL typed by an operator), which move none.
     static func bumpAll(_ db: any SQLConnection) throws {
