@@ -19,8 +19,8 @@ public final class AppleReceiptRefresher: Sendable {
     /// Replaces Apple's two endpoints when set (`--app-attest-data-endpoint`).
     let endpoint: String?
     let mode: AppleReceiptRefreshMode
-    /// Calls in flight at once, per pass.
-    let concurrency: Int
+    /// The calls of a pass: on the passing thread and `concurrency - 1` helper jobs.
+    private let work: SharedWork
     /// Where back-off jitter comes from (0…1; the domain's source, seeded in tests).
     private let random: @Sendable () -> Double
     private let counts = Mutex<[AppleReceiptRefreshResult: Int]>([:])
@@ -48,9 +48,13 @@ public final class AppleReceiptRefresher: Sendable {
             maxConcurrentCalls: concurrency, queueTimeout: .seconds(30), maxResponseBytes: 64 * 1024))
         endpoint = configuration.appAttestDataEndpoint
         mode = configuration.appAttestRefresh
-        self.concurrency = concurrency
+        work = SharedWork(name: "gh-receipts", helpers: concurrency - 1)
         self.log = log
     }
+
+    /// The helper jobs that make a pass's calls beside the passing thread (``DomainJobs``; they do nothing until a
+    /// pass posts its keys).
+    var helpers: [BackgroundJob] { work.jobs }
 
     /// The job refreshing in the background (``DomainJobs``; none with `--app-attest-refresh manual`): a batch of due
     /// keys a minute, the next batch at once while batches come full.
@@ -100,27 +104,15 @@ public final class AppleReceiptRefresher: Sendable {
             guard let signer = try signer(environmentID: id, now: now) else { continue }
             // Each try's result, with Apple's status (the refusal's is recorded).
             let results = Mutex<[(result: AppleReceiptRefreshResult, status: Int?)]>([])
-            let next = Atomic(0)
-            // Threads of their own, not Dispatch's: each mostly waits on Apple, and concurrentPerform runs only as
-            // many blocking iterations at once as there are cores.
-            let finished = DispatchGroup()
-            for _ in 0..<min(concurrency, keys.count) {
-                finished.enter()
-                Thread {
-                    defer { finished.leave() }
-                    while true {
-                        let index = next.add(1, ordering: .relaxed).oldValue
-                        guard index < keys.count else { return }
-                        // After a refusal the environment's other keys are not tried: the key is the same for all.
-                        if results.withLock({ $0.contains { $0.result == .refused } }) { return }
-                        if let tried = self.refresh(keys[index], signer: signer) {
-                            results.withLock { $0.append(tried) }
-                            self.counts.withLock { $0[tried.result, default: 0] += 1 }
-                        }
-                    }
-                }.start()
+            // This thread and the refresher's helper jobs, each call mostly waiting on Apple.
+            work.run(keys.count) { [self] index in
+                // After a refusal the environment's other keys are not tried: the key is the same for all.
+                if results.withLock({ $0.contains { $0.result == .refused } }) { return }
+                if let tried = refresh(keys[index], signer: signer) {
+                    results.withLock { $0.append(tried) }
+                    counts.withLock { $0[tried.result, default: 0] += 1 }
+                }
             }
-            finished.wait()
             let tried = results.withLock { $0 }
             var tally = AppleReceiptRefreshTally()
             for (result, _) in tried { tally.add(result) }
