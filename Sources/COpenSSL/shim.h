@@ -26,3 +26,8 @@ static inline unsigned long gatehouse_name_flags_rfc2253_utf8(void) {
 static inline int gatehouse_evp_pkey_public_key(void) {
     return EVP_PKEY_PUBLIC_KEY;
 }
+
+/* OPENSSL_free, a macro that names the caller's file and line. */
+static inline void gatehouse_openssl_free(void *pointer) {
+    OPENSSL_free(pointer);
+}

@@ -1,7 +1,8 @@
 import Foundation
 import Gatehouse
 
-/// The subcommands: serve, migrate, admin create, token create, backup, app-attest, play-integrity; `--help` on each.
+/// The subcommands: serve, migrate, admin create, token create, backup, caches, receipts, app-attest, play-integrity,
+/// key-attestation, simulate; `--help` on each.
 enum Command {
     static let usage = """
     gatehouse — the self-hosted management plane for mobile-app attestation
@@ -20,6 +21,9 @@ enum Command {
                                                          judge an App Attest object or receipt offline (JSON on stdout)
       gatehouse play-integrity decode ...                decrypt, verify and judge a Play Integrity token offline, under
                                                          a policy (--policy, --environment-kind)
+      gatehouse key-attestation verify --chain FILE ...
+                                                         judge an Android key attestation chain offline under Google's
+                                                         roots, a policy and a status list (JSON on stdout)
       gatehouse simulate --endpoint URL --api-key pk_… ...
                                                          play a phone (Android or iOS) against a running server
       gatehouse COMMAND --help                           the options of a command
@@ -59,6 +63,8 @@ enum Command {
                 return AppAttestCommand.run(rest)
             case "play-integrity":
                 return PlayIntegrityCommand.run(rest)
+            case "key-attestation":
+                return KeyAttestationCommand.run(rest)
             case "caches":
                 guard rest.first == "reset" else {
                     fail("usage: gatehouse caches reset [options]")

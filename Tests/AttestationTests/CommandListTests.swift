@@ -19,7 +19,7 @@ struct CommandListTests {
         let block = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
         #expect(block == listed)
         for command in ["serve", "migrate", "admin create", "token create", "backup", "caches reset", "receipts rotate-key",
-                        "app-attest verify-attestation|verify-assertion|verify-receipt", "play-integrity decode", "simulate"] {
+                        "app-attest verify-attestation|verify-assertion|verify-receipt", "play-integrity decode", "key-attestation verify", "simulate"] {
             #expect(listed.contains { $0.hasPrefix("gatehouse " + command) }, "\(command)")
         }
     }

@@ -1,0 +1,42 @@
+/// What an environment accepts of Android key attestation (docs/device-api.md "The policy"): whether it is on, the
+/// least security level, the boot keys of operating systems accepted besides the phone maker's (GrapheneOS's), whether
+/// the bootloader must be locked, the least patch level, the least version code per package, and whether a revoked
+/// certificate refuses or is only observed.
+public struct KeyAttestationPolicy: Sendable, Equatable {
+    /// Whether the environment accepts the provider at all (off: registrations are `keyAttestationDisabled`).
+    public var enabled = false
+    public var securityLevel: KeySecurityLevel = .trustedEnvironment
+    /// Boot keys (lowercase hex of `verifiedBootKey`) accepted for a self-signed boot.
+    public var bootKeys: [String] = []
+    public var requireLocked = true
+    /// The least `osPatchLevel`, YYYYMM.
+    public var minimumPatchLevel: Int?
+    /// The least version code, by package name.
+    public var minimumVersionCode: [String: Int] = [:]
+    public var revocation: Revocation = .refuse
+
+    /// What a certificate on Google's revocation list does to a verdict.
+    public enum Revocation: String, Sendable, CaseIterable {
+        /// `certificateRevoked` / `certificateSuspended`.
+        case refuse
+        /// Only `observed.revocation` says it.
+        case observe
+    }
+
+    public init() {}
+}
+
+/// Google's attestation status list as last fetched (`https://android.googleapis.com/attestation/status`): the
+/// certificates revoked or suspended, by serial (lowercase hex, no leading zeros).
+public struct KeyAttestationStatusList: Sendable, Equatable {
+    public enum Status: String, Sendable {
+        case revoked = "REVOKED"
+        case suspended = "SUSPENDED"
+    }
+
+    public var entries: [String: Status]
+
+    public init(entries: [String: Status]) {
+        self.entries = entries
+    }
+}

@@ -1,0 +1,111 @@
+import Attestation
+import JSON
+
+/// `keyAttestation` read and written (docs/device-api.md "Android Key Attestation", "The policy"): each member checked
+/// by pointer; absent members keep their value, `null` sets one back to its default. Nothing is applied when any
+/// member is at fault. The offline command's `--policy` is read by the same rules.
+public enum KeyAttestationPolicyFields {
+    /// The most boot keys a policy lists.
+    public static let maxBootKeys = 100
+
+    /// Applies `value` (an object, or null for the defaults) to `policy`; every fault added to `errors`.
+    public static func apply(_ value: JSON, at pointer: String, to policy: inout KeyAttestationPolicy, errors: inout FieldErrors) {
+        if value.isNull {
+            policy = KeyAttestationPolicy()
+            return
+        }
+        guard let members = value.members else {
+            errors.add(pointer, "must be an object with the policy's members, or null for the defaults")
+            return
+        }
+        let before = errors.errors.count
+        var changed = policy
+        let defaults = KeyAttestationPolicy()
+        for member in members {
+            let at = Pointer.join(pointer, member.key)
+            let value = member.value
+            switch member.key {
+            case "enabled", "requireLocked":
+                let flag: Bool
+                if value.isNull { flag = member.key == "enabled" ? defaults.enabled : defaults.requireLocked }
+                else if let bool = value.bool { flag = bool }
+                else { errors.add(at, "must be true or false, or null for the default"); continue }
+                if member.key == "enabled" { changed.enabled = flag } else { changed.requireLocked = flag }
+            case "securityLevel":
+                if value.isNull { changed.securityLevel = defaults.securityLevel }
+                else if let level = value.string.flatMap(KeySecurityLevel.init(name:)), level != .software { changed.securityLevel = level }
+                else { errors.add(at, "must be tee (a trusted execution environment) or strongbox (a secure element)") }
+            case "bootKeys":
+                if value.isNull { changed.bootKeys = [] ; continue }
+                guard let elements = value.array, elements.count <= maxBootKeys else {
+                    errors.add(at, "must be an array of at most \(maxBootKeys) boot keys (64 hex digits each), or null for none")
+                    continue
+                }
+                var keys: [String] = []
+                for (i, element) in elements.enumerated() {
+                    guard let text = element.string?.lowercased(), text.count == 64, text.allSatisfy(\.isHexDigit) else {
+                        errors.add(Pointer.join(at, String(i)), "must be a boot key: 64 hex digits (the SHA-256 a phone's attestation names as verifiedBootKey)")
+                        continue
+                    }
+                    if !keys.contains(text) { keys.append(text) }
+                }
+                changed.bootKeys = keys
+            case "minimumPatchLevel":
+                if value.isNull { changed.minimumPatchLevel = nil }
+                else if let level = value.string.flatMap(patchLevel) { changed.minimumPatchLevel = level }
+                else { errors.add(at, "must be a month as YYYY-MM (the oldest security patch accepted), or null for none") }
+            case "minimumVersionCode":
+                if value.isNull { changed.minimumVersionCode = [:]; continue }
+                guard let entries = value.members, entries.count <= 100 else {
+                    errors.add(at, "must be an object of package name → lowest version code (at most 100), or null for none")
+                    continue
+                }
+                var codes: [String: Int] = [:]
+                for entry in entries {
+                    let entryAt = Pointer.join(at, entry.key)
+                    guard PackageName.isValid(entry.key) else { errors.add(entryAt, "must be named by a package name such as com.example.app"); continue }
+                    guard let code = entry.value.integer, code >= 1, code <= 2_100_000_000 else {
+                        errors.add(entryAt, "must be a version code, a whole number from 1 to 2100000000")
+                        continue
+                    }
+                    codes[entry.key] = Int(code)
+                }
+                changed.minimumVersionCode = codes
+            case "revocation":
+                if value.isNull { changed.revocation = defaults.revocation }
+                else if let handling = value.string.flatMap(KeyAttestationPolicy.Revocation.init(rawValue:)) { changed.revocation = handling }
+                else { errors.add(at, "must be refuse (a revoked certificate rejects the key) or observe (only said in observed)") }
+            default:
+                errors.add(at, "is not a member of keyAttestation (enabled, securityLevel, bootKeys, requireLocked, minimumPatchLevel, minimumVersionCode, revocation)")
+            }
+        }
+        if errors.errors.count == before { policy = changed }
+    }
+
+    /// The policy as the API shows it.
+    public static func json(_ policy: KeyAttestationPolicy) -> JSON {
+        .object([
+            .init("enabled", .bool(policy.enabled)),
+            .init("securityLevel", .string(policy.securityLevel.name)),
+            .init("bootKeys", .array(policy.bootKeys.map { .string($0) })),
+            .init("requireLocked", .bool(policy.requireLocked)),
+            .init("minimumPatchLevel", policy.minimumPatchLevel.map { .string(patchLevelText($0)) } ?? .null),
+            .init("minimumVersionCode", .object(policy.minimumVersionCode.sorted { $0.key < $1.key }.map { .init($0.key, .number(Double($0.value))) })),
+            .init("revocation", .string(policy.revocation.rawValue)),
+        ])
+    }
+
+    /// `YYYY-MM` as YYYYMM (the key description's osPatchLevel); nil for anything else.
+    static func patchLevel(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+              (2000...2100).contains(year), (1...12).contains(month) else { return nil }
+        return year * 100 + month
+    }
+
+    /// YYYYMM as `YYYY-MM`.
+    static func patchLevelText(_ value: Int) -> String {
+        let year = value / 100, month = value % 100
+        return "\(year)-\(month < 10 ? "0" : "")\(month)"
+    }
+}
