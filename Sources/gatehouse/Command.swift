@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Gatehouse
 
 /// The subcommands: serve, migrate, admin create, token create, backup, caches, receipts, app-attest, play-integrity,
@@ -150,6 +151,27 @@ enum Command {
     static func options(_ arguments: [String], values: [String], repeatable: [String] = [], switches: [String] = []) throws -> ConfigurationValues {
         try ConfigurationValues.parse(arguments, environment: [:], options: ConfigurationOption.command(values: values, repeatable: repeatable, switches: switches),
                                       positional: 0).0
+    }
+
+    /// A provider's policy given to an offline command as `--policy JSON|@FILE`: parsed, then read by the same
+    /// fields the management API reads an environment's policy with (`apply`), starting from `policy`.
+    /// - Throws: `ConfigurationError` naming the first field at fault by its JSON pointer.
+    static func policy<Policy>(_ text: String, from policy: Policy,
+                               apply: (JSON, String, inout Policy, inout FieldErrors) -> Void) throws -> Policy {
+        let source = text.hasPrefix("@") ? String(decoding: try AppAttestCommand.readFile(String(text.dropFirst())), as: UTF8.self) : text
+        let json: JSON
+        do {
+            json = try JSONParser.parse(source)
+        } catch {
+            throw ConfigurationError("--policy is not JSON: \(error.message)")
+        }
+        var policy = policy
+        var errors = FieldErrors()
+        apply(json, "", &policy, &errors)
+        if let first = errors.errors.first {
+            throw ConfigurationError("--policy: \(first.pointer.isEmpty ? "the policy" : first.pointer) \(first.message)")
+        }
+        return policy
     }
 
     static func admin(_ arguments: [String], environment: [String: String]) throws -> Int32 {

@@ -69,18 +69,7 @@ enum PlayIntegrityCommand {
         }
         var policy = PlayIntegrityPolicy()
         if let text = options["--policy"] {
-            let source = text.hasPrefix("@") ? String(decoding: try AppAttestCommand.readFile(String(text.dropFirst())), as: UTF8.self) : text
-            let json: JSON
-            do {
-                json = try JSONParser.parse(source)
-            } catch {
-                throw ConfigurationError("--policy is not JSON: \(error.message)")
-            }
-            var errors = FieldErrors()
-            PlayIntegrityPolicyFields.apply(json, at: "", to: &policy, errors: &errors)
-            if let first = errors.errors.first {
-                throw ConfigurationError("--policy: \(first.pointer.isEmpty ? "the policy" : first.pointer) \(first.message)")
-            }
+            policy = try Command.policy(text, from: policy) { PlayIntegrityPolicyFields.apply($0, at: $1, to: &$2, errors: &$3) }
         }
 
         let payload: JSON
