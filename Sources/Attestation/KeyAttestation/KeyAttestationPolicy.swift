@@ -12,7 +12,7 @@ public struct KeyAttestationPolicy: Sendable, Equatable {
     /// The least `osPatchLevel`, YYYYMM.
     public var minimumPatchLevel: Int?
     /// The least version code, by package name.
-    public var minimumVersionCode: [String: Int] = [:]
+    public var minimumVersionCode: [String: Int64] = [:]
     public var revocation: Revocation = .refuse
 
     /// What a certificate on Google's revocation list does to a verdict.

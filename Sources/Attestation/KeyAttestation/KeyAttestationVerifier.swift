@@ -128,7 +128,7 @@ public struct KeyAttestationVerifier: Sendable {
                 reasons.append(.certificateMismatch)
             }
             for package in application.packages {
-                if let least = policy.minimumVersionCode[package.name], package.version < least {
+                if let least = policy.minimumVersionCode[package.name], Int64(package.version) < least {
                     reasons.append(Reason(.rejected, "versionCode:\(package.version)"))
                 }
             }

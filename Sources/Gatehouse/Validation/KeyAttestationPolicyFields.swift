@@ -55,22 +55,7 @@ public enum KeyAttestationPolicyFields {
                 else if let level = value.string.flatMap(patchLevel) { changed.minimumPatchLevel = level }
                 else { errors.add(at, "must be a month as YYYY-MM (the oldest security patch accepted), or null for none") }
             case "minimumVersionCode":
-                if value.isNull { changed.minimumVersionCode = [:]; continue }
-                guard let entries = value.members, entries.count <= 100 else {
-                    errors.add(at, "must be an object of package name → lowest version code (at most 100), or null for none")
-                    continue
-                }
-                var codes: [String: Int] = [:]
-                for entry in entries {
-                    let entryAt = Pointer.join(at, entry.key)
-                    guard PackageName.isValid(entry.key) else { errors.add(entryAt, "must be named by a package name such as com.example.app"); continue }
-                    guard let code = entry.value.integer, code >= 1, code <= 2_100_000_000 else {
-                        errors.add(entryAt, "must be a version code, a whole number from 1 to 2100000000")
-                        continue
-                    }
-                    codes[entry.key] = Int(code)
-                }
-                changed.minimumVersionCode = codes
+                if let codes = VersionCodeFields.parse(value, at: at, errors: &errors) { changed.minimumVersionCode = codes }
             case "revocation":
                 if value.isNull { changed.revocation = defaults.revocation }
                 else if let handling = value.string.flatMap(KeyAttestationPolicy.Revocation.init(rawValue:)) { changed.revocation = handling }

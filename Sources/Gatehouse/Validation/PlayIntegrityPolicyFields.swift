@@ -43,23 +43,7 @@ public enum PlayIntegrityPolicyFields {
                 default: edits.append(.rejectTestingResponses(flag))
                 }
             case "minimumVersionCode":
-                if value.isNull {
-                    edits.append(.minimumVersionCode([:]))
-                } else if let entries = value.members, entries.count <= 100 {
-                    var codes: [String: Int64] = [:]
-                    for entry in entries {
-                        let entryAt = Pointer.join(at, entry.key)
-                        guard PackageName.isValid(entry.key) else { errors.add(entryAt, "must be named by a package name such as com.example.app"); continue }
-                        guard let code = entry.value.integer, code >= 1, code <= 2_100_000_000 else {
-                            errors.add(entryAt, "must be a version code, a whole number from 1 to 2100000000")
-                            continue
-                        }
-                        codes[entry.key] = Int64(code)
-                    }
-                    edits.append(.minimumVersionCode(codes))
-                } else {
-                    errors.add(at, "must be an object of package name → lowest version code (at most 100), or null for none")
-                }
+                if let codes = VersionCodeFields.parse(value, at: at, errors: &errors) { edits.append(.minimumVersionCode(codes)) }
             case "minimumSdkVersion":
                 if value.isNull { edits.append(.minimumSdkVersion(nil)) }
                 else if let sdk = value.integer, (1...1000).contains(sdk) { edits.append(.minimumSdkVersion(Int(sdk))) }
