@@ -14,7 +14,7 @@ final class VerdictRecorderTests: Sendable {
     var domain: Domain { fixture.domain }
 
     init() throws {
-        fixture = try DomainFixture(.sqlite, now: now) { $0.verdictHighWater = 10 }
+        fixture = try DomainFixture(.sqlite, now: now) { $0.bufferHighWater = 10 }
     }
 
     @Test func concurrentRecordsAreWrittenOnceEachToTheirEnvironment() throws {

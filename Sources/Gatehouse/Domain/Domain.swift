@@ -79,7 +79,7 @@ public final class Domain: Sendable {
         receiptKeys = ReceiptKeys(w, store: store)
         receipts = ReceiptIssuer(w, keys: receiptKeys)
         assessTally = AssessTally(w)
-        recorder = VerdictRecorder(w, verdicts: verdicts, highWater: configuration.verdictHighWater) { error in
+        recorder = VerdictRecorder(w, verdicts: verdicts, highWater: configuration.bufferHighWater) { error in
             log.error("device verdicts could not be written to traffic", ["error": "\(error)"])
         }
         appAttest = AppAttestService(w, store: store, environments: environments, keys: keys, roots: roots, receiptRoots: receiptRoots,
@@ -92,7 +92,7 @@ public final class Domain: Sendable {
         assess = AssessService(w, store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
                                recorder: recorder, receipts: receipts, tally: assessTally)
         receiptChecker = ReceiptChecker(w, store: store, keys: receiptKeys)
-        enforcementOutcomes = EnforcementOutcomes(w, store: store) { error in
+        enforcementOutcomes = EnforcementOutcomes(w, store: store, highWater: configuration.bufferHighWater) { error in
             log.error("enforcement outcomes could not be written", ["error": "\(error)"])
         }
         edge = EdgeCheck(w, store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)

@@ -40,8 +40,9 @@ public struct DomainConfiguration: Sendable {
     public var googleUndecodablePerHour: Int?
     /// The cost of argon2id for admins' passwords (no flag: tests make it cheap; a server keeps the default).
     public var passwordHashing = Argon2Parameters.default
-    /// Past this many device verdicts waiting to be written, the recorder's flush runs at once (no flag: tests lower it).
-    public var verdictHighWater = 5_000
+    /// Past this many device verdicts, or edge outcomes, waiting to be written, their flush runs at once rather than at
+    /// the next second (no flag: tests lower it).
+    public var bufferHighWater = 5_000
 
     public init() {}
 

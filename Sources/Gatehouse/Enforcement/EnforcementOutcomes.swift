@@ -8,7 +8,7 @@ import Synchronization
 public final class EnforcementOutcomes: Sendable {
     let store: Store
     /// Counts not yet written.
-    private let pending = ShardedBuffer<OutcomeTally>(highWater: 100_000)
+    private let pending: ShardedBuffer<OutcomeTally>
     /// Every count since start, by environment, route and outcome (`/metrics`), written or not.
     private let totals = Mutex<[TotalKey: Int]>([:])
     private let onError: @Sendable (any Error) -> Void
@@ -20,10 +20,11 @@ public final class EnforcementOutcomes: Sendable {
         public var outcome: EnforcementOutcome
     }
 
-    /// The service over `store`; `onError` hears of counts that could not be written (they are dropped: statistics,
-    /// not state).
-    init(_: Wiring, store: Store, onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
+    /// The service over `store`; past `highWater` counts waiting the writing job runs at once; `onError` hears of
+    /// counts that could not be written (they are dropped: statistics, not state).
+    init(_: Wiring, store: Store, highWater: Int, onError: @escaping @Sendable (any Error) -> Void = { _ in }) {
         self.store = store
+        pending = ShardedBuffer(highWater: highWater)
         self.onError = onError
     }
 
