@@ -41,7 +41,7 @@ extension HTTPClient {
         let connect = min(configuration.connectTimeout, total)
         var codes: [CURLcode] = [
             gatehouse_curl_setopt_string(raw, CURLOPT_URL, request.url),
-            gatehouse_curl_setopt_string(raw, CURLOPT_PROTOCOLS_STR, "https"),
+            gatehouse_curl_setopt_string(raw, CURLOPT_PROTOCOLS_STR, configuration.allowsPlainHTTP ? "http,https" : "https"),
             gatehouse_curl_setopt_long(raw, CURLOPT_FOLLOWLOCATION, 0),
             gatehouse_curl_setopt_long(raw, CURLOPT_NOSIGNAL, 1),
             gatehouse_curl_setopt_long(raw, CURLOPT_SSL_VERIFYPEER, 1),

@@ -47,7 +47,7 @@ public final class HTTPClient: Sendable {
     ///   ``HTTPClientError/timedOut``, ``HTTPClientError/certificateRejected(_:)``,
     ///   ``HTTPClientError/responseTooLarge(limit:)`` or ``HTTPClientError/transferFailed(_:)`` for the transfer.
     public func send(_ request: OutboundRequest) throws(HTTPClientError) -> OutboundResponse {
-        try request.validate()
+        try request.validate(allowingHTTP: configuration.allowsPlainHTTP)
         guard gate.enter(waitingAtMost: configuration.queueTimeout) else { throw .busy }
         defer { gate.leave() }
         let handle = try pool.take()

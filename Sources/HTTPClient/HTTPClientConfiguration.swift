@@ -19,6 +19,9 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
     public var maxResponseBytes: Int
     /// The `User-Agent` sent with every call.
     public var userAgent: String
+    /// Whether `http://` URLs are called too (a fake on loopback in tests, given by a flag that says so); otherwise
+    /// only `https://`.
+    public var allowsPlainHTTP: Bool
 
     /// Settings with the defaults above, changed by the arguments given.
     public init(
@@ -28,8 +31,10 @@ public struct HTTPClientConfiguration: Sendable, Equatable {
         maxConcurrentCalls: Int = 8,
         queueTimeout: Duration = .milliseconds(250),
         maxResponseBytes: Int = 1 << 20,
-        userAgent: String = "gatehouse"
+        userAgent: String = "gatehouse",
+        allowsPlainHTTP: Bool = false
     ) {
+        self.allowsPlainHTTP = allowsPlainHTTP
         self.connectTimeout = connectTimeout
         self.totalTimeout = totalTimeout
         self.caFile = caFile

@@ -30,13 +30,14 @@ public struct OutboundRequest: Sendable {
         self.timeout = timeout
     }
 
-    /// Checks what libcurl would otherwise pass on or reject late: an https URL without spaces or control characters,
-    /// header names that are RFC 9110 tokens, values without CR, LF or NUL.
+    /// Checks what libcurl would otherwise pass on or reject late: an https URL (or `http` when `allowingHTTP`) without
+    /// spaces or control characters, header names that are RFC 9110 tokens, values without CR, LF or NUL.
     ///
     /// - Throws: ``HTTPClientError/invalidRequest(_:)`` naming the URL's problem or the header's name (not its value).
-    func validate() throws(HTTPClientError) {
-        guard url.utf8.count <= 8192, url.lowercased().hasPrefix("https://") else {
-            throw .invalidRequest("the URL must be an absolute https:// URL")
+    func validate(allowingHTTP: Bool = false) throws(HTTPClientError) {
+        let lowered = url.lowercased()
+        guard url.utf8.count <= 8192, lowered.hasPrefix("https://") || (allowingHTTP && lowered.hasPrefix("http://")) else {
+            throw .invalidRequest(allowingHTTP ? "the URL must be an absolute http:// or https:// URL" : "the URL must be an absolute https:// URL")
         }
         guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw .invalidRequest("the URL holds a space or a control character")
