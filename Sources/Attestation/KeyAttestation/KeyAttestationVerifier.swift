@@ -120,8 +120,10 @@ public struct KeyAttestationVerifier: Sendable {
         if let minimum = policy.minimumPatchLevel, (hardware.osPatchLevel ?? 0) < minimum {
             reasons.append(Reason(.rejected, "patchLevel:\(observed.osPatchLevel ?? "none")"))
         }
+        var packageName: String?
         if let apps, let application = description.softwareEnforced.attestationApplicationID ?? hardware.attestationApplicationID {
             let matching = apps.filter { app in application.packages.contains { $0.name == app.packageName } }
+            packageName = matching.first { app in app.digests.contains { application.signatureDigests.contains($0) } }?.packageName
             if matching.isEmpty {
                 reasons.append(.appIdMismatch)
             } else if !matching.contains(where: { app in app.digests.contains { application.signatureDigests.contains($0) } }) {
@@ -135,7 +137,10 @@ public struct KeyAttestationVerifier: Sendable {
         } else if apps != nil {
             reasons.append(.appIdMismatch)
         }
-        return KeyAttestationResult(reasons: reasons, observed: observed, publicKey: publicKey == nil ? nil : leaf.publicKeyDER)
+        var result = KeyAttestationResult(reasons: reasons, observed: observed, publicKey: publicKey == nil ? nil : leaf.publicKeyDER)
+        result.serials = certificates.compactMap(\.serialHex)
+        result.packageName = packageName
+        return result
     }
 }
 
@@ -145,6 +150,11 @@ public struct KeyAttestationResult: Sendable {
     public var verdict: Verdict
     public var publicKey: [UInt8]?
     public var observed: KeyAttestationObservation
+    /// The chain's certificates' serials (lowercase hex, no leading zeros), the key's first: what a status list
+    /// fetched later is checked against when the key is used.
+    public var serials: [String] = []
+    /// The registered package the attestation application id named with one of its registered digests (nil: none).
+    public var packageName: String?
 
     /// The key's id: base64url SHA-256 of its SubjectPublicKeyInfo.
     public var keyID: String? {
@@ -234,4 +244,6 @@ extension Reason {
     public static let bootUnverified = Reason(.rejected, "bootUnverified")
     public static let bootloaderUnlocked = Reason(.rejected, "bootloaderUnlocked")
     public static let appIdMismatch = Reason(.rejected, "appIdMismatch")
+    /// An assessment names a key no registration stored in the environment.
+    public static let keyUnknown = Reason(.forged, "keyUnknown")
 }

@@ -17,6 +17,8 @@ public struct AssessRequest: Sendable {
         case appAttest(keyID: [UInt8]?, assertion: [UInt8])
         /// A debug token (`dt_…`) of the environment, in place of a platform attestation (simulators, emulators, CI).
         case debug(token: String)
+        /// A DER ECDSA-SHA256 signature of the canonical string by the Android key `keyID` a key attestation stored.
+        case keyAttestation(keyID: [UInt8], signature: [UInt8])
 
         /// The provider's wire name.
         public var provider: String {
@@ -24,6 +26,7 @@ public struct AssessRequest: Sendable {
             case .playIntegrity: "play-integrity"
             case .appAttest: "app-attest"
             case .debug: Provider.debug
+            case .keyAttestation: KeyAttestationService.provider
             }
         }
     }

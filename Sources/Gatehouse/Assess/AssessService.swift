@@ -11,6 +11,7 @@ public final class AssessService: Sendable {
     let store: Store
     let appAttest: AppAttestService
     let playIntegrity: PlayIntegrityService
+    let keyAttestation: KeyAttestationService
     let debugTokens: DebugTokens
     let recorder: VerdictRecorder
     let receipts: ReceiptIssuer
@@ -20,10 +21,12 @@ public final class AssessService: Sendable {
     /// How far a request's timestamp may be from now, in milliseconds (5 minutes).
     public static let window: Int64 = 300_000
 
-    /// A service judging App Attest through `appAttest` and Play Integrity through `playIntegrity`,
+    /// A service judging App Attest through `appAttest`, Play Integrity through `playIntegrity` and Android keys through
+    /// `keyAttestation`,
     /// recording into `recorder` and signing receipts with `receipts`.
-    init(_: Wiring, store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, debugTokens: DebugTokens,
-                recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally) {
+    init(_: Wiring, store: Store, appAttest: AppAttestService, playIntegrity: PlayIntegrityService, keyAttestation: KeyAttestationService,
+         debugTokens: DebugTokens, recorder: VerdictRecorder, receipts: ReceiptIssuer, tally: AssessTally) {
+        self.keyAttestation = keyAttestation
         self.store = store
         self.debugTokens = debugTokens
         self.appAttest = appAttest
@@ -64,7 +67,10 @@ public final class AssessService: Sendable {
                                                  address: address)
             case .debug(let token)? where fresh:
                 verdict = try judgeDebug(token: token, nonce: &nonce, request: request, environment: environment, now: now)
-            case .appAttest?, .playIntegrity?, .debug?:
+            case .keyAttestation(let keyID, let signature)? where fresh:
+                verdict = try judgeKeyAttestation(keyID: keyID, signature: signature, nonce: &nonce, request: request, canonical: canonical,
+                                                  environment: environment, now: now)
+            case .appAttest?, .playIntegrity?, .debug?, .keyAttestation?:
                 break
             }
         } catch is NonceSpend.Refused {
@@ -143,6 +149,19 @@ public final class AssessService: Sendable {
         return verdict
     }
 
+    /// Android key attestation: the signature of the canonical string by a stored key, judged by the key attestation
+    /// service; the nonce committed alone (nothing else changes). Recorded into traffic.
+    /// - Throws: `NonceSpend.Refused` when the nonce was spent before (nothing recorded); `StorageError`.
+    private func judgeKeyAttestation(keyID: [UInt8], signature: [UInt8], nonce: inout NonceSpend, request: AssessRequest, canonical: String,
+                                     environment: Environment, now: Int64) throws -> Verdict {
+        let judged = try keyAttestation.judge(in: environment, keyID: keyID, signature: signature, message: Array(canonical.utf8),
+                                              packageName: request.appID)
+        try nonce.commitAlone(store)
+        record(judged.verdict, proof: .keyAttestation(keyID: [], signature: []), request: request, environment: environment,
+               observed: judged.observed, at: now)
+        return judged.verdict
+    }
+
     /// Records a judgement made here into the environment's traffic.
     func record(_ verdict: Verdict, proof: AssessRequest.Proof, request: AssessRequest, environment: Environment,
                 observed: [String: String], at now: Int64) {
@@ -182,11 +201,13 @@ public final class AssessService: Sendable {
     }
 
     /// Whether `platform` could have proven itself in `environment`: iOS with an app id registered; Android with an
-    /// app registered and Play Integrity decodable (local keys or a service account).
+    /// app registered and Play Integrity decodable (local keys or a service account) or key attestation enabled.
     public static func couldProve(_ platform: AssessRequest.Platform, _ environment: Environment) -> Bool {
         switch platform {
         case .ios: !environment.appleAppIDs.isEmpty
-        case .android: !environment.androidApps.isEmpty && (environment.playIntegrity.localSet || environment.playIntegrity.serviceAccountSet)
+        case .android:
+            !environment.androidApps.isEmpty
+                && (environment.playIntegrity.localSet || environment.playIntegrity.serviceAccountSet || environment.keyAttestation.enabled)
         }
     }
 

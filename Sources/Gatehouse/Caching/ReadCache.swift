@@ -54,6 +54,15 @@ final class ReadCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sen
         }
     }
 
+    /// Forgets the values `isStale` picks (a change to some rows: one environment's keys); reads started before keep
+    /// nothing.
+    func invalidate(where isStale: (Value) -> Bool) {
+        lock.writing {
+            generation += 1
+            values = values.filter { !isStale($0.value) }
+        }
+    }
+
     /// Forgets every value (the store calls it after each write to the tables the cache follows).
     func invalidate() {
         lock.writing {

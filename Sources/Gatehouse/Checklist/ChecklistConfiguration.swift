@@ -25,6 +25,10 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     /// The last hour of the past day in which the hourly cap on Google calls for tokens Google could not decode
     /// refused tokens (`--google-undecodable-per-hour`), or nil.
     public var googleUndecodableCapped: CappedHour?
+    /// Whether the environment accepts Android key attestation (its policy's `enabled`).
+    public var keyAttestationEnabled = false
+    /// How long ago Google's key attestation status list was fetched, in seconds (nil: never).
+    public var statusListAge: Int64?
     /// The Play Integrity policy's lowest version code per package.
     public var minimumVersionCodes: [String: Int64] = [:]
     /// The environment's daily quota of those calls.

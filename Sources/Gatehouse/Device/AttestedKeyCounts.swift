@@ -18,7 +18,7 @@ public struct AppKeyCount: Sendable, Equatable {
     }
 }
 
-/// Reads the per-app-id counts of attested keys.
+/// Reads the counts of attested keys: App Attest keys per app id, key attestation keys per package.
 public struct AttestedKeyCounts: Sendable {
     let store: Store
 
@@ -40,5 +40,15 @@ public struct AttestedKeyCounts: Sendable {
             }
         }
         return counts
+    }
+
+    /// How many Android keys a key attestation stored per package of `environmentID` (packages with none are absent).
+    /// - Throws: `StorageError`.
+    public func perPackage(environmentID: String) throws -> [String: Int] {
+        try store.read { db in
+            var counts: [String: Int] = [:]
+            try KeyAttestationKeysTable.countsPerPackage(db, environmentID: environmentID) { counts[$0] = $1 }
+            return counts
+        }
     }
 }

@@ -23,6 +23,7 @@ extension Domain {
         for name in applied { log.info("migration applied", ["file": name]) }
         return try Domain(configuration: configuration, store: store, roots: try roots(configuration, log: log),
                           receiptRoots: try receiptRoots(configuration, log: log),
+                          keyAttestationRoots: try keyAttestationRoots(configuration, log: log),
                           google: try googleDecoder(configuration, clock: clock), random: random, log: log)
     }
 
@@ -76,6 +77,29 @@ extension Domain {
         if !roots.isAppleReceipts {
             log.warning("App Attest receipt roots replaced: receipts are trusted when their signer chains to the certificates of this file, not to Apple Root CA - G3",
                         ["file": file, "certificates": String(roots.certificates.count)])
+        }
+        return roots
+    }
+
+    /// Google's key attestation roots, or `configuration.keyAttestationRoots` (a PEM file, logged as a warning).
+    /// - Throws: `ConfigurationError` when the roots cannot be read.
+    static func keyAttestationRoots(_ configuration: DomainConfiguration, log: DomainLog) throws -> KeyAttestationRoots {
+        guard let file = configuration.keyAttestationRoots else {
+            do {
+                return try KeyAttestationRoots.google()
+            } catch {
+                throw ConfigurationError("\(error)")
+            }
+        }
+        let roots: KeyAttestationRoots
+        do {
+            roots = try KeyAttestationRoots(pem: try String(contentsOfFile: file, encoding: .utf8))
+        } catch {
+            throw ConfigurationError("--key-attestation-roots / GATEHOUSE_KEY_ATTESTATION_ROOTS: \(file) cannot be read as PEM certificates (\(error))")
+        }
+        if !roots.isGoogle {
+            log.warning("Key attestation roots replaced: Android keys are trusted when their chains end at the keys of this file, not at Google's attestation roots",
+                        ["file": file, "roots": String(roots.keys.count)])
         }
         return roots
     }

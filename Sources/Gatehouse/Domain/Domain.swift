@@ -43,6 +43,8 @@ public final class Domain: Sendable {
     public let appAttest: AppAttestService
     /// App Attest receipts traded at Apple for fresh ones with their risk metric.
     public let receiptRefresher: AppleReceiptRefresher
+    /// Android key attestation: registration, stored keys, Google's status list.
+    public let keyAttestation: KeyAttestationService
     /// Play Integrity: local decoding, decoding through Google, the replay store.
     public let playIntegrity: PlayIntegrityService
     /// Signed requests judged whole, with their receipts.
@@ -62,7 +64,8 @@ public final class Domain: Sendable {
     /// The background work, in one list.
     public let jobs: DomainJobs
 
-    init(configuration: DomainConfiguration, store: Store, roots: AppAttestRoots, receiptRoots: AppAttestRoots, google: GoogleDecoder?,
+    init(configuration: DomainConfiguration, store: Store, roots: AppAttestRoots, receiptRoots: AppAttestRoots,
+         keyAttestationRoots: KeyAttestationRoots, google: GoogleDecoder?,
          random: @escaping @Sendable () -> Double, log: DomainLog) throws {
         self.configuration = configuration
         self.store = store
@@ -86,10 +89,13 @@ public final class Domain: Sendable {
                                      recorder: recorder)
         receiptRefresher = try AppleReceiptRefresher(w, store: store, receiptRoots: receiptRoots, configuration: configuration,
                                                      random: random, log: log)
+        keyAttestation = try KeyAttestationService(w, store: store, roots: keyAttestationRoots, recorder: recorder,
+                                                   configuration: configuration, random: random, log: log)
         playIntegrity = PlayIntegrityService(w, store: store, environments: environments, google: google, recorder: recorder,
                                              googleDecodesPerAddress: configuration.googleDecodesPerAddress,
                                              googleUndecodablePerHour: configuration.googleUndecodablePerHour)
-        assess = AssessService(w, store: store, appAttest: appAttest, playIntegrity: playIntegrity, debugTokens: debugTokens,
+        assess = AssessService(w, store: store, appAttest: appAttest, playIntegrity: playIntegrity, keyAttestation: keyAttestation,
+                               debugTokens: debugTokens,
                                recorder: recorder, receipts: receipts, tally: assessTally)
         receiptChecker = ReceiptChecker(w, store: store, keys: receiptKeys)
         enforcementOutcomes = EnforcementOutcomes(w, store: store, highWater: configuration.bufferHighWater) { error in
@@ -97,12 +103,12 @@ public final class Domain: Sendable {
         }
         edge = EdgeCheck(w, store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)
         checklists = ChecklistService(w, verdicts: verdicts, keys: keys, debugTokens: debugTokens, enforcementOutcomes: enforcementOutcomes,
-                                      refresher: receiptRefresher)
+                                      refresher: receiptRefresher, keyAttestation: keyAttestation)
         keyCounts = AttestedKeyCounts(w, store: store)
         keyCheck = PlayIntegrityKeyCheck(w, store: store)
         database = DatabaseMaintenance(w, store: store, migrationsDirectory: configuration.migrationsDirectory)
         jobs = DomainJobs(store: store, recorder: recorder, outcomes: enforcementOutcomes, appAttest: appAttest, assess: assess,
-                          playIntegrity: playIntegrity, receiptChecker: receiptChecker, verdicts: verdicts, refresher: receiptRefresher,
+                          playIntegrity: playIntegrity, keyAttestation: keyAttestation, receiptChecker: receiptChecker, verdicts: verdicts, refresher: receiptRefresher,
                           admins: admins, sessions: sessions, log: log)
     }
 

@@ -29,6 +29,10 @@ public struct DomainConfiguration: Sendable {
     public var appAttestRefresh: AppleReceiptRefreshMode = .background
     /// Google's Play Integrity API base URL (https).
     public var playIntegrityEndpoint = "https://playintegrity.googleapis.com"
+    /// A PEM file of roots replacing Google's key attestation roots (tests, private deployments).
+    public var keyAttestationRoots: String?
+    /// Where Google's key attestation status list is fetched (`http` allowed, for tests).
+    public var keyAttestationStatusURL = KeyAttestationService.googleStatusURL
     /// A PEM file of CAs trusted for outbound HTTPS instead of the system's.
     public var outboundCAFile: String?
     /// Where a service account's `token_uri` may point.
@@ -83,6 +87,13 @@ public struct DomainConfiguration: Sendable {
         },
         Setting("--app-attest-receipt-roots", "GATEHOUSE_APP_ATTEST_RECEIPT_ROOTS", help: "PEM file of roots replacing Apple Root CA - G3 for App Attest receipts (tests, private deployments; logged as a warning)") {
             if !$1.text.isEmpty { $0.appAttestReceiptRoots = $1.text }
+        },
+        Setting("--key-attestation-roots", "GATEHOUSE_KEY_ATTESTATION_ROOTS", help: "PEM file of roots replacing Google's key attestation roots (tests, private deployments; logged as a warning)") {
+            if !$1.text.isEmpty { $0.keyAttestationRoots = $1.text }
+        },
+        Setting("--key-attestation-status-url", "GATEHOUSE_KEY_ATTESTATION_STATUS_URL", help: "URL of Google's key attestation status list, fetched hourly (default https://android.googleapis.com/attestation/status; http allowed for tests)") {
+            guard $1.text.hasPrefix("https://") || $1.text.hasPrefix("http://") else { throw $1.mistake("must be an http or https URL, got \($1.text)") }
+            $0.keyAttestationStatusURL = $1.text
         },
         Setting("--app-attest-data-endpoint", "GATEHOUSE_APP_ATTEST_DATA_ENDPOINT", help: "https base URL replacing Apple's receipt refresh endpoints (https://data.appattest.apple.com, https://data-development.appattest.apple.com) for tests") {
             if !$1.text.isEmpty { $0.appAttestDataEndpoint = try $1.https() }

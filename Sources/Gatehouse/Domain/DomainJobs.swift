@@ -3,7 +3,7 @@ import Synchronization
 /// Every piece of the domain's background work, listed once below in the order it starts (it stops in the reverse
 /// order): writing the recorded verdicts and the edge's outcome counts, the minute purges (expired challenges, spent
 /// nonces and key devices, spent and failed Play Integrity tokens, spent receipts), the hourly retention (verdicts,
-/// outcomes, risk metrics, login failures, sessions), Apple receipt refreshes (the helpers that make a pass's calls,
+/// outcomes, risk metrics, login failures, sessions), Google's key attestation status list, Apple receipt refreshes (the helpers that make a pass's calls,
 /// then the background pass), the engine's maintenance (SQLite
 /// checkpoints) and, on a database other servers share, following their changes. Each job is idempotent, so every
 /// server of a shared database runs them all without a lease.
@@ -19,7 +19,7 @@ public final class DomainJobs: Sendable {
     private let due: Mutex<[Double]>
 
     init(store: Store, recorder: VerdictRecorder, outcomes: EnforcementOutcomes, appAttest: AppAttestService, assess: AssessService,
-         playIntegrity: PlayIntegrityService, receiptChecker: ReceiptChecker, verdicts: Verdicts, refresher: AppleReceiptRefresher,
+         playIntegrity: PlayIntegrityService, keyAttestation: KeyAttestationService, receiptChecker: ReceiptChecker, verdicts: Verdicts, refresher: AppleReceiptRefresher,
          admins: Admins, sessions: Sessions, log: DomainLog) {
         var jobs = [
             recorder.job,
@@ -46,6 +46,7 @@ public final class DomainJobs: Sendable {
                 return 3600
             }),
         ]
+        jobs.append(keyAttestation.job)
         jobs += refresher.helpers
         if let refreshing = refresher.job { jobs.append(refreshing) }
         if store.needsMaintenance {

@@ -14,6 +14,7 @@ extension Environment {
             .init("appleAppIds", .array(appleAppIDs.map { .string($0) })),
             .init("appAttest", appAttest.json),
             .init("playIntegrity", playIntegrity.json(kind: kind)),
+            .init("keyAttestation", KeyAttestationPolicyFields.json(keyAttestation)),
             .init("enforcement", enforcement.json),
             .init("createdAt", .string(Timestamp.format(createdAt))),
             .init("updatedAt", .string(Timestamp.format(updatedAt))),

@@ -13,6 +13,8 @@ public struct Environment: Sendable, Equatable {
     public var enforcement: EnforcementSettings = EnforcementSettings()
     /// Its App Attest policy and DeviceCheck key (docs/device-api.md "App Attest in depth").
     public var appAttest: AppAttestSettings = AppAttestSettings()
+    /// What it accepts of Android key attestation (docs/device-api.md "Android Key Attestation", "The policy").
+    public var keyAttestation = KeyAttestationPolicy()
     /// Bumped on every change; the entity tag clients send back in `If-Match`.
     public var revision: Int64
     public var createdAt: Int64

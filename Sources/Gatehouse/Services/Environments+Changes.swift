@@ -69,6 +69,10 @@ extension Environments {
             changes.append(AuditChange(field: "playIntegrity.policy", before: PlayIntegrityPolicyFields.json(before.playIntegrity.policy, kind: before.kind),
                                        after: PlayIntegrityPolicyFields.json(after.playIntegrity.policy, kind: after.kind)))
         }
+        if after.keyAttestation != before.keyAttestation {
+            changes.append(AuditChange(field: "keyAttestation", before: KeyAttestationPolicyFields.json(before.keyAttestation),
+                                       after: KeyAttestationPolicyFields.json(after.keyAttestation)))
+        }
         if after.androidApps != before.androidApps {
             changes.append(AuditChange(field: "androidApps", before: Environment.json(before.androidApps), after: Environment.json(after.androidApps)))
             try EnvironmentsTable.replaceAndroidApps(db, id: id, apps: after.androidApps)

@@ -93,6 +93,7 @@ public struct Environments: Sendable {
             case .set(let bound): environment.appAttest.policy.riskMetricAbove = bound
             }
             patch.playIntegrityPolicy?.apply(to: &environment.playIntegrity.policy)
+            patch.keyAttestationPolicy?.apply(to: &environment.keyAttestation)
             switch patch.dailyQuota {
             case .absent: break
             case .remove: environment.playIntegrity.dailyQuota = PlayIntegrityStatus.defaultDailyQuota

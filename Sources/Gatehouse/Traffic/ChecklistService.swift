@@ -10,13 +10,16 @@ public final class ChecklistService: Sendable {
     let debugTokens: DebugTokens
     let enforcementOutcomes: EnforcementOutcomes
     let refresher: AppleReceiptRefresher
+    let keyAttestation: KeyAttestationService
     /// The week's rollups and the last evaluation per environment; follows the rollups.
     let cache = RollupCache()
 
     /// The checklists over the domain's shared services: one per domain (``Domain``), as its cache follows the store's
     /// writes for as long as the store lives.
-    init(_: Wiring, verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: AppleReceiptRefresher) {
+    init(_: Wiring, verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: AppleReceiptRefresher,
+         keyAttestation: KeyAttestationService) {
         self.refresher = refresher
+        self.keyAttestation = keyAttestation
         self.enforcementOutcomes = enforcementOutcomes
         store = verdicts.store
         self.verdicts = verdicts
@@ -42,8 +45,10 @@ public final class ChecklistService: Sendable {
         let decodes = try googleDecodesToday(now: now)
         let debugTokens = try self.debugTokens.activeNames(now: now)
         let appAttest = try appAttestFigures(environments, now: now)
+        let fetched = keyAttestation.statusListFetchedAt
         var counts = cache.counts(environments.map { environment in
-            (environment.id, Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens, appAttest: appAttest))
+            (environment.id, Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens, appAttest: appAttest,
+                                      statusListFetchedAt: fetched, now: now))
         }, now: now)
         let missing = environments.filter { counts[$0.id] == nil }
         if !missing.isEmpty {
@@ -82,12 +87,13 @@ public final class ChecklistService: Sendable {
 
     /// What a cached checklist of `environment` depends on besides the hour's rollups.
     static func key(_ environment: Environment, secrets: [String: Int], decodes: [String: QuotaToday], debugTokens: [String: [String]],
-                    appAttest: [String: RollupCache.AppAttestFigures]) -> RollupCache.ChecklistKey {
+                    appAttest: [String: RollupCache.AppAttestFigures], statusListFetchedAt: Int64?, now: Int64) -> RollupCache.ChecklistKey {
         let used = decodes[environment.id].map { max($0.decodes, $0.tokens) } ?? 0
         return RollupCache.ChecklistKey(revision: environment.revision, activeSecretKeys: secrets[environment.id] ?? 0,
                                         googleQuotaPercent: used * 100 / max(1, environment.playIntegrity.dailyQuota),
                                         googleUndecodableCapped: decodes[environment.id]?.capped,
-                                        activeDebugTokens: debugTokens[environment.id] ?? [], appAttest: appAttest[environment.id])
+                                        activeDebugTokens: debugTokens[environment.id] ?? [], appAttest: appAttest[environment.id],
+                                        statusListHours: environment.keyAttestation.enabled ? statusListFetchedAt.map { (now - $0) / 3_600 } : nil)
     }
 
     /// Each environment's checklist: from the cache when its key and the hour's rollups are unchanged, otherwise
@@ -96,11 +102,13 @@ public final class ChecklistService: Sendable {
                           debugTokens: [String: [String]], now: Int64) throws -> [String: RollupCache.Evaluation] {
         let appAttest = try appAttestFigures(environments, now: now)
         let entries = cache.entries(environments.map(\.id), now: now)
+        let fetched = keyAttestation.statusListFetchedAt
         var changed: [String: RollupCache.Entry] = [:]
         var evaluations: [String: RollupCache.Evaluation] = [:]
         for environment in environments {
             guard var entry = entries[environment.id] else { continue }
-            let key = Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens, appAttest: appAttest)
+            let key = Self.key(environment, secrets: secrets, decodes: decodes, debugTokens: debugTokens, appAttest: appAttest,
+                               statusListFetchedAt: fetched, now: now)
             if var cached = entry.evaluation, cached.key == key {
                 // The same hour's sums and the same setup: only the window's ends move.
                 cached.report.windowFrom = now - ChecklistThresholds().windowSeconds
@@ -128,6 +136,8 @@ public final class ChecklistService: Sendable {
             configuration.tokensToday = decodes[environment.id]?.tokens ?? 0
             configuration.googleUndecodableCapped = key.googleUndecodableCapped
             configuration.minimumVersionCodes = environment.playIntegrity.policy.minimumVersionCode
+            configuration.keyAttestationEnabled = environment.keyAttestation.enabled
+            configuration.statusListAge = fetched.map { now - $0 }
             configuration.validationCategories = environment.appAttest.policy.validationCategories.map { $0.sorted().map(\.label) }
             configuration.deviceCheckKey = environment.appAttest.deviceCheckKey
             configuration.receiptRefresh = key.appAttest?.refresh ?? AppleReceiptRefreshState()

@@ -19,6 +19,8 @@ final class RollupCache: @unchecked Sendable {  // `state` is only touched under
         var activeDebugTokens: [String] = []
         /// The receipt refresher's state and risk metrics (environments with a DeviceCheck key).
         var appAttest: AppAttestFigures?
+        /// When Google's key attestation status list was fetched, in whole hours ago (nil: never).
+        var statusListHours: Int64?
     }
 
     /// What the App Attest items read beyond the rollups.

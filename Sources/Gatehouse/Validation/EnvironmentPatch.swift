@@ -4,7 +4,7 @@ import JSON
 
 /// A validated change to an environment, read from a JSON Merge Patch body (RFC 7396) in seed 003's wire format:
 /// `name`, `kind`, `attackMode`, `androidApps`, `appleAppIds`, `playIntegrity.{serviceAccount, local, dailyQuota}`,
-/// `enforcement.{mode, routes}`, `appAttest.{validationCategories, requireValidationCategory, minimumBundleVersion,
+/// `enforcement.{mode, routes}`, `keyAttestation`, `appAttest.{validationCategories, requireValidationCategory, minimumBundleVersion,
 /// riskMetricAbove, deviceCheckKey}`.
 /// Arrays replace whole; `null` removes; absent members leave the field alone.
 public struct EnvironmentPatch: Sendable, Equatable {
@@ -19,6 +19,8 @@ public struct EnvironmentPatch: Sendable, Equatable {
     public var dailyQuota: Change<Int> = .absent
     /// `playIntegrity.policy`, validated, applied member by member to the stored policy (`null`: today's rules).
     public var playIntegrityPolicy: PlayIntegrityPolicyEdit?
+    /// `keyAttestation`, validated, applied member by member to the stored policy (`null`: the defaults).
+    public var keyAttestationPolicy: KeyAttestationPolicyEdit?
     /// `enforcement.mode` (`enforcement: null` sets `off`).
     public var enforcementMode: EnforcementMode?
     /// `enforcement.routes`, the whole list (`null` removes them all).
@@ -71,6 +73,8 @@ public struct EnvironmentPatch: Sendable, Equatable {
                 (patch.enforcementMode, patch.enforcementRoutes) = EnforcementFields.parse(member.value, at: pointer, errors: &errors)
             case "appAttest":
                 AppAttestFields.parse(member.value, at: pointer, into: &patch, errors: &errors)
+            case "keyAttestation":
+                patch.keyAttestationPolicy = KeyAttestationPolicyFields.parse(member.value, at: pointer, errors: &errors)
             case "playIntegrity":
                 playIntegrity(member.value, at: pointer, tokenEndpoints: tokenEndpoints, into: &patch, errors: &errors)
             case let key where readOnlyFields.contains(key):
@@ -78,7 +82,7 @@ public struct EnvironmentPatch: Sendable, Equatable {
             case "playIntegrityStatus":
                 errors.add(pointer, "is read-only and cannot be changed")
             default:
-                errors.add(pointer, "is not a field of an environment (expected name, kind, attackMode, androidApps, appleAppIds, appAttest, playIntegrity or enforcement)")
+                errors.add(pointer, "is not a field of an environment (expected name, kind, attackMode, androidApps, appleAppIds, appAttest, playIntegrity, keyAttestation or enforcement)")
             }
         }
         try errors.throwIfAny()

@@ -110,6 +110,7 @@ extension Application {
         add("POST", "/api/v4/attestation/app-attest", device.register)
         add("POST", "/api/v4/attestation/app-attest/assertion", device.assertion)
         add("POST", "/api/v4/attestation/play-integrity", PlayIntegrityAPI(device: device, service: domain.playIntegrity).judge)
+        add("POST", "/api/v4/attestation/key-attestation", KeyAttestationAPI(device: device, service: domain.keyAttestation).register)
         add("POST", "/api/v4/assess", assess.assess)
 
     }

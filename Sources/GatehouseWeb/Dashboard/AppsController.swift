@@ -52,9 +52,12 @@ struct AppsController: Sendable {
     func environmentAppsView(_ context: DashboardContext, _ environment: Environment, values: [String: MustacheValue], status: Int) -> Response {
         let base = "/environments/\(environment.id)"
         var data = EnvironmentHead.values(environment, tab: "apps")
+        // Android keys a key attestation stored per package; the page still renders when they cannot be read.
+        let androidKeys = (try? keyCounts.perPackage(environmentID: environment.id)) ?? [:]
         data["androidApps"] = .array(environment.androidApps.map { app in
             let encoded = URLEncoding.percentEncode(app.packageName)
             return [
+                "attestedKeys": .string(Wording.number(androidKeys[app.packageName] ?? 0)),
                 "packageName": .string(app.packageName),
                 "digests": .array(app.certificateDigests.map { ["halves": Self.halves(CertificateDigest.format($0))] }),
                 "noDigests": .bool(app.certificateDigests.isEmpty),

@@ -134,8 +134,8 @@ struct AssessEnvelope {
         return (text, appID, digest, deviceID, receiptKey)
     }
 
-    /// The attestation object, if any: `{"provider": "play-integrity", "token"}` or `{"provider": "app-attest",
-    /// "keyId", "token"}` or `{"provider": "debug", "token"}`.
+    /// The attestation object, if any: `{"provider": "play-integrity", "token"}`, `{"provider": "app-attest",
+    /// "keyId", "token"}`, `{"provider": "key-attestation", "keyId", "token"}` or `{"provider": "debug", "token"}`.
     static func proof(_ value: JSON?, _ errors: inout FieldErrors) -> AssessRequest.Proof? {
         guard let value, !value.isNull else { return nil }
         guard value.members != nil else {
@@ -164,8 +164,23 @@ struct AssessEnvelope {
         case "debug":
             let token = DeviceBody.string(value["token"], "/attestation/token", max: maxDebugTokenLength, what: "a debug token (dt_…)", &errors)
             return token.map { .debug(token: $0) }
+        case KeyAttestationService.provider:
+            var keyID: [UInt8]?
+            if let text = value["keyId"]?.string, text.utf8.count == 43, isBase64URL(text), let bytes = Base64.decode(text), bytes.count == 32 {
+                keyID = bytes
+            } else {
+                errors.add("/attestation/keyId", "must be the key id the registration answered (base64url of 32 bytes)")
+            }
+            var signature: [UInt8]?
+            if let text = value["token"]?.string, !text.isEmpty, text.utf8.count <= 200, let bytes = Base64.decode(text) {
+                signature = bytes
+            } else {
+                errors.add("/attestation/token", "must be base64 of the DER ECDSA-SHA256 signature of the canonical string by the attested key")
+            }
+            guard let keyID, let signature else { return nil }
+            return .keyAttestation(keyID: keyID, signature: signature)
         default:
-            errors.add("/attestation/provider", "must be \"play-integrity\", \"app-attest\" or \"debug\"")
+            errors.add("/attestation/provider", "must be \"play-integrity\", \"app-attest\", \"key-attestation\" or \"debug\"")
             return nil
         }
     }

@@ -45,6 +45,8 @@ public final class DomainFixture: Sendable {
         self.systemMonotonic = systemMonotonic
         var configuration = DomainConfiguration()
         configuration.resources = repositoryRoot
+        // No test reaches Google: a closed loopback port, unless the test serves a status list itself.
+        configuration.keyAttestationStatusURL = "http://127.0.0.1:9/attestation/status"
         switch engine {
         case .sqlite:
             postgres = nil

@@ -55,7 +55,7 @@ enum EnvironmentsTable {
         }
         let deviceCheckKeys = try DeviceCheckKeysTable.identifiers(db, where: environmentCondition, arguments)
         var environments: [Environment] = []
-        try db.forEachRow("SELECT id, name, kind, attack_mode, enforcement_mode, play_integrity_daily_quota, play_integrity_policy, \(appAttestColumns), revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
+        try db.forEachRow("SELECT id, name, kind, attack_mode, enforcement_mode, play_integrity_daily_quota, play_integrity_policy, key_attestation_policy, \(appAttestColumns), revision, created_at, updated_at FROM environments WHERE \(condition) ORDER BY created_at, id", arguments) { row in
             let id = try row.text("id")
             var playIntegrity = credentials[id] ?? PlayIntegrityStatus()
             playIntegrity.dailyQuota = try row.int("play_integrity_daily_quota")
@@ -63,6 +63,12 @@ enum EnvironmentsTable {
                 playIntegrity.policy = try PlayIntegrityPolicyFields.read(try row.optionalText("play_integrity_policy"))
             } catch {
                 throw StorageError(.malformedRow, "environments.play_integrity_policy does not read: \(error)")
+            }
+            let keyAttestation: KeyAttestationPolicy
+            do {
+                keyAttestation = try KeyAttestationPolicyFields.read(try row.optionalText("key_attestation_policy"))
+            } catch {
+                throw StorageError(.malformedRow, "environments.key_attestation_policy does not read: \(error)")
             }
             environments.append(Environment(
                 id: id,
@@ -74,6 +80,7 @@ enum EnvironmentsTable {
                 playIntegrity: playIntegrity,
                 enforcement: EnforcementSettings(mode: try mode(row, "enforcement_mode") ?? .off, routes: routes[id] ?? []),
                 appAttest: try appAttest(row, deviceCheckKey: deviceCheckKeys[id]),
+                keyAttestation: keyAttestation,
                 revision: try row.integer("revision"),
                 createdAt: try row.integer("created_at"),
                 updatedAt: try row.integer("updated_at")
@@ -115,11 +122,13 @@ enum EnvironmentsTable {
         try db.execute(
             """
             UPDATE environments SET name = ?, kind = ?, attack_mode = ?, enforcement_mode = ?, play_integrity_daily_quota = ?, play_integrity_policy = ?,
+            key_attestation_policy = ?,
             app_attest_categories = ?, app_attest_require_category = ?, app_attest_minimum_bundle_version = ?, app_attest_risk_metric_above = ?,
             revision = revision + 1, updated_at = ? WHERE id = ?
             """,
             [.text(environment.name), .text(environment.kind.rawValue), SQLValue(environment.attackMode), .text(environment.enforcement.mode.rawValue),
              .integer(Int64(environment.playIntegrity.dailyQuota)), SQLValue(PlayIntegrityPolicyFields.stored(environment.playIntegrity.policy)),
+             SQLValue(KeyAttestationPolicyFields.stored(environment.keyAttestation)),
              SQLValue(policy.validationCategories.map { $0.sorted().map { String($0.value) }.joined(separator: ",") }),
              SQLValue(policy.requireValidationCategory), SQLValue(policy.minimumBundleVersion), SQLValue(policy.riskMetricAbove.map(Int64.init)),
              .integer(now), .text(environment.id)]
