@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev libpq-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge test-node-client test-python-client bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi clean
+.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge test-node-client test-python-client bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi fuzz-keyattest clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -212,7 +212,7 @@ receipt-vectors: deps
 	$(SWIFT) build --product ReceiptVectors
 	"$$($(SWIFT) build --show-bin-path)/ReceiptVectors" Tests/Fixtures/receipts/conformance.json
 
-fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi
+fuzz: fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi fuzz-keyattest
 
 FUZZ_SECONDS ?= 60
 
@@ -265,6 +265,10 @@ fuzz-attest:
 # the committed seeds are minted tokens (`swift run PlayIntegrityFuzz --seeds DIR` rewrites them).
 fuzz-pi:
 	$(call fuzz,pi,PlayIntegrityFuzz,.build/fuzz-pi,-timeout=5 -dict=Tests/Fuzz/PlayIntegrityFuzz/pi.dict)
+
+# The key attestation fuzz target: the key description reader and the chain verifier, seeded with real devices' chains.
+fuzz-keyattest:
+	$(call fuzz,keyattest,KeyAttestationFuzz,.build/fuzz-keyattest,-timeout=5)
 
 clean:
 	rm -rf .build .venv

@@ -127,6 +127,8 @@ let package = Package(
                           exclude: ["corpus", "pi.dict"]),
         .executableTarget(name: "AttestationFuzz", dependencies: ["Attestation", "Crypto", "FuzzReplay"], path: "Tests/Fuzz/AttestationFuzz",
                           exclude: ["corpus"]),
+        .executableTarget(name: "KeyAttestationFuzz", dependencies: ["Attestation", "Crypto", "FuzzReplay"], path: "Tests/Fuzz/KeyAttestationFuzz",
+                          exclude: ["corpus"]),
     ],
     swiftLanguageModes: [.v6]
 )
