@@ -35,6 +35,7 @@ struct AppsController: Sendable {
         add("POST", "/environments/{environmentId}/app-attest/device-check-key/remove", pages.html(removeDeviceCheckKey))
         add("POST", "/environments/{environmentId}/app-attest/refresh-receipts", pages.html(refreshReceiptsNow))
         add("POST", "/environments/{environmentId}/play-integrity/policy", pages.html(setPlayIntegrityPolicy))
+        add("POST", "/environments/{environmentId}/key-attestation/policy", pages.html(setKeyAttestationPolicy))
         add("POST", "/environments/{environmentId}/play-integrity/service-account", pages.html(setServiceAccount))
         add("POST", "/environments/{environmentId}/play-integrity/local", pages.html(setLocalKeys))
         add("GET", "/environments/{environmentId}/play-integrity/{credential}/remove", pages.html(removeCredentialPage))
@@ -96,6 +97,7 @@ struct AppsController: Sendable {
         ]
         data["appAttest"] = .dictionary(appAttestValues(environment))
         data["playPolicy"] = .dictionary(playPolicyValues(environment))
+        data["keyAttestation"] = .dictionary(keyAttestationValues(environment))
         data["android"] = AndroidAppInput().values(action: "\(base)/apps/android", submit: "Add app", error: nil)
         for (key, value) in values { data[key] = value }
         return pages.page("pages/environment-apps", title: "Apps · \(environment.name)", data, context: context, status: status, section: "environments")
