@@ -37,6 +37,8 @@ let setupFaults: [SetupFaultCase] = [
                    reasons: ["appIdNotRegistered"], observed: [F.appId("A1B2C3D4E5.com.example.app", 60)]),
     SetupFaultCase(item: .developmentKey, provider: "app-attest", status: "rejected", reasons: ["developmentKey"],
                    observed: [F.appId("TEAMID1234.com.example.app", 60)]),
+    SetupFaultCase(item: .bootKeyUnknown, provider: "key-attestation", status: "rejected", reasons: ["bootKeyUnknown"],
+                   observed: [ObservedValue(field: "bootKey", value: "cd7479653aa88208f9f03034810ef9b7b0af8a9d41e2000e458ac403a2acb233", count: 60)]),
 ]
 
 @Suite("Checklist: traffic items")

@@ -243,6 +243,67 @@ struct KeyAttestationRevocationTests {
     }
 }
 
+/// The Traffic tab's boot keys (in process, real chains through the router): GrapheneOS phones refused
+/// `bootKeyUnknown` make `keyAttestation.bootKeys` fail naming the device; its published key is offered in one click,
+/// confirmed, and the next phone is verified; a key no system publishes is shown, never offered.
+@Suite("Traffic: the boot key offer", .serialized)
+struct BootKeyOfferTests {
+    static let pixel8 = "cd7479653aa88208f9f03034810ef9b7b0af8a9d41e2000e458ac403a2acb233"
+
+    @Test func aPublishedBootKeyIsNamedOfferedAndAccepted() throws {
+        let roots = try KeyAttestationFixture.rootsFile()
+        let app = try TestApp { $0.domain.keyAttestationRoots = roots }
+        let auth: Headers = ["Authorization": "Bearer " + (try app.token())]
+        let created = app.send("POST", "/api/management/v1/environments", json: ["name": "Android", "kind": "production"], headers: auth)
+        let id = try #require(created.json?["id"]?.string)
+        let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "public" }?["value"]?.string)
+        #expect(app.send("PATCH", "/api/management/v1/environments/\(id)", json: try JSONParser.parse("""
+            {"androidApps": [{"packageName": "\(KeyAttestationAPITests.packageName)", "certificateDigests": ["\(Hex.encode(KeyAttestationAPITests.digest))"]}],
+             "keyAttestation": {"enabled": true}}
+            """), headers: auth).status == 200)
+        func register(bootKey: String) throws -> String {
+            var phone = SyntheticKeyAttestation.Phone()
+            phone.bootState = .selfSigned
+            phone.bootKey = try #require(Hex.decode(bootKey))
+            let challenge = try #require(app.send("POST", "/api/v4/attestation/challenge", json: ["apiKey": .string(publicKey)]).json?["challenge"]?.string)
+            let attested = try KeyAttestationFixture.ca().attest(challenge: Array(challenge.utf8), phone: phone)
+            return KeyAttestationFixture.verdict(try #require(app.send("POST", "/api/v4/attestation/key-attestation",
+                                                                      json: KeyAttestationFixture.body(publicKey, challenge, attested.chain)).json))
+        }
+        for _ in 0..<22 { #expect(try register(bootKey: Self.pixel8) == "rejected bootKeyUnknown") }
+        let stranger = String(repeating: "7e", count: 32)
+        for _ in 0..<3 { #expect(try register(bootKey: stranger) == "rejected bootKeyUnknown") }
+        _ = app.fixture.domain.jobs.runDue()  // the recorder writes the verdicts
+
+        let report = try app.fixture.domain.checklists.report(for: try app.fixture.domain.environments.get(id))
+        let item = try #require(report.item("keyAttestation.bootKeys"))
+        #expect(item.status == .fail)
+        #expect(item.evidence.observed.map(\.value) == [Self.pixel8, stranger])
+        #expect(item.detail.contains("\(Self.pixel8) (GrapheneOS on Pixel 8) (22 verdicts)"), "\(item.detail)")
+        #expect(item.fix.contains("If you accept GrapheneOS, add its key for the Pixel 8"), "\(item.fix)")
+
+        let session = try app.signIn()
+        let page = app.send("GET", "/environments/\(id)/traffic", headers: session.headers).text
+        #expect(page.contains("Accept the boot key of GrapheneOS on Pixel 8"))
+        // A key no system publishes is never accepted in one click, even when linked to directly.
+        #expect(app.send("GET", "/environments/\(id)/traffic/add-boot-key?key=\(stranger)", headers: session.headers).status == 404)
+        let confirm = app.send("GET", "/environments/\(id)/traffic/add-boot-key?key=\(Self.pixel8)", headers: session.headers)
+        #expect(confirm.status == 200)
+        #expect(confirm.text.contains("<strong>22</strong> of this week"), "\(confirm.text)")
+        let etag = try #require(TrafficPageTests.hidden("etag", in: confirm.text))
+        #expect(app.postForm("/environments/\(id)/traffic/add-boot-key", ["key": Self.pixel8, "etag": etag], session: try app.signIn(role: .viewer)).status == 403)
+        let posted = app.postForm("/environments/\(id)/traffic/add-boot-key", ["key": Self.pixel8, "etag": etag], session: session)
+        #expect(posted.status == 303)
+        #expect(try app.fixture.domain.environments.get(id).keyAttestation.bootKeys == [Self.pixel8])
+
+        // The next GrapheneOS phone on a Pixel 8 is verified; the Apps tab names the key.
+        #expect(try register(bootKey: Self.pixel8) == "verified")
+        #expect(try register(bootKey: stranger) == "rejected bootKeyUnknown")
+        let apps = app.send("GET", "/environments/\(id)/apps", headers: session.headers).text
+        #expect(apps.contains("GrapheneOS on Pixel 8"))
+    }
+}
+
 /// What the key attestation tests share: the synthetic CA, its roots file, request bodies and envelopes.
 enum KeyAttestationFixture {
     static let authority: Result<SyntheticKeyAttestation, any Error> = Result { try SyntheticKeyAttestation() }

@@ -1,3 +1,5 @@
+import Attestation
+
 extension Checklist {
     /// The traffic items, one per ``SetupItem``, in its declaration order.
     static func trafficItems(
@@ -13,6 +15,7 @@ extension Checklist {
             case .notConfiguredTraffic: notConfiguredTraffic(configuration, week: week, thresholds: thresholds)
             case .appIdNotRegistered: appIdNotRegistered(configuration, week: week, thresholds: thresholds)
             case .developmentKey: developmentKey(configuration, week: week, thresholds: thresholds)
+            case .bootKeyUnknown: bootKeys(configuration, week: week, thresholds: thresholds)
             }
         }
     }
@@ -144,5 +147,44 @@ extension Checklist {
     static func unique(_ values: [String]) -> [String] {
         var seen = Set<String>()
         return values.filter { seen.insert($0).inserted }
+    }
+
+    /// `keyAttestation.bootKeys`: phones boot self-signed with a key the policy does not accept. The keys are named
+    /// from the table of published ones (``PublishedBootKeys``); accepting one is the fix only for a key its system
+    /// publishes (or one of the team's own builds): anyone can sign a system of their own.
+    static func bootKeys(
+        _ configuration: ChecklistConfiguration, week: TrafficWeek, thresholds: ChecklistThresholds
+    ) -> ChecklistItem {
+        let figures = figures(.bootKeyUnknown, week: week, thresholds: thresholds)
+        let keys = week.observed(.bootKeyUnknown)
+        let accepted = configuration.keyAttestationBootKeys
+        func named(_ key: String) -> String { PublishedBootKeys.named(key).map { "\(key) (\($0.name))" } ?? key }
+        if figures.status != .ok, !keys.isEmpty, keys.allSatisfy({ accepted.contains($0.value) }) {
+            return figures.item(
+                status: .ok, title: "Fixed: the boot keys phones presented are now accepted",
+                detail: "Fixed: \(Wording.list(keys.map { named($0.value) }, conjunction: "and")) \(keys.count == 1 ? "is" : "are") now among "
+                    + "the policy's boot keys; " + Checklist.earlier(figures.failing),
+                fix: "", observed: keys, registered: accepted)
+        }
+        guard figures.status != .ok else {
+            return figures.item(title: "Phones boot operating systems the policy accepts", detail: figures.opener(), fix: "",
+                                observed: keys, registered: accepted)
+        }
+        var detail = figures.opener()
+        var fix = "Add the boot key of the operating system your users run to the Key Attestation policy's boot keys (Apps tab)."
+        if let top = keys.first {
+            detail += " Phones booted self-signed with \(named(top.value)) (\(Wording.count(top.count, "verdict"))), a key the "
+                + "policy does not accept."
+            if keys.count > 1 { detail += " Also seen: \(Wording.list(keys.dropFirst().prefix(4).map { named($0.value) }, conjunction: "and"))." }
+            if let published = PublishedBootKeys.named(top.value) {
+                fix = "If you accept \(published.operatingSystem), add its key for the \(published.device) (\(top.value)) to the Key "
+                    + "Attestation policy's boot keys; \(published.operatingSystem) publishes one key per device model."
+            } else {
+                fix = "\(top.value) is no published key: someone's own build of an operating system. Accept it only if you know "
+                    + "whose it is (your own test devices, say)."
+            }
+        }
+        return figures.item(title: "Phones boot an operating system whose key the policy does not accept", detail: detail, fix: fix,
+                            observed: keys, registered: accepted)
     }
 }

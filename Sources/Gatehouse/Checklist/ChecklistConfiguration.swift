@@ -27,6 +27,8 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     public var googleUndecodableCapped: CappedHour?
     /// Whether the environment accepts Android key attestation (its policy's `enabled`).
     public var keyAttestationEnabled = false
+    /// The boot keys the Key Attestation policy accepts for a self-signed boot (lowercase hex).
+    public var keyAttestationBootKeys: [String] = []
     /// How long ago Google's key attestation status list was fetched, in seconds (nil: never).
     public var statusListAge: Int64?
     /// The Play Integrity policy's lowest version code per package.

@@ -18,6 +18,8 @@ public enum SetupItem: String, Sendable, CaseIterable {
     case appIdNotRegistered = "apple.appIdNotRegistered"
     /// Builds attest against Apple's development environment in a production environment.
     case developmentKey = "apple.developmentKey"
+    /// Phones boot an operating system whose key the Key Attestation policy does not accept.
+    case bootKeyUnknown = "keyAttestation.bootKeys"
 
     /// The reasons that feed the item, in table order.
     public var reasons: [SetupReason] { SetupReason.allCases.filter { $0.item == self } }
@@ -42,6 +44,7 @@ public enum SetupItem: String, Sendable, CaseIterable {
         switch self {
         case .certificateNotRegistered, .notFromPlay: "certificateDigest"
         case .appIdNotRegistered, .developmentKey: "appId"
+        case .bootKeyUnknown: "bootKey"
         case .keysNotTheApps, .packageNotRegistered, .serviceAccountRejected, .notConfiguredTraffic:
             "packageName"
         }

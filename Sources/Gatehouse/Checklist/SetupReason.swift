@@ -33,6 +33,8 @@ public enum SetupReason: String, Sendable, CaseIterable {
     case appIdNotRegistered
     /// App Attest: the key was attested by Apple's development environment.
     case developmentKey
+    /// Key Attestation: a phone booted an operating system signed by a key the policy does not accept (GrapheneOS, say).
+    case bootKeyUnknown
 
     /// The table: which checklist item the reason points to, and which provider reports it.
     private var entry: (item: SetupItem, provider: String) {
@@ -45,6 +47,7 @@ public enum SetupReason: String, Sendable, CaseIterable {
         case .notConfigured: (.notConfiguredTraffic, Provider.playIntegrity)
         case .appIdNotRegistered: (.appIdNotRegistered, Provider.appAttest)
         case .developmentKey: (.developmentKey, Provider.appAttest)
+        case .bootKeyUnknown: (.bootKeyUnknown, Provider.keyAttestation)
         }
     }
 
@@ -70,6 +73,8 @@ public enum Provider {
     public static let appAttest = "app-attest"
     /// A debug token of the environment (simulators, emulators, CI): never counted as either platform's provider.
     public static let debug = "debug"
+    /// Android's hardware key attestation (phones without Play, operating systems Google does not list).
+    public static let keyAttestation = "key-attestation"
 
     /// The name an admin reads: "Play Integrity", "App Attest" (an unknown provider as it is).
     public static func displayName(_ provider: String) -> String {
@@ -77,6 +82,7 @@ public enum Provider {
         case playIntegrity: "Play Integrity"
         case appAttest: "App Attest"
         case debug: "Debug token"
+        case keyAttestation: "Key Attestation"
         default: provider
         }
     }

@@ -256,5 +256,5 @@ public final class KeyAttestationService: Sendable {
     }
 
     /// The provider's wire name.
-    public static let provider = "key-attestation"
+    public static let provider = Provider.keyAttestation
 }

@@ -66,6 +66,22 @@ extension Environments {
         }
     }
 
+    /// Adds `bootKey` (64 hex digits) to the Key Attestation policy's boot keys (the Traffic tab's one-click fix).
+    /// - Throws: `ValidationError` for a key that is not one, or a policy that holds the most it may; what ``update``
+    ///   throws.
+    public func addBootKey(_ bootKey: String, to id: String, ifMatch: String? = nil, actor: AuditActor) throws -> Environment {
+        let key = bootKey.lowercased()
+        guard key.count == 64, key.allSatisfy(\.isHexDigit) else { throw ValidationError("/bootKey", "must be 64 hex digits (a verifiedBootKey)") }
+        return try update(id, ifMatch: ifMatch, actor: actor) { _, environment in
+            guard !environment.keyAttestation.bootKeys.contains(key) else { return [] }
+            guard environment.keyAttestation.bootKeys.count < KeyAttestationPolicyFields.maxBootKeys else {
+                throw ValidationError("/keyAttestation/bootKeys", "holds \(KeyAttestationPolicyFields.maxBootKeys) boot keys already: remove one on the Apps tab first")
+            }
+            environment.keyAttestation.bootKeys.append(key)
+            return []
+        }
+    }
+
     /// Removes a registered Apple app id; throws `DomainError.notFound` when it is not registered.
     public func removeAppleAppID(_ appID: String, from id: String, actor: AuditActor) throws -> Environment {
         try update(id, actor: actor) { _, environment in

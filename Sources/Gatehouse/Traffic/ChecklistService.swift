@@ -137,6 +137,7 @@ public final class ChecklistService: Sendable {
             configuration.googleUndecodableCapped = key.googleUndecodableCapped
             configuration.minimumVersionCodes = environment.playIntegrity.policy.minimumVersionCode
             configuration.keyAttestationEnabled = environment.keyAttestation.enabled
+            configuration.keyAttestationBootKeys = environment.keyAttestation.bootKeys
             configuration.statusListAge = fetched.map { now - $0 }
             configuration.validationCategories = environment.appAttest.policy.validationCategories.map { $0.sorted().map(\.label) }
             configuration.deviceCheckKey = environment.appAttest.deviceCheckKey

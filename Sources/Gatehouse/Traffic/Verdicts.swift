@@ -9,7 +9,8 @@ public struct Verdicts: Sendable {
     /// Rollups are kept this long.
     public static let rollupRetention: Int64 = 90 * 86_400
     /// Observed fields rolled up per setup reason, for the checklist's evidence.
-    static let rolledUpFields = ["packageName", "certificateDigest", "appId", "attestationEnvironment", "appRecognitionVerdict", "appLicensingVerdict"]
+    static let rolledUpFields = ["packageName", "certificateDigest", "appId", "attestationEnvironment", "appRecognitionVerdict", "appLicensingVerdict",
+                                 "bootKey"]
     /// What verdicts of genuine objects show whatever their status, rolled up on their status row. App Attest: the
     /// launch (app id, validation category, bundle version) and the receipt's validity (the checklist's
     /// `appAttest.validationCategory` and `appAttest.receipts`, the Traffic tab's launches). Play Integrity: version

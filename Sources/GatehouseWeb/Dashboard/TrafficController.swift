@@ -23,6 +23,8 @@ struct TrafficController: Sendable {
         add("POST", "/environments/{environmentId}/traffic/add-digest", pages.html(addDigestSubmit))
         add("GET", "/environments/{environmentId}/traffic/add-app-id", pages.html(addAppIDPage))
         add("POST", "/environments/{environmentId}/traffic/add-app-id", pages.html(addAppIDSubmit))
+        add("GET", "/environments/{environmentId}/traffic/add-boot-key", pages.html(addBootKeyPage))
+        add("POST", "/environments/{environmentId}/traffic/add-boot-key", pages.html(addBootKeySubmit))
     }
 
     func trafficPage(_ request: Request) throws -> Response {
@@ -221,6 +223,11 @@ struct TrafficController: Sendable {
             values["addAppId"] = [
                 "appId": .string(offer.appID),
                 "href": .string("/environments/\(environment.id)/traffic/add-app-id?appId=\(URLEncoding.percentEncode(offer.appID))"),
+            ]
+        } else if canEdit, let offer = BootKeyOffer(item, environment: environment) {
+            values["addBootKey"] = [
+                "name": .string(offer.published.name),
+                "href": .string("/environments/\(environment.id)/traffic/add-boot-key?key=\(offer.bootKey)"),
             ]
         } else if DigestOffer.looksResigned(item, rollups: rollups) {
             values["resigned"] = .string("Google did not recognize the binaries that carry these certificates (not PLAY_RECOGNIZED): they look like copies of your app re-signed by someone else, not your own builds. Do not register them; no digest is offered.")
