@@ -285,6 +285,11 @@ struct BootKeyOfferTests {
         let session = try app.signIn()
         let page = app.send("GET", "/environments/\(id)/traffic", headers: session.headers).text
         #expect(page.contains("Accept the boot key of GrapheneOS on Pixel 8"))
+        // The Traffic tab's Android section: what the phones showed, the published key named.
+        let section = try #require(page.range(of: "id=\"key-attested\"").map { String(page[$0.lowerBound...].prefix(3_000)) })
+        #expect(section.contains("<code>selfSigned</code> <span class=\"muted\">25 verdicts</span>"), "\(section)")
+        #expect(section.contains("<code>tee</code>") && section.contains("<code>2026-11</code>"))
+        #expect(section.contains("\(Self.pixel8)</code> <span class=\"badge\">GrapheneOS on Pixel 8</span> <span class=\"muted\">22 verdicts</span>"), "\(section)")
         // A key no system publishes is never accepted in one click, even when linked to directly.
         #expect(app.send("GET", "/environments/\(id)/traffic/add-boot-key?key=\(stranger)", headers: session.headers).status == 404)
         let confirm = app.send("GET", "/environments/\(id)/traffic/add-boot-key?key=\(Self.pixel8)", headers: session.headers)

@@ -14,9 +14,13 @@ public struct Verdicts: Sendable {
     /// What verdicts of genuine objects show whatever their status, rolled up on their status row. App Attest: the
     /// launch (app id, validation category, bundle version) and the receipt's validity (the checklist's
     /// `appAttest.validationCategory` and `appAttest.receipts`, the Traffic tab's launches). Play Integrity: version
-    /// codes, SDK levels, testing responses and the device labels, new and legacy (the Traffic tab, the checklist).
+    /// codes, SDK levels, testing responses and the device labels, new and legacy (the Traffic tab, the checklist). Key
+    /// Attestation: the key's security level, the boot state and key, the patch level (the Traffic tab).
     static let statusRolledUpFields = [AppAttestObservation.launchField, "receipt", "receiptReasons",
-                                       "versionCode", "sdkVersion", "testingResponse", "deviceLabels"]
+                                       "versionCode", "sdkVersion", "testingResponse", "deviceLabels",
+                                       "securityLevel", "verifiedBootState", "bootKey", "osPatchLevel"]
+    /// The providers whose verdicts roll those fields up.
+    static let statusRolledUpProviders: Set<String> = [Provider.appAttest, Provider.playIntegrity, Provider.keyAttestation]
 
     init(_: Wiring, store: Store) {
         self.store = store
@@ -56,7 +60,7 @@ public struct Verdicts: Sendable {
             }()))
             let statusKey = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: "")
             counts[statusKey, default: 0] += 1
-            if v.status != "forged" && (v.provider == Provider.appAttest || v.provider == Provider.playIntegrity) {
+            if v.status != "forged" && Self.statusRolledUpProviders.contains(v.provider) {
                 for field in Self.statusRolledUpFields {
                     if let value = v.observed[field] { observed[ObservedKey(rollup: statusKey, field: field, value: value), default: 0] += 1 }
                 }

@@ -1,3 +1,4 @@
+import Attestation
 import Gatehouse
 import HTTP
 import HTTPServer
@@ -92,6 +93,7 @@ struct TrafficController: Sendable {
         values["api"] = try yourAPI(environment, changes: changes)
         values["iphones"] = try appAttestWeek(environment, rollups: rollups, now: now)
         values["androids"] = androidWeek(rollups: rollups)
+        values["keyAttested"] = keyAttestationWeek(rollups: rollups)
         return pages.page("pages/environment-traffic", title: "Traffic · \(environment.name)", values, context: context,
                           section: "environments")
     }
@@ -145,6 +147,21 @@ struct TrafficController: Sendable {
             "versionCodes": rows(week.versionCodes), "sdkLevels": rows(week.sdkLevels), "deviceLabels": rows(week.deviceLabels),
             "testingResponses": week.testingResponses > 0 ? .string(Wording.count(week.testingResponses, "verdict")) : .null,
         ]
+    }
+
+    /// The section "Android phones by key attestation": the week's security levels, boot states, boot keys (named when
+    /// published) and patch levels; nil when no key attestation was judged this week.
+    func keyAttestationWeek(rollups: [VerdictRollup]) -> MustacheValue {
+        let week = KeyAttestationWeek(rollups: rollups)
+        guard !week.isEmpty else { return .null }
+        func rows(_ values: [ObservedValue]) -> MustacheValue {
+            .array(values.prefix(8).map { value in
+                ["value": .string(value.value), "count": .string(Wording.count(value.count, "verdict")),
+                 "name": PublishedBootKeys.named(value.value).map { .string($0.name) } ?? .null]
+            })
+        }
+        return ["securityLevels": rows(week.securityLevels), "bootStates": rows(week.bootStates), "bootKeys": rows(week.bootKeys),
+                "patchLevels": rows(week.patchLevels)]
     }
 
     /// The section "Your API": the week's judged calls by route and outcome (edge and backends), a chart by day, and
