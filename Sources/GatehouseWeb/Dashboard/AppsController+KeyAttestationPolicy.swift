@@ -70,12 +70,7 @@ extension AppsController {
         do {
             patch = try EnvironmentPatch.parse(.object([.init("keyAttestation", policy)]))
         } catch {
-            var errors: [String: String] = [:]
-            for e in error.errors {
-                var field = e.pointer.components(separatedBy: "/keyAttestation/").last ?? "policy"
-                if field.hasPrefix("bootKeys/") { field = "bootKeys" }
-                if errors[field] == nil { errors[field] = e.message }
-            }
+            let errors = Self.fieldErrors(error, under: "/keyAttestation/", lists: ["bootKeys"])
             return environmentAppsView(context, environment, values: [
                 "keyAttestation": .dictionary(keyAttestationValues(environment, form: form.fields, errors: errors)),
                 "problem": Self.problem("key-attestation", "the Key Attestation policy"),

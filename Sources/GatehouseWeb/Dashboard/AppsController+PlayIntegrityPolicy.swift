@@ -83,11 +83,7 @@ extension AppsController {
         do {
             patch = try EnvironmentPatch.parse(.object([.init("playIntegrity", .object([.init("policy", policy)]))]))
         } catch {
-            var errors: [String: String] = [:]
-            for e in error.errors {
-                let field = e.pointer.components(separatedBy: "/playIntegrity/policy/").last ?? "policy"
-                if errors[field] == nil { errors[field] = e.message }
-            }
+            let errors = Self.fieldErrors(error, under: "/playIntegrity/policy/")
             return environmentAppsView(context, environment, values: [
                 "playPolicy": .dictionary(playPolicyValues(environment, form: form.fields, errors: errors)),
                 "problem": Self.problem("play-policy", "the Play Integrity policy"),

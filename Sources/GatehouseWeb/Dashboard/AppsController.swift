@@ -108,6 +108,18 @@ struct AppsController: Sendable {
         ["anchor": .string(anchor), "text": .string("Not saved: \(what) needs a fix, see below.")]
     }
 
+    /// A policy form's errors by field: each problem's pointer below `prefix` (`minimumVersionCode/com.example.app`),
+    /// a list in `lists` named by the list alone (`bootKeys`, not `bootKeys/2`); the first message of each field.
+    static func fieldErrors(_ error: ValidationError, under prefix: String, lists: Set<String> = []) -> [String: String] {
+        var errors: [String: String] = [:]
+        for e in error.errors {
+            var field = e.pointer.hasPrefix(prefix) ? String(e.pointer.dropFirst(prefix.count)) : "policy"
+            if let list = field.split(separator: "/").first.map(String.init), lists.contains(list) { field = list }
+            if errors[field] == nil { errors[field] = e.message }
+        }
+        return errors
+    }
+
     /// A long digest in two halves (after its middle colon, or at its middle), so it wraps between them rather than
     /// inside a byte; the halves sit in inline-blocks and copy as one string.
     static func halves(_ text: String) -> MustacheValue {
