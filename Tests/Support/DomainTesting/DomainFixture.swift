@@ -38,8 +38,10 @@ public final class DomainFixture: Sendable {
     /// `systemMonotonic` the domain's monotonic time (rate limits, how recently it followed other servers) is the
     /// system's, as in a served process; otherwise it moves with the test clock.
     /// - Throws: what opening the domain throws (a PostgreSQL that `make test` did not start names itself).
+    /// `random` draws the jitter of retries (the system's unless a test needs the back-off where it can see it).
     public init(_ engine: DomainEngine, now: Int64, systemMonotonic: Bool = false, log: DomainLog = .silent,
-                configure: (inout DomainConfiguration) -> Void = { _ in }) throws {
+                configure: (inout DomainConfiguration) -> Void = { _ in },
+                random: @escaping @Sendable () -> Double = { Double.random(in: 0...1) }) throws {
         directory = try TemporaryDirectory("gatehouse-domain")
         clock = TestClock(now)
         self.systemMonotonic = systemMonotonic
@@ -61,7 +63,7 @@ public final class DomainFixture: Sendable {
         }
         configure(&configuration)
         self.configuration = configuration
-        domain = try Domain.open(configuration, clock: Self.domainClock(clock, systemMonotonic: systemMonotonic), log: log)
+        domain = try Domain.open(configuration, clock: Self.domainClock(clock, systemMonotonic: systemMonotonic), random: random, log: log)
     }
 
     static func domainClock(_ clock: TestClock, systemMonotonic: Bool) -> TimeSource {
