@@ -107,6 +107,34 @@ public struct Phone: Sendable {
         return try send(envelope, attestation: attestation, receiptKey: receiptKey, steps: steps)
     }
 
+    /// An Android phone without Play: a challenge, a key its secure hardware attests (`ca` certifying it as `device`
+    /// describes, with the challenge) registered with `POST /api/v4/attestation/key-attestation`, then the
+    /// assessment with the canonical string signed by that key. `signed.app.signatureDigest` is the first of the
+    /// device's signing certificate digests.
+    /// - Throws: when `openssl` fails, a key cannot be made, or the server cannot be reached.
+    public func keyAttestation(ca: SyntheticKeyAttestation, device: SyntheticKeyAttestation.Phone) throws -> JSON {
+        var steps: [JSON.Member] = []
+        var attested: SyntheticKeyAttestation.Attested?
+        let receiptKey = options.bind ? try ECPrivateKey.generate() : nil
+        let envelope = try makeEnvelope(platform: "android", digest: device.signatureDigests.first.map { Hex.encode($0) }, receiptKey: receiptKey)
+        if !options.withoutAttestation {
+            let challenge = try http.post("/api/v4/attestation/challenge", ["apiKey": .string(options.apiKey)])
+            steps.append(JSON.Member("challenge", .object([JSON.Member("status", .int(challenge.status)), JSON.Member("body", challenge.json ?? .null)])))
+            guard let text = challenge.json?["challenge"]?.string else { return .object(steps) }
+            let made = try ca.attest(challenge: Array(text.utf8), phone: device)
+            attested = made
+            let registered = try http.post("/api/v4/attestation/key-attestation", [
+                "apiKey": .string(options.apiKey), "challenge": .string(text),
+                "certificateChain": .array(made.chain.map { .string(Base64.encode($0)) }),
+            ])
+            steps.append(JSON.Member("registration", .object([JSON.Member("status", .int(registered.status)), JSON.Member("body", registered.json ?? .null)])))
+        }
+        let attestation: JSON? = try attested.map {
+            ["provider": "key-attestation", "keyId": .string($0.keyID), "token": .string(Base64.encode(try $0.privateKey.signature(for: envelope.clientData)))]
+        }
+        return try send(envelope, attestation: attestation, receiptKey: receiptKey, steps: steps)
+    }
+
     /// The iOS 27 extension map of the options (empty when they name neither).
     var extensions: [UInt8] {
         SyntheticAppAttest.extensions(validationCategory: options.validationCategory, bundleVersion: options.bundleVersion)

@@ -9,9 +9,9 @@ import Foundation
 public struct SyntheticKeyAttestation: Sendable {
     /// The root certificate, PEM (`key-attestation-roots.pem`).
     public let rootPEM: String
-    /// The CA that certifies the keys (PEM) and its private key.
-    let intermediatePEM: String
-    let intermediateKeyPEM: String
+    /// The CA that certifies the keys (PEM) and its private key (`key-attestation-ca.pem` and `.key`).
+    public let intermediatePEM: String
+    public let intermediateKeyPEM: String
 
     /// The phone a chain describes, and what it should get wrong.
     public struct Phone: Sendable {
@@ -31,6 +31,9 @@ public struct SyntheticKeyAttestation: Sendable {
         public var origin = 0
         /// The key description also on the intermediate (the known forgery's shape: `chainExtended`).
         public var extensionOnIntermediate = false
+        /// Provisioned remotely: the key is certified by a fresh attestation key whose certificate (valid 30 days,
+        /// certified by the intermediate) carries the provisioning extension, as Remote Key Provisioning chains do.
+        public var remotelyProvisioned = false
 
         public init() {}
     }
@@ -56,8 +59,16 @@ public struct SyntheticKeyAttestation: Sendable {
         intermediateKeyPEM = try tool.read("ca.key")
     }
 
+    /// The CA `gatehouse simulate make-ca` wrote: its root, intermediate and the intermediate's key (PEM).
+    public init(rootPEM: String, intermediatePEM: String, intermediateKeyPEM: String) {
+        self.rootPEM = rootPEM
+        self.intermediatePEM = intermediatePEM
+        self.intermediateKeyPEM = intermediateKeyPEM
+    }
+
     /// Generates a P-256 key and certifies it with `challenge` as `phone` would, the chain ending at the intermediate
-    /// (as Remote Key Provisioning chains do, below the root).
+    /// (below the root, as Remote Key Provisioning chains do; a remotely provisioned phone's chain has its attestation
+    /// key's certificate between the key and the intermediate).
     /// - Throws: when key generation or `openssl` fails.
     public func attest(challenge: [UInt8], phone: Phone = Phone()) throws -> Attested {
         let key = try ECPrivateKey.generate()
@@ -70,7 +81,19 @@ public struct SyntheticKeyAttestation: Sendable {
         let description = Self.keyDescription(challenge: challenge, phone: phone)
         try tool.write("keyUsage=critical,digitalSignature\n\(KeyDescription.oid)=DER:\(Hex.encode(description, uppercase: true))\n", to: "leaf.ext")
         try tool.run(["req", "-new", "-key", "@leaf.key", "-subj", "/CN=Android Keystore Key", "-out", "@leaf.csr"])
-        try tool.run(["x509", "-req", "-in", "@leaf.csr", "-CA", "@ca.pem", "-CAkey", "@ca.key",
+        var provisioned: [[UInt8]] = []
+        if phone.remotelyProvisioned {
+            // The attestation key Remote Key Provisioning hands the phone: short-lived, certified by the intermediate,
+            // its certificate carrying the provisioning information (a CBOR map, {1: 1}); it certifies the key.
+            try tool.write("keyUsage=critical,keyCertSign\n\(KeyAttestationVerifier.provisioningOID)=DER:A10101\n", to: "rkp.ext")
+            try tool.run(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", "@rkp.key",
+                          "-subj", "/CN=Synthetic Remotely Provisioned Attestation Key", "-out", "@rkp.csr"])
+            try tool.run(["x509", "-req", "-in", "@rkp.csr", "-CA", "@ca.pem", "-CAkey", "@ca.key", "-set_serial", String(UInt32.random(in: 3...UInt32.max)),
+                          "-days", "30", "-sha256", "-extfile", "@rkp.ext", "-out", "@rkp.pem"])
+            provisioned = [try Certificate(pem: try tool.read("rkp.pem")).der]
+        }
+        let issuer = phone.remotelyProvisioned ? "rkp" : "ca"
+        try tool.run(["x509", "-req", "-in", "@leaf.csr", "-CA", "@\(issuer).pem", "-CAkey", "@\(issuer).key",
                       "-set_serial", String(UInt32.random(in: 3...UInt32.max)), "-days", "30", "-sha256",
                       "-extfile", "@leaf.ext", "-out", "@leaf.pem"])
         var intermediate = try Certificate(pem: intermediatePEM).der
@@ -81,7 +104,7 @@ public struct SyntheticKeyAttestation: Sendable {
             try tool.run(["x509", "-req", "-in", "@ca2.csr", "-signkey", "@ca.key", "-days", "30", "-sha256", "-extfile", "@ca2.ext", "-out", "@ca2.pem"])
             intermediate = try Certificate(pem: try tool.read("ca2.pem")).der
         }
-        return Attested(privateKey: key, chain: [try Certificate(pem: try tool.read("leaf.pem")).der, intermediate])
+        return Attested(privateKey: key, chain: [try Certificate(pem: try tool.read("leaf.pem")).der] + provisioned + [intermediate])
     }
 
     // MARK: - The key description, in DER

@@ -14,12 +14,17 @@ enum SimulateCommand {
       gatehouse simulate --endpoint http://HOST:PORT --api-key pk_… --platform android|ios [options]
       gatehouse simulate make-keys DIR     Play Integrity response keys for a simulated Android app
       gatehouse simulate make-ca DIR       a synthetic App Attest CA (serve with --app-attest-roots DIR/roots.pem
-                                           --app-attest-receipt-roots DIR/receipt-roots.pem)
+                                           --app-attest-receipt-roots DIR/receipt-roots.pem) and key attestation CA
+                                           (serve with --key-attestation-roots DIR/key-attestation-roots.pem)
 
     Android: --decryption-key B64 --verification-private-key FILE (make-keys writes both) --digest HEX (the signing
       certificate the app reports and its token carries) [--app-id PACKAGE] [--verdict genuine|strong|rooted|basic|
       emulator|unrecognized|unlicensed|testing|outdated] (genuine meets device integrity, strong strong integrity too;
       testing is a tester's overridden response; outdated has version code 1).
+    Android without Play: --provider key-attestation --ca-cert FILE --ca-key FILE (make-ca's key-attestation-ca.pem
+      and .key) --digest HEX [--app-id PACKAGE] [--boot-state verified|self-signed|unverified] [--boot-key HEX] (the
+      verified boot key's SHA-256) [--unlocked] [--patch-level YYYY-MM] [--security-level software|tee|strongbox]
+      [--rkp] (a remotely provisioned chain): a key attested with a fresh challenge, registered, then signing.
     iOS: --ca-cert FILE --ca-key FILE (make-ca's ca.pem and ca.key; the receipt signer make-ca writes beside them
       signs the attestation's receipt) --app-id TEAMID.bundleId [--validation-category appStore|testFlight|development|
       enterprise|developerID|localSigning|N] [--bundle-version 4.2] (iOS 27's launch validation extensions).
@@ -35,8 +40,8 @@ enum SimulateCommand {
     static let valued: Set<String> = ["--endpoint", "--api-key", "--platform", "--app-id", "--device-id", "--decryption-key",
                                       "--verification-private-key", "--digest", "--verdict", "--ca-cert", "--ca-key", "--clock-skew",
                                       "--secret-key", "--proof-method", "--proof-path", "--debug-token", "--validation-category",
-                                      "--bundle-version"]
-    static let flags: Set<String> = ["--no-bind", "--no-attestation", "--wrong-signature"]
+                                      "--bundle-version", "--provider", "--boot-state", "--boot-key", "--patch-level", "--security-level"]
+    static let flags: Set<String> = ["--no-bind", "--no-attestation", "--wrong-signature", "--unlocked", "--rkp"]
 
     static func run(_ arguments: [String]) -> Int32 {
         if arguments.isEmpty || arguments.contains("--help") || arguments.contains("-h") {
@@ -97,7 +102,14 @@ enum SimulateCommand {
             return try Phone(http: http, options: options).debug(platform: platform, token: token, digest: digest)
         }
         switch platform {
+        case "android" where values["--provider"] == "key-attestation":
+            options.appID = values["--app-id"] ?? "com.example.app"
+            return try Phone(http: http, options: options).keyAttestation(ca: try keyAttestationCA(values),
+                                                                         device: try attestedDevice(values, packageName: options.appID))
         case "android":
+            guard values["--provider"] == nil || values["--provider"] == "play-integrity" else {
+                throw ConfigurationError("--provider must be play-integrity or key-attestation on Android")
+            }
             options.appID = values["--app-id"] ?? "com.example.app"
             let decryption = try values.required("--decryption-key")
             guard let decryptionKey = Base64.decode(decryption), decryptionKey.count == 32 else {
@@ -124,6 +136,44 @@ enum SimulateCommand {
         default:
             throw ConfigurationError("--platform must be android or ios")
         }
+    }
+
+    /// The key attestation CA `make-ca` wrote: `--ca-cert` and `--ca-key`, and `key-attestation-roots.pem` beside them.
+    static func keyAttestationCA(_ values: ConfigurationValues) throws -> SyntheticKeyAttestation {
+        let certificate = try values.required("--ca-cert")
+        let roots = URL(fileURLWithPath: certificate).deletingLastPathComponent().appendingPathComponent("key-attestation-roots.pem").path
+        return SyntheticKeyAttestation(rootPEM: try read(roots), intermediatePEM: try read(certificate), intermediateKeyPEM: try read(try values.required("--ca-key")))
+    }
+
+    /// The phone the key attestation options describe, asking for a key for `packageName`.
+    static func attestedDevice(_ values: ConfigurationValues, packageName: String) throws -> SyntheticKeyAttestation.Phone {
+        var device = SyntheticKeyAttestation.Phone()
+        device.packageName = packageName
+        device.signatureDigests = [try PlayIntegrityCommand.parseDigest(try values.required("--digest"))]
+        switch values["--boot-state"] ?? "verified" {
+        case "verified": device.bootState = .verified
+        case "self-signed": device.bootState = .selfSigned
+        case "unverified": device.bootState = .unverified
+        default: throw ConfigurationError("--boot-state must be verified, self-signed or unverified")
+        }
+        if let key = values["--boot-key"] {
+            guard let bytes = Hex.decode(key), bytes.count == 32 else { throw ConfigurationError("--boot-key must be 64 hex digits (a SHA-256)") }
+            device.bootKey = bytes
+        }
+        device.locked = values["--unlocked"] == nil
+        if let text = values["--patch-level"] {
+            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else {
+                throw ConfigurationError("--patch-level must be YYYY-MM")
+            }
+            device.patchLevel = year * 100 + month
+        }
+        if let level = values["--security-level"] {
+            guard let parsed = KeySecurityLevel(name: level) else { throw ConfigurationError("--security-level must be software, tee or strongbox") }
+            device.securityLevel = parsed
+        }
+        device.remotelyProvisioned = values["--rkp"] != nil
+        return device
     }
 
     /// The bundle id of `TEAMID.bundleId` (a 10-character team id of capitals and digits), or `appID` as it is.
@@ -166,7 +216,9 @@ enum SimulateCommand {
         return 0
     }
 
-    /// Writes a synthetic App Attest CA into `directory`: `roots.pem` for the server, `ca.pem` and `ca.key` for the phone.
+    /// Writes a synthetic App Attest CA into `directory` (`roots.pem` for the server, `ca.pem` and `ca.key` for the
+    /// phone, the receipt signer) and a synthetic key attestation CA (`key-attestation-roots.pem` for the server,
+    /// `key-attestation-ca.pem` and `.key` for the phone).
     static func makeCA(_ directory: String?) throws -> Int32 {
         guard let directory else { throw ConfigurationError("make-ca needs a directory") }
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -180,9 +232,14 @@ enum SimulateCommand {
             try write(receipts.signerPEM, to: directory + "/receipt-signer.pem")
             try write(receipts.signerKeyPEM, to: directory + "/receipt-signer.key")
         }
+        let keyAttestation = try SyntheticKeyAttestation()
+        try write(keyAttestation.rootPEM, to: directory + "/key-attestation-roots.pem")
+        try write(keyAttestation.intermediatePEM, to: directory + "/key-attestation-ca.pem")
+        try write(keyAttestation.intermediateKeyPEM, to: directory + "/key-attestation-ca.key")
         print("wrote \(directory)/roots.pem and \(directory)/receipt-roots.pem (serve with --app-attest-roots \(directory)/roots.pem "
             + "--app-attest-receipt-roots \(directory)/receipt-roots.pem), \(directory)/ca.pem and \(directory)/ca.key (simulate with --ca-cert and "
-            + "--ca-key) and the receipt signer beside them")
+            + "--ca-key) and the receipt signer beside them; \(directory)/key-attestation-roots.pem (serve with --key-attestation-roots) and "
+            + "\(directory)/key-attestation-ca.pem and .key (simulate --provider key-attestation with --ca-cert and --ca-key)")
         return 0
     }
 

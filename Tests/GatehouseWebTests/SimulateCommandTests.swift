@@ -107,6 +107,50 @@ struct SimulateCommandTests {
         #expect(usage.status == 2)
         #expect(usage.error.contains("--platform must be android or ios"))
     }
+
+    @Test func aPhoneWithoutPlayIsPlayedByItsKnobsUnderTheCAMakeCAWrote() throws {
+        let files = NSTemporaryDirectory() + "gatehouse-simulate-ka-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: files) }
+        let made = try CommandRun(try CommandRun.gatehouse(), ["simulate", "make-ca", files], timeout: 60)
+        #expect(made.status == 0, "\(made.error)")
+        let server = try DeviceServer(["--device-rate-per-address", "0", "--key-attestation-roots", files + "/key-attestation-roots.pem"])
+        let (environment, publicKey) = try server.environment(kind: "production", appIds: [])
+        let digest = Hex.encode(Array(repeating: UInt8(0xC4), count: 32))
+        try server.patch(environment, try JSONParser.parse("""
+            {"androidApps": [{"packageName": "com.example.app", "certificateDigests": ["\(digest)"]}], "keyAttestation": {"enabled": true}}
+            """))
+        let secret = try #require(try server.secretKey(environment))
+        let base = ["--api-key", publicKey, "--platform", "android", "--provider", "key-attestation", "--ca-cert", files + "/key-attestation-ca.pem",
+                    "--ca-key", files + "/key-attestation-ca.key", "--digest", digest]
+        func registration(_ extra: [String]) throws -> JSON? { try Self.simulate(server, base + extra).report?["registration"]?["body"] }
+        func verdict(_ extra: [String]) throws -> String {
+            let verdict = try registration(extra)?["verdict"]
+            return ([verdict?["status"]?.string ?? "none"] + (verdict?["reasons"]?.array?.compactMap(\.string) ?? [])).joined(separator: " ")
+        }
+
+        let phone = try Self.simulate(server, base + ["--secret-key", secret])
+        #expect(phone.status == 0, "\(phone.error)")
+        #expect(phone.report?["registration"]?["body"]?["verdict"]?["status"]?.string == "verified", "\(phone.report?.text ?? phone.error)")
+        #expect(phone.report?["registration"]?["body"]?["observed"]?["provisioning"]?.string == "factory")
+        #expect(phone.report?["assess"]?["body"]?["attestation"]?["status"]?.string == "verified")
+        #expect(phone.report?["receipt"]?["claims"]?["att"]?["provider"]?.string == "key-attestation")
+        #expect(phone.report?["verify"]?["body"]?["valid"]?.bool == true)
+
+        #expect(try registration(["--rkp"])?["observed"]?["provisioning"]?.string == "rkp")
+        #expect(try verdict(["--rkp"]) == "verified")
+        #expect(try verdict(["--boot-state", "self-signed"]) == "rejected bootKeyUnknown")
+        #expect(try verdict(["--boot-state", "unverified"]) == "rejected bootUnverified")
+        #expect(try verdict(["--unlocked"]) == "rejected bootloaderUnlocked")
+        #expect(try verdict(["--security-level", "software"]) == "forged softwareKey")
+        #expect(try registration(["--security-level", "strongbox"])?["observed"]?["securityLevel"]?.string == "strongbox")
+        try server.patch(environment, ["keyAttestation": ["minimumPatchLevel": "2025-06"]])
+        #expect(try verdict(["--patch-level", "2024-01"]) == "rejected patchLevel:2024-01")
+        #expect(try verdict(["--patch-level", "2025-06"]) == "verified")
+
+        let usage = try Self.simulate(server, base + ["--boot-state", "orange"])
+        #expect(usage.status == 2)
+        #expect(usage.error.contains("--boot-state must be verified, self-signed or unverified"), "\(usage.error)")
+    }
 }
 
 extension DeviceServer {
