@@ -162,11 +162,8 @@ enum SimulateCommand {
         }
         device.locked = values["--unlocked"] == nil
         if let text = values["--patch-level"] {
-            let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]), (1...12).contains(month) else {
-                throw ConfigurationError("--patch-level must be YYYY-MM")
-            }
-            device.patchLevel = year * 100 + month
+            guard let level = KeyAttestationPolicy.patchLevel(text) else { throw ConfigurationError("--patch-level must be YYYY-MM") }
+            device.patchLevel = level
         }
         if let level = values["--security-level"] {
             guard let parsed = KeySecurityLevel(name: level) else { throw ConfigurationError("--security-level must be software, tee or strongbox") }

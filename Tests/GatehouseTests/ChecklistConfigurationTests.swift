@@ -7,7 +7,7 @@ struct ChecklistConfigurationTests {
         "android.noApps", "android.noDigests", "playIntegrity.notConfigured", "android.googleQuota", "apple.noAppIds",
         "keys.noSecretKey", "attackMode.nothingToProve", "debugTokens.production", "appAttest.deviceCheckKey", "appAttest.riskMetric",
         "appAttest.validationCategory", "appAttest.receipts", "android.versionCode", "android.testingResponses", "android.strongIntegrity",
-        "keyAttestation.revocationList",
+        "keyAttestation.revocationList", "keyAttestation.patchLevel", "keyAttestation.softwareKeys",
     ]
 
     /// An iOS-only team: an app id, a key, attack mode on, App Attest traffic.

@@ -43,7 +43,7 @@ struct ChecklistReasonTests {
     @Test("every setup reason maps to exactly one item of its provider, and every item has a reason")
     func theTable() {
         for reason in SetupReason.allCases {
-            #expect(SetupReason(reason: reason.rawValue, provider: reason.provider) == reason)
+            #expect(SetupReason(reason: reason.reason, provider: reason.provider) == reason)
             #expect(reason.item.reasons.contains(reason))
             #expect(reason.item.provider == reason.provider)
         }

@@ -1,6 +1,7 @@
 import Attestation
 import Crypto
 import Foundation
+import Gatehouse
 import GatehouseTesting
 import HTTP
 import HTTPServer
@@ -306,6 +307,82 @@ struct BootKeyOfferTests {
         #expect(try register(bootKey: stranger) == "rejected bootKeyUnknown")
         let apps = app.send("GET", "/environments/\(id)/apps", headers: session.headers).text
         #expect(apps.contains("GrapheneOS on Pixel 8"))
+    }
+}
+
+/// The checklist's key attestation items from real registrations (in process, real chains through the router): the
+/// app's certificate in the chains not registered, a tenth of registrations with software keys, most phones below the
+/// minimum patch level; each environment a week of its own.
+@Suite("Key attestation: the checklist from real registrations")
+struct KeyAttestationChecklistTests {
+    static let playSigning: [UInt8] = Array(repeating: 0xC7, count: 32)
+
+    @Test func theCertificateSoftwareKeyAndPatchLevelItemsTurnOnTheirCauses() throws {
+        let roots = try KeyAttestationFixture.rootsFile()
+        let app = try TestApp { $0.domain.keyAttestationRoots = roots }
+        let auth: Headers = ["Authorization": "Bearer " + (try app.token())]
+        func environment(_ name: String, policy: String = "") throws -> (id: String, publicKey: String) {
+            let created = app.send("POST", "/api/management/v1/environments", json: ["name": .string(name), "kind": "production"], headers: auth)
+            let id = try #require(created.json?["id"]?.string)
+            let publicKey = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "public" }?["value"]?.string)
+            #expect(app.send("PATCH", "/api/management/v1/environments/\(id)", json: try JSONParser.parse("""
+                {"androidApps": [{"packageName": "\(KeyAttestationAPITests.packageName)", "certificateDigests": ["\(Hex.encode(KeyAttestationAPITests.digest))"]}],
+                 "keyAttestation": {"enabled": true\(policy)}}
+                """), headers: auth).status == 200)
+            return (id, publicKey)
+        }
+        func register(_ publicKey: String, _ count: Int, _ phone: SyntheticKeyAttestation.Phone = .init()) throws -> [String] {
+            try (0..<count).map { _ in
+                let challenge = try #require(app.send("POST", "/api/v4/attestation/challenge", json: ["apiKey": .string(publicKey)]).json?["challenge"]?.string)
+                let attested = try KeyAttestationFixture.ca().attest(challenge: Array(challenge.utf8), phone: phone)
+                return KeyAttestationFixture.verdict(try #require(app.send("POST", "/api/v4/attestation/key-attestation",
+                                                                          json: KeyAttestationFixture.body(publicKey, challenge, attested.chain)).json))
+            }
+        }
+        func item(_ id: String, _ environmentID: String) throws -> ChecklistItem {
+            app.clock.advance(by: 1)
+            _ = app.fixture.domain.jobs.runDue()  // the recorder writes the verdicts
+            return try #require(try app.fixture.domain.checklists.report(for: try app.fixture.domain.environments.get(environmentID)).item(id))
+        }
+
+        // Play re-signs the app: the chains carry Play's app-signing certificate, the environment has the upload key.
+        let resigned = try environment("Play-signed")
+        var playBuild = SyntheticKeyAttestation.Phone()
+        playBuild.signatureDigests = [Self.playSigning]
+        #expect(Set(try register(resigned.publicKey, 21, playBuild)) == ["rejected certificateMismatch"])
+        #expect(Set(try register(resigned.publicKey, 4)) == ["verified"])
+        let certificate = try item("keyAttestation.certificateNotRegistered", resigned.id)
+        let shown = Hex.encode(Self.playSigning, uppercase: true, separator: ":")
+        #expect(certificate.status == .fail)
+        #expect(certificate.evidence.observed.map(\.value) == [shown])
+        #expect(certificate.fix.contains("Add \(shown) to the certificate digests of \(KeyAttestationAPITests.packageName)"), "\(certificate.fix)")
+        #expect(app.send("PATCH", "/api/management/v1/environments/\(resigned.id)", json: try JSONParser.parse("""
+            {"androidApps": [{"packageName": "\(KeyAttestationAPITests.packageName)",
+                              "certificateDigests": ["\(Hex.encode(KeyAttestationAPITests.digest))", "\(Hex.encode(Self.playSigning))"]}]}
+            """), headers: auth).status == 200)
+        #expect(try item("keyAttestation.certificateNotRegistered", resigned.id).fixed)
+        #expect(Set(try register(resigned.publicKey, 1, playBuild)) == ["verified"])
+
+        // Emulators: keys made in software, a tenth or more of the week's registrations.
+        let farmed = try environment("Farmed")
+        var emulator = SyntheticKeyAttestation.Phone()
+        emulator.securityLevel = .software
+        #expect(Set(try register(farmed.publicKey, 20, emulator)) == ["forged softwareKey"])
+        #expect(Set(try register(farmed.publicKey, 5)) == ["verified"])
+        let software = try item("keyAttestation.softwareKeys", farmed.id)
+        #expect(software.status == .warn)
+        #expect(software.evidence.verdicts == 25 && software.evidence.failing == 20, "\(software.evidence)")
+
+        // A minimum patch level most phones do not have.
+        let strict = try environment("Strict", policy: #", "minimumPatchLevel": "2026-06""#)
+        var stale = SyntheticKeyAttestation.Phone()
+        stale.patchLevel = 202_601
+        #expect(Set(try register(strict.publicKey, 6, stale)) == ["rejected patchLevel:2026-01"])
+        #expect(Set(try register(strict.publicKey, 3)) == ["verified"])
+        let patch = try item("keyAttestation.patchLevel", strict.id)
+        #expect(patch.status == .warn)
+        #expect(patch.detail.hasPrefix("6 of 9 key attestation verdicts came from phones patched before 2026-06"), "\(patch.detail)")
+        #expect(try item("keyAttestation.softwareKeys", strict.id).status == .ok)
     }
 }
 

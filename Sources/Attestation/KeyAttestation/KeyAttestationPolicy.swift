@@ -24,6 +24,20 @@ public struct KeyAttestationPolicy: Sendable, Equatable {
     }
 
     public init() {}
+
+    /// `YYYY-MM` as YYYYMM (the key description's osPatchLevel); nil for anything else.
+    public static func patchLevel(_ text: String) -> Int? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
+              (2000...2100).contains(year), (1...12).contains(month) else { return nil }
+        return year * 100 + month
+    }
+
+    /// YYYYMM as `YYYY-MM`.
+    public static func patchLevelText(_ value: Int) -> String {
+        let year = value / 100, month = value % 100
+        return "\(year)-\(month < 10 ? "0" : "")\(month)"
+    }
 }
 
 /// Google's attestation status list as last fetched (`https://android.googleapis.com/attestation/status`): the

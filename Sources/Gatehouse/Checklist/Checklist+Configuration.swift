@@ -34,32 +34,9 @@ extension Checklist {
             testingResponses(configuration, week: week),
             strongIntegrity(configuration, week: week),
             statusList(configuration),
+            patchLevels(configuration, week: week),
+            softwareKeys(configuration, week: week),
         ]
-    }
-
-    /// `keyAttestation.revocationList`: warns while key attestation is on and Google's status list was never fetched
-    /// or is more than a day old (revoked certificates are then not refused; nothing else is).
-    static func statusList(_ configuration: ChecklistConfiguration) -> ChecklistItem {
-        let id = "keyAttestation.revocationList"
-        let evidence = ChecklistEvidence(provider: KeyAttestationService.provider)
-        guard configuration.keyAttestationEnabled else {
-            return ChecklistItem(id: id, status: .ok, title: "Key attestation is off",
-                                 detail: "No Android key attestation is accepted, so Google's status list is not needed.", fix: "",
-                                 evidence: evidence)
-        }
-        if let age = configuration.statusListAge, age <= KeyAttestationService.statusStaleAfter {
-            return ChecklistItem(id: id, status: .ok, title: "Google's key attestation status list is current",
-                                 detail: "Fetched \(Wording.count(Int(age / 60), "minute")) ago; revoked certificates are refused.", fix: "",
-                                 evidence: evidence)
-        }
-        let when = configuration.statusListAge.map { "was last fetched \(Wording.count(Int($0 / 3_600), "hour")) ago" } ?? "was never fetched"
-        return ChecklistItem(
-            id: id, status: .warn, title: "Google's key attestation status list \(when)",
-            detail: "Key attestation is on, but the list of revoked attestation certificates \(when): a phone whose "
-                + "attestation key Google revoked since is still accepted.",
-            fix: "Let the servers reach https://android.googleapis.com/attestation/status (or the URL given to "
-                + "--key-attestation-status-url); the list is fetched every hour by one server, and the server log says why a fetch failed.",
-            evidence: evidence)
     }
 
     /// `android.noApps`.

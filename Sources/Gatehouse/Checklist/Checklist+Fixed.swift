@@ -17,10 +17,10 @@ extension Checklist {
     /// registered for the package they ran (for any observed package that is registered; for the only app when
     /// they observed none); `failing` is the item's count. Returns the detail, or `nil` when the item is not fixed.
     static func certificatesFixed(
-        _ configuration: ChecklistConfiguration, week: TrafficWeek, digests: [ObservedValue], failing: Int
+        _ item: SetupItem, _ configuration: ChecklistConfiguration, week: TrafficWeek, digests: [ObservedValue], failing: Int
     ) -> String? {
         guard !digests.isEmpty else { return nil }
-        let packages = week.observed(.certificateNotRegistered, field: "packageName").map(\.value)
+        let packages = week.observed(item, field: "packageName").map(\.value)
         let apps = configuration.androidApps
         let candidates = packages.isEmpty
             ? (apps.count == 1 ? apps : [])

@@ -8,7 +8,8 @@ extension Checklist {
         SetupItem.allCases.map { item in
             switch item {
             case .keysNotTheApps: keysNotTheApps(configuration, week: week, thresholds: thresholds)
-            case .certificateNotRegistered: certificateNotRegistered(configuration, week: week, thresholds: thresholds)
+            case .certificateNotRegistered, .keyAttestationCertificateNotRegistered:
+                certificateNotRegistered(item, configuration, week: week, thresholds: thresholds)
             case .packageNotRegistered: packageNotRegistered(configuration, week: week, thresholds: thresholds)
             case .notFromPlay: notFromPlay(configuration, week: week, thresholds: thresholds)
             case .serviceAccountRejected: serviceAccountRejected(configuration, week: week, thresholds: thresholds)
@@ -50,18 +51,19 @@ extension Checklist {
             observed: packages)
     }
 
-    /// `android.certificateNotRegistered`.
+    /// `android.certificateNotRegistered` (Play Integrity's verdicts) and `keyAttestation.certificateNotRegistered` (the
+    /// app's signing certificates in key attestation chains): the same fault, told apart by provider.
     static func certificateNotRegistered(
-        _ configuration: ChecklistConfiguration, week: TrafficWeek, thresholds: ChecklistThresholds
+        _ item: SetupItem, _ configuration: ChecklistConfiguration, week: TrafficWeek, thresholds: ChecklistThresholds
     ) -> ChecklistItem {
-        let figures = figures(.certificateNotRegistered, week: week, thresholds: thresholds)
-        let digests = week.observed(.certificateNotRegistered)
-        let topPackage = week.observed(.certificateNotRegistered, field: "packageName").first?.value
+        let figures = figures(item, week: week, thresholds: thresholds)
+        let digests = week.observed(item)
+        let topPackage = week.observed(item, field: "packageName").first?.value
         let apps = configuration.androidApps
         let app = apps.first { $0.packageName == topPackage } ?? (apps.count == 1 ? apps.first : nil)
         let registered = app?.certificateDigests ?? unique(apps.flatMap(\.certificateDigests))
         if figures.status != .ok, let fixed = certificatesFixed(
-            configuration, week: week, digests: digests, failing: figures.failing) {
+            item, configuration, week: week, digests: digests, failing: figures.failing) {
             let title = digests.count == 1
                 ? "Fixed: the certificate phones report is now registered"
                 : "Fixed: the certificates phones report are now registered"

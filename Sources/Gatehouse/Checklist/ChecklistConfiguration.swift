@@ -29,6 +29,8 @@ public struct ChecklistConfiguration: Sendable, Equatable {
     public var keyAttestationEnabled = false
     /// The boot keys the Key Attestation policy accepts for a self-signed boot (lowercase hex).
     public var keyAttestationBootKeys: [String] = []
+    /// The Key Attestation policy's least patch level, `YYYY-MM` (nil: none).
+    public var keyAttestationMinimumPatchLevel: String?
     /// How long ago Google's key attestation status list was fetched, in seconds (nil: never).
     public var statusListAge: Int64?
     /// The Play Integrity policy's lowest version code per package.

@@ -20,6 +20,8 @@ public enum SetupItem: String, Sendable, CaseIterable {
     case developmentKey = "apple.developmentKey"
     /// Phones boot an operating system whose key the Key Attestation policy does not accept.
     case bootKeyUnknown = "keyAttestation.bootKeys"
+    /// Phones attest keys for an app signed with a certificate that is not registered (Play's app-signing key, again).
+    case keyAttestationCertificateNotRegistered = "keyAttestation.certificateNotRegistered"
 
     /// The reasons that feed the item, in table order.
     public var reasons: [SetupReason] { SetupReason.allCases.filter { $0.item == self } }
@@ -42,7 +44,7 @@ public enum SetupItem: String, Sendable, CaseIterable {
     /// The field of the observed values the item shows.
     var observedField: String {
         switch self {
-        case .certificateNotRegistered, .notFromPlay: "certificateDigest"
+        case .certificateNotRegistered, .notFromPlay, .keyAttestationCertificateNotRegistered: "certificateDigest"
         case .appIdNotRegistered, .developmentKey: "appId"
         case .bootKeyUnknown: "bootKey"
         case .keysNotTheApps, .packageNotRegistered, .serviceAccountRejected, .notConfiguredTraffic:

@@ -11,8 +11,8 @@
 /// makes a setup item, so a farm attacking the app cannot look like the admin's mistake.
 ///
 /// A reason counts only for the provider that reports it (`notConfigured` from App Attest is not a Play
-/// Integrity setup fault).
-public enum SetupReason: String, Sendable, CaseIterable {
+/// Integrity setup fault); the same reason of two providers (`certificateMismatch`) is two entries.
+public enum SetupReason: Sendable, CaseIterable {
     /// Play Integrity: the token did not decrypt with the local response keys.
     case decryptionFailed
     /// Play Integrity: the token's signature did not verify with the local verification key.
@@ -21,8 +21,8 @@ public enum SetupReason: String, Sendable, CaseIterable {
     case certificateMismatch
     /// Play Integrity: the package is not registered in this environment.
     case packageNotRegistered
-    /// Play Integrity: Google does not recognize the binary.
-    case unrecognizedVersion = "appVerdict:UNRECOGNIZED_VERSION"
+    /// Play Integrity: Google does not recognize the binary (`appVerdict:UNRECOGNIZED_VERSION`).
+    case unrecognizedVersion
     /// Play Integrity: Play did not license the install.
     case unlicensed
     /// Play Integrity: Google refused the service account.
@@ -35,28 +35,36 @@ public enum SetupReason: String, Sendable, CaseIterable {
     case developmentKey
     /// Key Attestation: a phone booted an operating system signed by a key the policy does not accept (GrapheneOS, say).
     case bootKeyUnknown
+    /// Key Attestation: the app's signing certificate in the chain is not registered for its package.
+    case keyAttestationCertificateMismatch
 
-    /// The table: which checklist item the reason points to, and which provider reports it.
-    private var entry: (item: SetupItem, provider: String) {
+    /// The table: the verdict reason, which checklist item it points to, and which provider reports it.
+    private var entry: (reason: String, item: SetupItem, provider: String) {
         switch self {
-        case .decryptionFailed, .signatureInvalid: (.keysNotTheApps, Provider.playIntegrity)
-        case .certificateMismatch: (.certificateNotRegistered, Provider.playIntegrity)
-        case .packageNotRegistered: (.packageNotRegistered, Provider.playIntegrity)
-        case .unrecognizedVersion, .unlicensed: (.notFromPlay, Provider.playIntegrity)
-        case .serviceAccountRejected: (.serviceAccountRejected, Provider.playIntegrity)
-        case .notConfigured: (.notConfiguredTraffic, Provider.playIntegrity)
-        case .appIdNotRegistered: (.appIdNotRegistered, Provider.appAttest)
-        case .developmentKey: (.developmentKey, Provider.appAttest)
-        case .bootKeyUnknown: (.bootKeyUnknown, Provider.keyAttestation)
+        case .decryptionFailed: ("decryptionFailed", .keysNotTheApps, Provider.playIntegrity)
+        case .signatureInvalid: ("signatureInvalid", .keysNotTheApps, Provider.playIntegrity)
+        case .certificateMismatch: ("certificateMismatch", .certificateNotRegistered, Provider.playIntegrity)
+        case .packageNotRegistered: ("packageNotRegistered", .packageNotRegistered, Provider.playIntegrity)
+        case .unrecognizedVersion: ("appVerdict:UNRECOGNIZED_VERSION", .notFromPlay, Provider.playIntegrity)
+        case .unlicensed: ("unlicensed", .notFromPlay, Provider.playIntegrity)
+        case .serviceAccountRejected: ("serviceAccountRejected", .serviceAccountRejected, Provider.playIntegrity)
+        case .notConfigured: ("notConfigured", .notConfiguredTraffic, Provider.playIntegrity)
+        case .appIdNotRegistered: ("appIdNotRegistered", .appIdNotRegistered, Provider.appAttest)
+        case .developmentKey: ("developmentKey", .developmentKey, Provider.appAttest)
+        case .bootKeyUnknown: ("bootKeyUnknown", .bootKeyUnknown, Provider.keyAttestation)
+        case .keyAttestationCertificateMismatch: ("certificateMismatch", .keyAttestationCertificateNotRegistered, Provider.keyAttestation)
         }
     }
 
     /// The setup reason a verdict reason of this provider is, or `nil` when it is a device reason
     /// (or a reason this provider does not report as a setup fault).
     public init?(reason: String, provider: String) {
-        guard let known = SetupReason(rawValue: reason), known.provider == provider else { return nil }
+        guard let known = SetupReason.allCases.first(where: { $0.reason == reason && $0.provider == provider }) else { return nil }
         self = known
     }
+
+    /// The verdict reason, as verdicts carry it.
+    public var reason: String { entry.reason }
 
     /// The checklist item the reason points to.
     public var item: SetupItem { entry.item }

@@ -30,7 +30,7 @@ struct TrafficFigures {
     var providerName: String { Provider.displayName(item.provider) }
 
     /// The reasons for a sentence: the ones seen, else all of the item's.
-    var reasonList: String { Wording.list(reasons.isEmpty ? item.reasons.map(\.rawValue) : reasons) }
+    var reasonList: String { Wording.list(reasons.isEmpty ? item.reasons.map(\.reason) : reasons) }
 
     /// The opening sentence: the share and count, e.g. "83% of Play Integrity verdicts this week (1,204 of
     /// 1,450) failed with certificateMismatch." When the item is ok it also says why it does not alert.

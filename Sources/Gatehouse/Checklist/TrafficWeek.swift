@@ -72,7 +72,7 @@ struct TrafficWeek {
     /// The item's reasons that were seen (a row with a positive count), in table order.
     func seenReasons(_ item: SetupItem) -> [String] {
         let seen = Set(rows(for: item).filter { $0.count > 0 && $0.status != "verified" }.compactMap(\.reason))
-        return item.reasons.map(\.rawValue).filter { seen.contains($0) }
+        return item.reasons.map(\.reason).filter { seen.contains($0) }
     }
 
     /// The values of `field` reported with the given rows, merged, by count (descending) then value (ascending).

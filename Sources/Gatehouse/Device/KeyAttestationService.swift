@@ -244,7 +244,9 @@ public final class KeyAttestationService: Sendable {
         if let key = observed.bootKey { fields["bootKey"] = key }
         if let level = observed.osPatchLevel { fields["osPatchLevel"] = level }
         if let name = packageName ?? observed.packages.first?.name { fields["packageName"] = name }
+        if let digest = observed.certificateDigests.first { fields["certificateDigest"] = digest }
         fields["revocation"] = observed.revocation
+        fields[Verdicts.stageField] = Verdicts.registrationStage
         return fields
     }
 

@@ -1,3 +1,4 @@
+import Attestation
 import Storage
 
 /// The setup checklists (docs/architecture.md "The setup checklist"): each environment's configuration judged against the
@@ -138,6 +139,7 @@ public final class ChecklistService: Sendable {
             configuration.minimumVersionCodes = environment.playIntegrity.policy.minimumVersionCode
             configuration.keyAttestationEnabled = environment.keyAttestation.enabled
             configuration.keyAttestationBootKeys = environment.keyAttestation.bootKeys
+            configuration.keyAttestationMinimumPatchLevel = environment.keyAttestation.minimumPatchLevel.map(KeyAttestationPolicy.patchLevelText)
             configuration.statusListAge = fetched.map { now - $0 }
             configuration.validationCategories = environment.appAttest.policy.validationCategories.map { $0.sorted().map(\.label) }
             configuration.deviceCheckKey = environment.appAttest.deviceCheckKey

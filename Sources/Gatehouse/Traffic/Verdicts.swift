@@ -19,6 +19,11 @@ public struct Verdicts: Sendable {
     static let statusRolledUpFields = [AppAttestObservation.launchField, "receipt", "receiptReasons",
                                        "versionCode", "sdkVersion", "testingResponse", "deviceLabels",
                                        "securityLevel", "verifiedBootState", "bootKey", "osPatchLevel"]
+    /// Which step of a key's life a verdict judged, rolled up on the status rows of every status, forged too (the
+    /// server sets it, never the phone): `registration` for a key registered, absent for a use of it. The checklist's
+    /// `keyAttestation.softwareKeys` counts registrations by it.
+    public static let stageField = "stage"
+    public static let registrationStage = "registration"
     /// The providers whose verdicts roll those fields up.
     static let statusRolledUpProviders: Set<String> = [Provider.appAttest, Provider.playIntegrity, Provider.keyAttestation]
 
@@ -64,6 +69,9 @@ public struct Verdicts: Sendable {
                 for field in Self.statusRolledUpFields {
                     if let value = v.observed[field] { observed[ObservedKey(rollup: statusKey, field: field, value: value), default: 0] += 1 }
                 }
+            }
+            if v.observed[Self.stageField] == Self.registrationStage {
+                observed[ObservedKey(rollup: statusKey, field: Self.stageField, value: Self.registrationStage), default: 0] += 1
             }
             for reason in v.reasons {
                 let key = RollupKey(hour: hour, provider: v.provider, status: v.status, reason: reason)

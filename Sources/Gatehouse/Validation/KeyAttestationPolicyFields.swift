@@ -56,7 +56,7 @@ public enum KeyAttestationPolicyFields {
                 edits.append(.bootKeys(keys))
             case "minimumPatchLevel":
                 if value.isNull { edits.append(.minimumPatchLevel(nil)) }
-                else if let level = value.string.flatMap(patchLevel) { edits.append(.minimumPatchLevel(level)) }
+                else if let level = value.string.flatMap(KeyAttestationPolicy.patchLevel) { edits.append(.minimumPatchLevel(level)) }
                 else { errors.add(at, "must be a month as YYYY-MM (the oldest security patch accepted), or null for none") }
             case "minimumVersionCode":
                 if let codes = VersionCodeFields.parse(value, at: at, errors: &errors) { edits.append(.minimumVersionCode(codes)) }
@@ -94,23 +94,9 @@ public enum KeyAttestationPolicyFields {
             .init("securityLevel", .string(policy.securityLevel.name)),
             .init("bootKeys", .array(policy.bootKeys.map { .string($0) })),
             .init("requireLocked", .bool(policy.requireLocked)),
-            .init("minimumPatchLevel", policy.minimumPatchLevel.map { .string(patchLevelText($0)) } ?? .null),
+            .init("minimumPatchLevel", policy.minimumPatchLevel.map { .string(KeyAttestationPolicy.patchLevelText($0)) } ?? .null),
             .init("minimumVersionCode", .object(policy.minimumVersionCode.sorted { $0.key < $1.key }.map { .init($0.key, .number(Double($0.value))) })),
             .init("revocation", .string(policy.revocation.rawValue)),
         ])
-    }
-
-    /// `YYYY-MM` as YYYYMM (the key description's osPatchLevel); nil for anything else.
-    static func patchLevel(_ text: String) -> Int? {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts[0].count == 4, parts[1].count == 2, let year = Int(parts[0]), let month = Int(parts[1]),
-              (2000...2100).contains(year), (1...12).contains(month) else { return nil }
-        return year * 100 + month
-    }
-
-    /// YYYYMM as `YYYY-MM`.
-    static func patchLevelText(_ value: Int) -> String {
-        let year = value / 100, month = value % 100
-        return "\(year)-\(month < 10 ? "0" : "")\(month)"
     }
 }

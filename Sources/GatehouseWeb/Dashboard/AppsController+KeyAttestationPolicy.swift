@@ -15,7 +15,7 @@ extension AppsController {
         func checked(_ name: String, _ value: Bool) -> MustacheValue { .bool(form.map { $0[name] != nil } ?? value) }
         let level = form?["securityLevel"] ?? policy.securityLevel.name
         let revocation = form?["revocation"] ?? policy.revocation.rawValue
-        let patch = policy.minimumPatchLevel.map { "\($0 / 100)-\($0 % 100 < 10 ? "0" : "")\($0 % 100)" }
+        let patch = policy.minimumPatchLevel.map(KeyAttestationPolicy.patchLevelText)
         return [
             "enabled": checked("enabled", policy.enabled),
             "requireLocked": checked("requireLocked", policy.requireLocked),
