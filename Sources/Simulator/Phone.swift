@@ -128,6 +128,8 @@ public struct Phone: Sendable {
                 "certificateChain": .array(made.chain.map { .string(Base64.encode($0)) }),
             ])
             steps.append(JSON.Member("registration", .object([JSON.Member("status", .int(registered.status)), JSON.Member("body", registered.json ?? .null)])))
+            // As an app does: a key the server did not accept is not used (the request then brings no attestation).
+            if registered.json?["verdict"]?["status"]?.string != "verified" { attested = nil }
         }
         let attestation: JSON? = try attested.map {
             ["provider": "key-attestation", "keyId": .string($0.keyID), "token": .string(Base64.encode(try $0.privateKey.signature(for: envelope.clientData)))]

@@ -89,6 +89,19 @@ struct ChecklistConfigurationTests {
         #expect(F.evaluate(configuration, rows).item("playIntegrity.notConfigured")?.status == row.3)
     }
 
+    @Test("phones without Play: key attestation on and no Play Integrity verdict is ok; one arriving still fails")
+    func keyAttestationInsteadOfPlayIntegrity() throws {
+        var configuration = F.complete
+        configuration.serviceAccountSet = false
+        configuration.localKeysSet = false
+        configuration.keyAttestationEnabled = true
+        let item = try #require(F.evaluate(configuration, []).item("playIntegrity.notConfigured"))
+        #expect(item.status == .ok)
+        #expect(item.title == "Android phones prove themselves with key attestation")
+        let rows = F.week("play-integrity", verified: 0, failing: 5, status: "unavailable", reasons: ["notConfigured"])
+        #expect(F.evaluate(configuration, rows).item("playIntegrity.notConfigured")?.status == .fail)
+    }
+
     @Test("no active secret key fails", arguments: [(0, ChecklistStatus.fail), (-1, .fail), (1, .ok), (3, .ok)])
     func secretKeys(_ row: (Int, ChecklistStatus)) {
         var configuration = F.complete

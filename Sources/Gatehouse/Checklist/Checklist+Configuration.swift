@@ -132,6 +132,13 @@ extension Checklist {
                 id: id, status: .ok, title: "Play Integrity verdicts can be decoded",
                 detail: "Verdicts are decoded \(how).", fix: "", evidence: evidence)
         }
+        if configuration.keyAttestationEnabled && verdicts == 0 {
+            return ChecklistItem(
+                id: id, status: .ok, title: "Android phones prove themselves with key attestation",
+                detail: "Play Integrity is not set up, and no Play Integrity verdict arrived this week: Android phones register "
+                    + "keys their hardware attests instead (phones without Play). Set up Play Integrity too if your app ships on Play.",
+                fix: "", evidence: evidence)
+        }
         let arrived = verdicts > 0
             ? " \(Wording.count(verdicts, "Play Integrity verdict")) arrived this week and could not be decoded." : ""
         return ChecklistItem(
