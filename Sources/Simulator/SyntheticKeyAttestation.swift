@@ -107,6 +107,30 @@ public struct SyntheticKeyAttestation: Sendable {
         return Attested(privateKey: key, chain: [try Certificate(pem: try tool.read("leaf.pem")).der] + provisioned + [intermediate])
     }
 
+    /// The known forgery: a made-up key certificate (a fresh key, `phone`'s description with `challenge`) issued by a
+    /// genuine attested key, which its owner can sign with; the chain is the made-up certificate followed by the
+    /// genuine chain. Every signature in it verifies; only the attestation extension outside the first certificate
+    /// gives it away (`chainExtended`).
+    /// - Throws: when key generation or `openssl` fails.
+    public func forge(issuedBy genuine: Attested, challenge: [UInt8], phone: Phone = Phone()) throws -> Attested {
+        let key = try ECPrivateKey.generate()
+        let work = try WorkDirectory()
+        defer { work.remove() }
+        let tool = work.tool
+        try tool.write(key.pkcs8PEM, to: "forged.key")
+        try tool.write(genuine.privateKey.pkcs8PEM, to: "genuine.key")
+        guard FileManager.default.createFile(atPath: tool.directory + "/genuine.der", contents: Data(genuine.chain[0])) else {
+            throw OpenSSLTool.Failure(description: "cannot write genuine.der")
+        }
+        let description = Self.keyDescription(challenge: challenge, phone: phone)
+        try tool.write("keyUsage=critical,digitalSignature\n\(KeyDescription.oid)=DER:\(Hex.encode(description, uppercase: true))\n", to: "forged.ext")
+        try tool.run(["req", "-new", "-key", "@forged.key", "-subj", "/CN=Android Keystore Key", "-out", "@forged.csr"])
+        try tool.run(["x509", "-req", "-in", "@forged.csr", "-CA", "@genuine.der", "-CAform", "DER", "-CAkey", "@genuine.key",
+                      "-set_serial", String(UInt32.random(in: 3...UInt32.max)), "-days", "30", "-sha256",
+                      "-extfile", "@forged.ext", "-out", "@forged.pem"])
+        return Attested(privateKey: key, chain: [try Certificate(pem: try tool.read("forged.pem")).der] + genuine.chain)
+    }
+
     // MARK: - The key description, in DER
 
     /// `KeyDescription` (attestation version 300, KeyMint 300) for `phone` with `challenge`.

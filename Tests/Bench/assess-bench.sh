@@ -1,6 +1,7 @@
 #!/bin/sh
 # Assess bench (make bench-assess): POST /api/v4/assess with an App Attest assertion and with a Play Integrity token,
-# and POST /api/v4/receipts/verify with a proof, each under wrk (2 threads, 64 connections) against a release
+# with Android key attestation (a stored key's signature; registrations of new keys), and POST /api/v4/receipts/verify
+# with a proof, each under wrk (2 threads, 64 connections) against a release
 # `gatehouse serve`, next to the machine's ECDSA P-256 verify limit measured in the same run
 # (`openssl speed -multi <cores> ecdsap256`). Requests are pre-built and distinct (AssessBench): nonces and assertion
 # counters differ per request, tokens are bound to their own canonical strings; every receipt is bound, so each
@@ -20,7 +21,7 @@ start=$(date +%s)
 "$BIN/AssessBench" "$DIR" "$PWD" "$REQUESTS"
 echo "built $REQUESTS iOS and $REQUESTS Android requests, $((REQUESTS / 10)) receipts with proofs in $(( $(date +%s) - start )) s (fresh for 2 minutes)"
 
-serve --app-attest-roots "$DIR/roots.pem"
+serve --app-attest-roots "$DIR/roots.pem" --key-attestation-roots "$DIR/key-attestation-roots.pem"
 
 # run NAME PATH GOAL: wrk over DIR/NAME.txt; prints the figures and leaves "rps p99" in $DIR/NAME.fig.
 run() {
@@ -39,10 +40,25 @@ run ios /api/v4/assess 0.4
 NONCES_IOS=$(sqlite3 "$DIR/db.sqlite" "SELECT COUNT(*) FROM spent_nonces" 2>/dev/null || echo "?")
 run android /api/v4/assess 0.4
 BENCH_SECRET=$(cat "$DIR/secret.txt") run verify /api/v4/receipts/verify 0.5
+run keyattest /api/v4/assess 0.4
+KA_ASSESS=$(awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/keyattest.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }')
+run register /api/v4/attestation/key-attestation 0.2
+KA_REGISTER=$(awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/register.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }')
 RSS=$(awk '/VmHWM/ {print $2}' "/proc/$PID/status")
 stop
 echo "peak RSS: $((RSS / 1024)) MB"
 echo "goals: assess >= 0.4x, receipt verification >= 0.5x, p99 <= 20 ms"
+
+# Key attestation's crypto, one core, from openssl in the same run: an assessment with a stored key verifies the
+# phone's P-256 signature and signs the receipt (P-256); a registration verifies its chain: here the key's certificate
+# and the intermediate, each signed with P-384 (the synthetic CA, like Google's EC root), so 2 P-384 verifies.
+openssl speed -seconds 3 ecdsap384 2>/dev/null > "$DIR/p384.txt"
+awk -v ka="$KA_ASSESS" -v reg="$KA_REGISTER" -v c="$CORES" -v f="$DIR/openssl.txt" -v g="$DIR/p384.txt" 'BEGIN {
+  while ((getline l < f) > 0) if (l ~ /256 bits ecdsa/) { n = split(l, a, " "); sign256 = a[n - 1]; verify256 = a[n] }
+  while ((getline l < g) > 0) if (l ~ /384 bits ecdsa/) { n = split(l, a, " "); verify384 = a[n] }
+  cv = 1e6 * c / verify256 + 1e6 * c / sign256; cr = 2 * 1e6 / verify384
+  printf "bench keyattest-assess: server %.0f us, crypto %.0f us (P-256 verify + sign), ratio %.2f\n", ka, cv, ka / cv
+  printf "bench keyattest-register: server %.0f us, crypto %.0f us (2 P-384 verifies), ratio %.2f\n", reg, cr, reg / cr }'
 
 # The spent-nonce store: rows and bytes (table + primary key + expiry index, from SQLite's dbstat) after the run,
 # scaled to 10 minutes at the faster assess rate (a nonce is kept until its timestamp + 5 minutes, so the store holds

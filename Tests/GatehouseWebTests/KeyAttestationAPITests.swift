@@ -156,6 +156,12 @@ struct KeyAttestationAPITests {
         flipped[0][flipped[0].count - 5] ^= 0x01
         #expect(KeyAttestationFixture.verdict(try #require(try server.post("/key-attestation", KeyAttestationFixture.body(publicKey, challenge, flipped)).json))
                 == "forged chainInvalid")
+        // The known forgery: a made-up key certificate issued by a genuine key, every signature valid.
+        let forgedChallenge = try server.challenge(publicKey)
+        let issued = try KeyAttestationFixture.ca().forge(issuedBy: attested, challenge: Array(forgedChallenge.utf8))
+        #expect(issued.chain.count == 3 && issued.chain[1] == attested.chain[0])
+        #expect(KeyAttestationFixture.verdict(try #require(try server.post("/key-attestation", KeyAttestationFixture.body(publicKey, forgedChallenge, issued.chain)).json))
+                == "forged chainExtended")
         // Certificates that do not decode are judged; text that is not base64 is a 400 by pointer.
         let again = try server.challenge(publicKey)
         #expect(KeyAttestationFixture.verdict(try #require(try server.post("/key-attestation", KeyAttestationFixture.body(publicKey, again, [[1, 2, 3], [4, 5]])).json))

@@ -13,7 +13,10 @@ import JSON
 /// `--app-attest-roots`), then writes, one request body a line, COUNT distinct signed iOS requests with assertions
 /// (`ios.txt`; key i % keyCount, counters rising per key, one device per key), COUNT Android requests with tokens
 /// bound to their canonical strings (`android.txt`), COUNT / 10 bound receipts with fresh proofs for
-/// `/api/v4/receipts/verify` (`verify.txt`, the secret key in `secret.txt`), and a wrk script per file.
+/// `/api/v4/receipts/verify` (`verify.txt`, the secret key in `secret.txt`), and a wrk script per file. Android key
+/// attestation too, under a synthetic key attestation CA whose root it writes to `DIR/key-attestation-roots.pem` (for
+/// `--key-attestation-roots`): ``keyCount`` keys registered through the service, COUNT assessments signed by them
+/// (`keyattest.txt`), and ``keyCount`` registrations of new keys with challenges issued for them (`register.txt`).
 @main
 struct AssessBench {
     static let packageName = "com.example.app"
@@ -29,20 +32,28 @@ struct AssessBench {
         let digest = try SecureRandom.bytes(32)
         let ca = try SyntheticAppAttest()
         try Data(ca.rootPEM.utf8).write(to: URL(fileURLWithPath: directory + "/roots.pem"))
+        let hardware = try SyntheticKeyAttestation()
+        try Data(hardware.rootPEM.utf8).write(to: URL(fileURLWithPath: directory + "/key-attestation-roots.pem"))
 
         let body: JSON = [
             "androidApps": [["packageName": .string(packageName), "certificateDigests": [.string(Hex.encode(digest, uppercase: true, separator: ":"))]]],
             "appleAppIds": [.string(appID)],
             "playIntegrity": ["local": ["decryptionKey": .string(minter.decryptionKeyBase64), "verificationKey": .string(minter.verificationKeyBase64)]],
+            "keyAttestation": ["enabled": true],
         ]
         if let receipts = ca.receipts { try Data(receipts.rootPEM.utf8).write(to: URL(fileURLWithPath: directory + "/receipt-roots.pem")) }
         let bench = try BenchDatabase(directory: directory, repository: repository, patch: try EnvironmentPatch.parse(body)) { configuration in
             configuration.appAttestRoots = directory + "/roots.pem"
             configuration.appAttestReceiptRoots = ca.receipts == nil ? nil : directory + "/receipt-roots.pem"
+            configuration.keyAttestationRoots = directory + "/key-attestation-roots.pem"
         }
         try Data(bench.secretKey.utf8).write(to: URL(fileURLWithPath: directory + "/secret.txt"))
 
         let keys = try register(bench.domain, environment: bench.environment, ca: ca)
+        var device = SyntheticKeyAttestation.Phone()
+        device.packageName = packageName
+        device.signatureDigests = [digest]
+        let attested = try registerKeyAttestation(bench.domain, environment: bench.environment, ca: hardware, device: device)
         let phone = try ECPrivateKey.generate()
         try write(directory, "ios", count) { i in
             let key = keys[i % keys.count]
@@ -62,6 +73,26 @@ struct AssessBench {
                                                        timestampMillis: nowMillis)
             return envelope.json(attestation: SignedEnvelope.playIntegrity(try minter.token(payload.json)))
         }
+        try write(directory, "keyattest", count) { i in
+            let key = attested[i % attested.count]
+            let envelope = try SignedEnvelope(apiKey: bench.publicKey, platform: "android",
+                                              signed: SignedEnvelope.signedText(appID: packageName, signatureDigest: Hex.encode(digest),
+                                                                                deviceID: "pixel-\(i % attested.count)", receiptKey: phone.publicKey),
+                                              timestamp: nowMillis)
+            return envelope.json(attestation: ["provider": "key-attestation", "keyId": .string(key.keyID),
+                                               "token": .string(Base64.encode(try key.privateKey.signature(for: envelope.clientData)))])
+        }
+        // Registrations: the first keyCount answers register new keys; after them the challenges are spent, and the
+        // same chains are refused challengeInvalid after the same chain verification and transaction (no key stored).
+        let registrations: [JSON] = try (0..<keyCount).map { _ in
+            let challenge = try bench.domain.appAttest.issueChallenge(for: bench.environment).challenge
+            let chain = try hardware.attest(challenge: Array(challenge.utf8), phone: device).chain
+            let body: JSON = ["apiKey": .string(bench.publicKey), "challenge": .string(challenge),
+                              "certificateChain": .array(chain.map { .string(Base64.encode($0)) })]
+            return body
+        }
+        try write(directory, "register", keyCount) { registrations[$0] }
+        bench.domain.stop()
         let receipts = bench.domain.receipts
         try bench.domain.receiptKeys.prepare()
         try write(directory, "verify", max(1, count / 10)) { i in
@@ -87,14 +118,26 @@ struct AssessBench {
             guard outcome.verdict.isVerified else { throw BenchError("a bench key did not register: \(outcome.verdict.reasons)") }
             keys.append(key)
         }
-        domain.stop()
         return keys
+    }
+
+    /// ``keyCount`` keys of `device` attested by `ca` and registered through the key attestation service.
+    static func registerKeyAttestation(_ domain: Domain, environment: Environment, ca: SyntheticKeyAttestation,
+                                       device: SyntheticKeyAttestation.Phone) throws -> [SyntheticKeyAttestation.Attested] {
+        try (0..<keyCount).map { _ in
+            let challenge = try domain.appAttest.issueChallenge(for: environment).challenge
+            let key = try ca.attest(challenge: Array(challenge.utf8), phone: device)
+            let outcome = try domain.keyAttestation.register(in: environment, challenge: challenge, chain: key.chain)
+            guard outcome.verdict.isVerified else { throw BenchError("a bench key attestation did not register: \(outcome.verdict.reasons)") }
+            return key
+        }
     }
 
     /// Writes `count` request bodies to `DIR/<name>.txt` and the wrk script `DIR/<name>.lua` rotating through them.
     static func write(_ directory: String, _ name: String, _ count: Int, _ make: (Int) throws -> JSON) throws {
         let rotation = WrkRotation(requests: "\(directory)/\(name).txt",
-                                   tallies: [.init("good", bodyContains: ["\"status\":\"verified\"", "\"valid\":true"])])
+                                   tallies: [.init("good", bodyContains: ["\"status\":\"verified\"", "\"valid\":true"]),
+                                             .init("spent", bodyContains: ["challengeInvalid"])])
         try rotation.write(try (0..<count).map { try make($0).text }, script: "\(directory)/\(name).lua")
     }
 }
