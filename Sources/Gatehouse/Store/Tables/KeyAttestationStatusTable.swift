@@ -15,18 +15,17 @@ enum KeyAttestationStatusTable {
         var fetchedAt: Int64?
         var claimedUntil: Int64
         var failures: Int
-        var lastError: String?
     }
 
     /// The row's state.
     /// - Throws: `StorageError` (the row is missing: the migration did not run).
     static func state(_ db: any SQLConnection) throws -> State {
-        guard let row = try db.queryOne("SELECT fetched_at, claimed_until, failures, last_error FROM key_attestation_status WHERE name = ?",
+        guard let row = try db.queryOne("SELECT fetched_at, claimed_until, failures FROM key_attestation_status WHERE name = ?",
                                         [.text(name)]) else {
             throw StorageError(.malformedRow, "key_attestation_status has no row")
         }
         return State(fetchedAt: try row.optionalInteger("fetched_at"), claimedUntil: try row.integer("claimed_until"),
-                     failures: try row.int("failures"), lastError: try row.optionalText("last_error"))
+                     failures: try row.int("failures"))
     }
 
     /// The list's body as fetched, or nil.
