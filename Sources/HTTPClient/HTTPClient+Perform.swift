@@ -3,19 +3,30 @@ import CCurl
 
 extension HTTPClient {
     /// Runs one transfer on `handle` and resets the handle's options before returning, so that no pointer lent to
-    /// libcurl (the header list, the callbacks' context, the body) outlives the call.
+    /// libcurl (the header and resolve lists, the callbacks' context, the body) outlives the call.
     func perform(_ request: OutboundRequest, on handle: EasyHandle) throws(HTTPClientError) -> OutboundResponse {
         var lines = request.headers.map { "\($0.name): \($0.value)" }
         lines.append("Expect:")  // no `100 Continue` round trip before a body
         let headerList = try HeaderList(lines)
+        let resolveList = try HeaderList(request.pinned.map { pin in
+            ["\(pin.host):\(pin.port):" + (pin.address.isIPv6 ? "[\(pin.address)]" : "\(pin.address)")]
+        } ?? [])
         let transfer = Transfer(bodyLimit: configuration.maxResponseBytes)
         let limit = configuration.maxResponseBytes
-        let outcome: Result<OutboundResponse, HTTPClientError> = headerList.withList { list in
+        let outcome: Result<OutboundResponse, HTTPClientError> = headerList.withList { list in resolveList.withList { resolve in
             withExtendedLifetime(transfer) {
                 defer { curl_easy_reset(handle.raw) }
                 let context = Unmanaged.passUnretained(transfer).toOpaque()
                 if let failure = configure(handle, for: request, headers: list, context: context) {
                     return .failure(failure)
+                }
+                if request.pinned != nil {
+                    let pinning = [gatehouse_curl_setopt_pointer(handle.raw, CURLOPT_RESOLVE, resolve),
+                                   gatehouse_curl_setopt_long(handle.raw, CURLOPT_FRESH_CONNECT, 1),
+                                   gatehouse_curl_setopt_long(handle.raw, CURLOPT_FORBID_REUSE, 1)]
+                    if let failed = pinning.first(where: { $0 != CURLE_OK }) {
+                        return .failure(.transferFailed("libcurl refused an option: \(handle.message(for: failed))"))
+                    }
                 }
                 let code = curl_easy_perform(handle.raw)
                 guard code == CURLE_OK else {
@@ -29,7 +40,7 @@ extension HTTPClient {
                 return .success(OutboundResponse(status: status, headers: transfer.headers, body: transfer.body,
                                                  reusedConnection: connects == 0))
             }
-        }
+        } }
         return try outcome.get()
     }
 

@@ -1,6 +1,7 @@
 import CCurl
 
-/// A `curl_slist` of request header lines, freed in deinit; its pointer is lent only for a closure's duration.
+/// A `curl_slist` of lines (request headers, `CURLOPT_RESOLVE` entries), freed in deinit; its pointer is lent only for a
+/// closure's duration.
 struct HeaderList: ~Copyable {
     private let list: UnsafeMutablePointer<curl_slist>?
 

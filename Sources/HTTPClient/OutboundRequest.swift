@@ -19,6 +19,9 @@ public struct OutboundRequest: Sendable {
     public var body: [UInt8]
     /// This call's time limit, instead of ``HTTPClientConfiguration/totalTimeout`` (e.g. what is left of a budget).
     public var timeout: Duration?
+    /// Connect to this address for the URL's host and port (`CURLOPT_RESOLVE`), on a connection of its own: an address
+    /// the caller resolved and checked is the one reached, whatever the name resolves to by the time it connects.
+    public var pinned: (host: String, port: Int, address: OutboundAddress)?
 
     /// A request; see the properties.
     public init(method: Method, url: String, headers: [(name: String, value: String)] = [], body: [UInt8] = [],

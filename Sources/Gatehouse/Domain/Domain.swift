@@ -59,6 +59,8 @@ public final class Domain: Sendable {
     public let keyCounts: AttestedKeyCounts
     /// Candidate Play Integrity keys tried on recent failures.
     public let keyCheck: PlayIntegrityKeyCheck
+    /// Alerts: webhook endpoints, their outbox and deliveries.
+    public let webhooks: Webhooks
     /// The operator's commands on the database itself (migrations, backup, caches reset).
     public let database: DatabaseMaintenance
     /// The background work, in one list.
@@ -107,9 +109,11 @@ public final class Domain: Sendable {
         keyCounts = AttestedKeyCounts(w, store: store)
         keyCheck = PlayIntegrityKeyCheck(w, store: store)
         database = DatabaseMaintenance(w, store: store, migrationsDirectory: configuration.migrationsDirectory)
+        webhooks = try Webhooks(w, store: store, configuration: configuration, random: random, log: log)
         jobs = DomainJobs(store: store, recorder: recorder, outcomes: enforcementOutcomes, appAttest: appAttest, assess: assess,
                           playIntegrity: playIntegrity, keyAttestation: keyAttestation, receiptChecker: receiptChecker, verdicts: verdicts, refresher: receiptRefresher,
-                          admins: admins, sessions: sessions, log: log)
+                          admins: admins, sessions: sessions,
+                          alerts: webhooks.jobs(environments: environments, checklists: checklists, hold: configuration.webhookHold), log: log)
     }
 
     /// Now, on the domain's clock.

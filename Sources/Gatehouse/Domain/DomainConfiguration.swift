@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPClient
 
 /// What the domain needs to open (docs/architecture.md "The domain's composition"): where the database is and how to use it, the
 /// master key, the resources folder (its migrations), the trust anchors, and the outbound endpoints. The one-shot
@@ -42,6 +43,18 @@ public struct DomainConfiguration: Sendable {
     /// Calls to Google per environment and hour for tokens Google could not decode, across servers; nil: 1 % of the
     /// environment's `playIntegrity.dailyQuota`; 0: no cap.
     public var googleUndecodablePerHour: Int?
+    /// How the server names itself to people (`https://gatehouse.example.com`): webhook texts link to the dashboard.
+    public var publicURL: String?
+    /// Webhooks to `http://` loopback URLs are allowed (tests).
+    public var webhookAllowHTTP = false
+    /// Webhooks to private, loopback, link-local and unique-local addresses are allowed (deliveries inside a network).
+    public var webhookAllowPrivate = false
+    /// Per environment and checklist item, at most one event per this many seconds (default an hour).
+    public var webhookHold: Int64 = 3_600
+    /// Every retry interval of webhook deliveries multiplied by this (tests see a whole cycle in seconds).
+    public var webhookRetryScale = 1.0
+    /// How webhook hosts are resolved (no flag: tests give a resolver whose answers they change).
+    public var resolveHost: @Sendable (String) throws -> [OutboundAddress] = { host in try OutboundAddress.resolve(host: host) }
     /// The cost of argon2id for admins' passwords (no flag: tests make it cheap; a server keeps the default).
     public var passwordHashing = Argon2Parameters.default
     /// Past this many device verdicts, or edge outcomes, waiting to be written, their flush runs at once rather than at
@@ -113,6 +126,24 @@ public struct DomainConfiguration: Sendable {
         },
         Setting("--outbound-ca-file", "GATEHOUSE_OUTBOUND_CA_FILE", help: "PEM file of CAs trusted for outbound HTTPS to Google instead of the system's (tests, private deployments)") {
             if !$1.text.isEmpty { $0.outboundCAFile = $1.text }
+        },
+        Setting("--public-url", "GATEHOUSE_PUBLIC_URL", help: "the dashboard's address as people reach it (https://gatehouse.example.com): alerts link to it") {
+            let text = $1.text.hasSuffix("/") ? String($1.text.dropLast()) : $1.text
+            guard text.lowercased().hasPrefix("https://") || text.lowercased().hasPrefix("http://") else { throw $1.mistake("must be an http or https URL, got \($1.text)") }
+            $0.publicURL = text
+        },
+        Setting("--webhook-allow-http", "GATEHOUSE_WEBHOOK_ALLOW_HTTP", help: "allow webhooks to http:// URLs of loopback addresses (tests; needs --webhook-allow-private too)", takesValue: false) {
+            $0.webhookAllowHTTP = try $1.flag()
+        },
+        Setting("--webhook-allow-private", "GATEHOUSE_WEBHOOK_ALLOW_PRIVATE", help: "allow webhooks to private, loopback, link-local and unique-local addresses: whoever can create a webhook can then make this server send requests inside its network", takesValue: false) {
+            $0.webhookAllowPrivate = try $1.flag()
+        },
+        Setting("--webhook-hold", "GATEHOUSE_WEBHOOK_HOLD", help: "seconds during which a checklist item sends no second event, 1 to 86400 (default 3600)") {
+            $0.webhookHold = Int64(try $1.integer(in: 1...86_400))
+        },
+        Setting("--webhook-retry-scale", "GATEHOUSE_WEBHOOK_RETRY_SCALE", help: "multiplies every webhook retry interval (default 1; tests use 0.001 to see three days of retries in seconds)") {
+            guard let scale = Double($1.text), scale.isFinite, scale > 0, scale <= 1 else { throw $1.mistake("must be a number above 0, at most 1, got \($1.text)") }
+            $0.webhookRetryScale = scale
         },
         Setting("--token-uri-hosts", "GATEHOUSE_TOKEN_URI_HOSTS", help: "comma-separated host or host:port a service account's https token_uri may name besides Google's token endpoint (tests, private deployments)") {
             let hosts = $1.text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

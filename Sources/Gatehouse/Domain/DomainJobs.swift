@@ -3,7 +3,8 @@ import Synchronization
 /// Every piece of the domain's background work, listed once below in the order it starts (it stops in the reverse
 /// order): writing the recorded verdicts and the edge's outcome counts, the minute purges (expired challenges, spent
 /// nonces and key devices, spent and failed Play Integrity tokens, spent receipts), the hourly retention (verdicts,
-/// outcomes, risk metrics, login failures, sessions), Google's key attestation status list, Apple receipt refreshes (the helpers that make a pass's calls,
+/// outcomes, risk metrics, login failures, sessions), Google's key attestation status list, the webhooks' deliveries and
+/// the checklist changes they announce, Apple receipt refreshes (the helpers that make a pass's calls,
 /// then the background pass), the engine's maintenance (SQLite
 /// checkpoints) and, on a database other servers share, following their changes. Each job is idempotent, so every
 /// server of a shared database runs them all without a lease.
@@ -20,7 +21,7 @@ public final class DomainJobs: Sendable {
 
     init(store: Store, recorder: VerdictRecorder, outcomes: EnforcementOutcomes, appAttest: AppAttestService, assess: AssessService,
          playIntegrity: PlayIntegrityService, keyAttestation: KeyAttestationService, receiptChecker: ReceiptChecker, verdicts: Verdicts, refresher: AppleReceiptRefresher,
-         admins: Admins, sessions: Sessions, log: DomainLog) {
+         admins: Admins, sessions: Sessions, alerts: [BackgroundJob], log: DomainLog) {
         var jobs = [
             recorder.job,
             outcomes.job,
@@ -47,6 +48,7 @@ public final class DomainJobs: Sendable {
             }),
         ]
         jobs.append(keyAttestation.job)
+        jobs += alerts
         jobs += refresher.helpers
         if let refreshing = refresher.job { jobs.append(refreshing) }
         if store.needsMaintenance {

@@ -77,6 +77,14 @@ extension Application {
         add("POST", "\(v1)/environments/{environmentId}/app-attest/refresh-receipts", api.refreshReceipts)
         add("GET", "\(v1)/environments/{environmentId}/enforcement", api.enforcement)
         add("GET", "\(v1)/audit", api.listAudit)
+        add("GET", "\(v1)/webhooks", api.listWebhooks)
+        add("POST", "\(v1)/webhooks", api.createWebhook)
+        add("GET", "\(v1)/webhooks/{webhookId}", api.getWebhook)
+        add("PATCH", "\(v1)/webhooks/{webhookId}", api.patchWebhook)
+        add("DELETE", "\(v1)/webhooks/{webhookId}", api.deleteWebhook)
+        add("GET", "\(v1)/webhooks/{webhookId}/deliveries", api.listWebhookDeliveries)
+        add("POST", "\(v1)/webhooks/{webhookId}/rotate-secret", api.rotateWebhookSecret)
+        add("POST", "\(v1)/webhooks/{webhookId}/test", api.testWebhook)
 
         // Static assets (Public/).
         let files = StaticFiles(root: configuration.publicDirectory)

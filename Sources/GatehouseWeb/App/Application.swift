@@ -29,6 +29,11 @@ public final class Application: Sendable {
         self.logger = logger
         metrics = Metrics()
         metrics.gauge("gatehouse_database_pending_writes", help: "Database writes waiting or running.") { domain.pendingWrites }
+        metrics.gauge("gatehouse_webhook_queue", help: "Webhook deliveries waiting, all endpoints and servers together.") {
+            (try? domain.webhooks.waiting()) ?? -1
+        }
+        metrics.counters("gatehouse_webhook_deliveries_total", help: "Webhook delivery attempts by this server, per result (delivered, failed, refused).",
+                         label: "result") { domain.webhooks.deliveryCounts }
         let setup = SetupLink()
         self.setup = setup
         let views = try Views(directory: configuration.templatesDirectory)

@@ -10,6 +10,10 @@ enum AuditLogTable {
             "INSERT INTO audit_log (at, actor_type, actor_id, actor_name, action, environment_id, changes) VALUES (?, ?, ?, ?, ?, ?, ?)",
             [.integer(at), .text(actor.kind.rawValue), SQLValue(actor.id), SQLValue(actor.name), .text(action), SQLValue(environmentID), .text(json.text)]
         )
+        // A change to the control plane that webhooks announce goes to their outbox in the same transaction.
+        if let event = try SecurityEvent.make(action: action, actor: actor, environmentID: environmentID, changes: changes, at: at) {
+            try WebhookOutboxTable.enqueue(db, event)
+        }
     }
 
     /// Which entries a listing keeps: one environment's, one actor's, or all.

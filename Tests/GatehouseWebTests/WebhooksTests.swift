@@ -1,0 +1,254 @@
+import Crypto
+import Foundation
+import Gatehouse
+import GatehouseTesting
+import HTTP
+import HTTPClient
+import JSON
+import Synchronization
+import Testing
+import TestThreads
+
+/// Alerts as webhooks (docs/device-api.md "Alerts"), through the whole router on the test clock, delivered over real
+/// sockets to a receiver on loopback: the endpoints' API, the signature, each event from its real cause, retries with
+/// stable ids, the 3-day disable, secret rotation, the checklist's hold, refused addresses, and two servers on
+/// PostgreSQL delivering each event once between them.
+@Suite("Webhooks", .serialized)
+struct WebhooksTests {
+    let receiver: WebhookReceiver
+    let app: TestApp
+    let auth: Headers
+
+    init() throws {
+        receiver = try WebhookReceiver()
+        app = try TestApp { configuration in
+            configuration.domain.webhookAllowHTTP = true
+            configuration.domain.webhookAllowPrivate = true
+            configuration.domain.publicURL = "https://gatehouse.example.com"
+        }
+        auth = ["Authorization": "Bearer " + (try app.token(name: "ops"))]
+    }
+
+    /// Creates an endpoint for `events` (all by default); its id and secret.
+    func create(events: JSON = ["*"], environments: JSON = ["*"], url: String? = nil) throws -> (id: String, secret: String) {
+        let created = app.send("POST", "/api/management/v1/webhooks",
+                               json: ["url": .string(url ?? receiver.url), "description": "ops channel", "events": events, "environments": environments],
+                               headers: auth)
+        #expect(created.status == 201, "\(created.text)")
+        return (try #require(created.json?["id"]?.string), try #require(created.json?["secret"]?.string))
+    }
+
+    /// A second on, runs the background jobs that are due (the deliveries among them).
+    func deliver() {
+        app.clock.advance(by: 1)
+        _ = app.fixture.domain.jobs.runDue()
+    }
+
+    @Test func anEndpointIsCreatedListedChangedAndDeletedWithoutShowingItsSecretOrItsURLsTail() throws {
+        let (id, secret) = try create(events: ["security.tokenCreated", "checklist.failing"])
+        #expect(secret.hasPrefix("whsec_") && Base64.decode(String(secret.dropFirst(6)))?.count == 32)
+        let listed = app.send("GET", "/api/management/v1/webhooks", headers: auth)
+        #expect(listed.status == 200)
+        #expect(!listed.text.contains(secret) && !listed.text.contains("secret-part"), "\(listed.text)")
+        #expect(listed.json?["items"]?.array?.first?["url"]?.string == "http://127.0.0.1:\(receiver.port)/hooks/…")
+        let patched = app.send("PATCH", "/api/management/v1/webhooks/\(id)", json: ["enabled": false, "description": "paused"], headers: auth)
+        #expect(patched.json?["enabled"]?.bool == false && patched.json?["description"]?.string == "paused", "\(patched.text)")
+        let audit = app.send("GET", "/api/management/v1/audit", headers: auth).text
+        #expect(audit.contains("webhook.create") && audit.contains("webhook.update"))
+        #expect(!audit.contains(secret) && !audit.contains("secret-part"))
+        #expect(app.send("DELETE", "/api/management/v1/webhooks/\(id)", headers: auth).status == 204)
+        #expect(app.send("GET", "/api/management/v1/webhooks/\(id)", headers: auth).status == 404)
+    }
+
+    @Test func badInputIsRefusedByPointer() throws {
+        func pointers(_ body: JSON) -> Set<String> {
+            let answer = app.send("POST", "/api/management/v1/webhooks", json: body, headers: auth)
+            #expect(answer.status == 422 || answer.status == 400, "\(answer.text)")
+            return Set(answer.json?["errors"]?.array?.compactMap { $0["pointer"]?.string } ?? [])
+        }
+        #expect(pointers(["url": "ftp://example.com/x", "events": ["*"]]) == ["/url"])
+        #expect(pointers(["url": .string(receiver.url), "events": ["checklist.failing", "no.such"]]) == ["/events/1"])
+        #expect(pointers(["url": .string(receiver.url), "events": ["*"], "environments": ["env_nope"]]) == ["/environments/0"])
+        #expect(pointers(["url": .string(receiver.url)]) == ["/events"])
+        #expect(pointers(["url": "https://user:pass@example.com/", "events": ["*"]]) == ["/url"])
+        #expect(pointers(["url": .string(receiver.url), "events": ["*"], "color": "red"]) == ["/color"])
+        #expect(try app.fixture.domain.webhooks.list().isEmpty, "nothing was written")
+    }
+
+    @Test func aTestEventIsSignedAsStandardWebhooksAndListedAmongTheDeliveries() throws {
+        let (id, secret) = try create()
+        let answer = app.send("POST", "/api/management/v1/webhooks/\(id)/test", headers: auth)
+        #expect(answer.status == 200, "\(answer.text)")
+        #expect(answer.json?["delivered"]?.bool == true && answer.json?["status"]?.integer == 200)
+        let request = try #require(receiver.received.last)
+        #expect(request.type == "webhook.test")
+        #expect(request.id.hasPrefix("msg_") && request.contentType == "application/json")
+        #expect(request.timestamp == String(app.clock.now))
+        #expect(WebhookReceiver.verifies(request, secret: secret))
+        #expect(!WebhookReceiver.verifies(request, secret: try WebhookSignature.newSecret()), "another secret does not verify")
+        #expect(request.json?["text"]?.string?.hasSuffix("https://gatehouse.example.com/webhooks") == true, "\(request.json?.text ?? "")")
+        let deliveries = app.send("GET", "/api/management/v1/webhooks/\(id)/deliveries", headers: auth)
+        #expect(deliveries.json?["items"]?.array?.first?["type"]?.string == "webhook.test")
+        #expect(try app.fixture.domain.webhooks.get(id).failures == 0)
+    }
+
+    @Test func securityEventsAreDeliveredFromTheirChangesWithStableIdsAcrossRetries() throws {
+        let (id, secret) = try create(events: ["security.tokenCreated", "security.ownerChanged"])
+        receiver.answer(500)
+        _ = try app.token(name: "deploy bot")
+        deliver()
+        let first = try #require(receiver.received.last)
+        #expect(first.type == "security.tokenCreated")
+        #expect(first.json?["data"]?["via"]?.string == "cli" || first.json?["data"]?["via"]?.string == "api")
+        #expect(first.json?["text"]?.string?.contains("deploy bot") == true, "\(first.json?.text ?? "")")
+        #expect(try app.fixture.domain.webhooks.get(id).failures == 1)
+        // Not again before its back-off (about 5 seconds, jittered ±20 %).
+        app.clock.advance(by: 1)
+        deliver()
+        #expect(receiver.received.count == 1)
+        receiver.answer(200)
+        app.clock.advance(by: 5)
+        deliver()
+        #expect(receiver.received.count == 2)
+        let retried = receiver.received[1]
+        #expect(retried.id == first.id && retried.body == first.body, "the same event, byte for byte")
+        #expect(retried.timestamp != first.timestamp && WebhookReceiver.verifies(retried, secret: secret))
+        app.clock.advance(by: 60)
+        deliver()
+        #expect(receiver.received.count == 2, "delivered once")
+        #expect(try app.fixture.domain.webhooks.get(id).failures == 0)
+        let attempts = try app.fixture.domain.webhooks.attempts(id)
+        #expect(attempts.map(\.status) == [200, 500])
+    }
+
+    @Test func threeDaysOfFailuresDisableTheEndpointAndEnablingItResumes() throws {
+        let (id, _) = try create(events: ["security.tokenCreated"])
+        receiver.answer(503)
+        _ = try app.token(name: "first")
+        for _ in 0..<40 {
+            deliver()
+            app.clock.advance(by: 3 * 3_600)
+        }
+        deliver()
+        let disabled = try app.fixture.domain.webhooks.get(id)
+        #expect(!disabled.enabled)
+        #expect(disabled.disabledReason?.contains("every delivery failed since") == true, "\(disabled.disabledReason ?? "nil")")
+        let tries = receiver.received.count
+        #expect((8...14).contains(tries), "5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then every 10 h for 3 days: \(tries)")
+        app.clock.advance(by: 36_000)
+        deliver()
+        _ = try app.token(name: "while disabled")
+        deliver()
+        #expect(receiver.received.count == tries, "a disabled endpoint receives nothing")
+        receiver.answer(204)
+        #expect(app.send("PATCH", "/api/management/v1/webhooks/\(id)", json: ["enabled": true], headers: auth).status == 200)
+        deliver()
+        #expect(receiver.received.count == tries + 1, "the event of the last 3 days; the first one is past them")
+        #expect(receiver.received.last?.json?["text"]?.string?.contains("while disabled") == true)
+        #expect(try app.fixture.domain.webhooks.get(id).enabled)
+    }
+
+    @Test func aRotatedSecretSignsBesideTheOldOneForADay() throws {
+        let (id, old) = try create(events: ["webhook.test"])
+        let rotated = app.send("POST", "/api/management/v1/webhooks/\(id)/rotate-secret", headers: auth)
+        let new = try #require(rotated.json?["secret"]?.string)
+        #expect(new != old)
+        _ = app.send("POST", "/api/management/v1/webhooks/\(id)/test", headers: auth)
+        let during = try #require(receiver.received.last)
+        #expect(during.signature.split(separator: " ").count == 2)
+        #expect(WebhookReceiver.verifies(during, secret: new) && WebhookReceiver.verifies(during, secret: old))
+        app.clock.advance(by: 86_401)
+        _ = app.send("POST", "/api/management/v1/webhooks/\(id)/test", headers: auth)
+        let after = try #require(receiver.received.last)
+        #expect(WebhookReceiver.verifies(after, secret: new) && !WebhookReceiver.verifies(after, secret: old))
+    }
+
+    @Test func aChecklistItemIsAnnouncedOncePerHoldAndAFlapSendsNothing() throws {
+        let created = app.send("POST", "/api/management/v1/environments", json: ["name": "Shop", "kind": "production"], headers: auth)
+        let environment = try #require(created.json?["id"]?.string)
+        let secretKey = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "secret" }?["id"]?.string)
+        _ = try create(events: ["checklist.failing", "checklist.passing"], environments: .array([.string(environment)]))
+        deliver()   // the first sight of every item: the baseline, nothing sent
+        #expect(receiver.received.isEmpty)
+
+        // The only secret key revoked: keys.noSecretKey fails, announced at once.
+        #expect(app.send("DELETE", "/api/management/v1/environments/\(environment)/keys/\(secretKey)", headers: auth).status == 204)
+        app.clock.advance(by: 30)
+        deliver()
+        let failing = try #require(receiver.received.last)
+        #expect(failing.type == "checklist.failing")
+        #expect(failing.json?["data"]?["item"]?["id"]?.string == "keys.noSecretKey")
+        #expect(failing.json?["data"]?["previous"]?.string == "ok")
+        #expect(failing.json?["text"]?.string?.hasSuffix("https://gatehouse.example.com/environments/\(environment)/traffic") == true)
+
+        // Fixed within the hour: nothing until the hold ends, then passing.
+        let fixed = app.send("POST", "/api/management/v1/environments/\(environment)/keys", json: ["type": "secret", "name": "backend"], headers: auth)
+        #expect(fixed.status == 201)
+        app.clock.advance(by: 600)
+        deliver()
+        #expect(receiver.received.count == 1)
+        app.clock.advance(by: 3_000)
+        deliver()
+        #expect(receiver.received.count == 2)
+        #expect(receiver.received.last?.type == "checklist.passing")
+
+        // A flap within the next hold that ends where it began sends nothing.
+        let newKey = try #require(fixed.json?["id"]?.string)
+        #expect(app.send("DELETE", "/api/management/v1/environments/\(environment)/keys/\(newKey)", headers: auth).status == 204)
+        app.clock.advance(by: 60)
+        deliver()
+        #expect(app.send("POST", "/api/management/v1/environments/\(environment)/keys", json: ["type": "secret", "name": "again"], headers: auth).status == 201)
+        app.clock.advance(by: 3_600)
+        deliver()
+        #expect(receiver.received.count == 2, "\(receiver.received.map { $0.type ?? "?" })")
+    }
+
+    @Test func twoServersDeliverEachEventOnceBetweenThem() throws {
+        let second = try app.postgres.map { _ in try app.fixture.anotherServer(clock: app.clock) }
+        _ = try create(events: ["security.tokenCreated"])
+        receiver.delay(.milliseconds(20))
+        for index in 0..<12 { _ = try app.token(name: "bot \(index)") }
+        let servers = [app.fixture.domain] + (second.map { [$0] } ?? [])
+        for _ in 0..<12 {
+            _ = concurrently(4) { i in servers[i % servers.count].jobs.runDue() }
+            app.clock.advance(by: 1)
+        }
+        let ids = receiver.received.map(\.id)
+        #expect(ids.count == 12, "\(ids.count) deliveries")
+        #expect(Set(ids).count == 12, "each event once")
+    }
+}
+
+/// Where webhooks may not go (docs/device-api.md "Endpoints", `url`), on a server without the flags that open them.
+@Suite("Webhooks: refused destinations")
+struct WebhookDestinationTests {
+    @Test func internalAddressesAndPlainHTTPAreRefusedAtCreationAndAtDelivery() throws {
+        let answers = Mutex<[String: [String]]>(["hooks.example.com": ["93.184.216.34"], "rebind.example.com": ["93.184.216.35"]])
+        let app = try TestApp { configuration in
+            configuration.domain.resolveHost = { host in
+                guard let texts = answers.withLock({ $0[host] }) else { return try OutboundAddress.resolve(host: host) }
+                return texts.compactMap(OutboundAddress.init)
+            }
+        }
+        let auth: Headers = ["Authorization": "Bearer " + (try app.token())]
+        func refusal(_ url: String) -> String? {
+            let answer = app.send("POST", "/api/management/v1/webhooks", json: ["url": .string(url), "events": ["*"]], headers: auth)
+            guard answer.status == 422 else { return nil }
+            return answer.json?["errors"]?.array?.first { $0["pointer"]?.string == "/url" }?["detail"]?.string
+        }
+        #expect(refusal("http://hooks.example.com/x")?.contains("must be an https:// URL") == true)
+        for url in ["https://127.0.0.1/x", "https://10.0.0.1/x", "https://[::1]/x", "https://169.254.169.254/latest", "https://localhost/x",
+                    "https://[fd00::1]/x", "https://[::ffff:10.1.2.3]/x"] {
+            let why = refusal(url)
+            #expect(why?.contains("an address inside a network") == true, "\(url): \(why ?? "accepted")")
+        }
+        // A name that resolves outside is accepted; when it starts resolving inside, the delivery is refused.
+        let created = app.send("POST", "/api/management/v1/webhooks", json: ["url": "https://rebind.example.com/hook", "events": ["*"]], headers: auth)
+        #expect(created.status == 201, "\(created.text)")
+        let id = try #require(created.json?["id"]?.string)
+        answers.withLock { $0["rebind.example.com"] = ["169.254.169.254"] }
+        let test = app.send("POST", "/api/management/v1/webhooks/\(id)/test", headers: auth)
+        #expect(test.json?["delivered"]?.bool == false)
+        #expect(test.json?["error"]?.string?.hasPrefix("refused: rebind.example.com resolves to 169.254.169.254") == true, "\(test.text)")
+    }
+}
