@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev libpq-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge test-node-client test-python-client bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi fuzz-keyattest clean
+.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge test-webhooks test-node-client test-python-client bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi fuzz-keyattest clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -54,6 +54,7 @@ test: test-deps check-imports
 	$(MAKE) test-asan
 	$(MAKE) test-api-schema
 	$(MAKE) test-edge
+	$(MAKE) test-webhooks
 	$(MAKE) test-node-client
 	$(MAKE) test-python-client
 	$(MAKE) test-browser
@@ -102,6 +103,14 @@ test-api-schema: deps $(VENV)/.installed
 test-edge: test-deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python Tests/EndToEnd/edge_proxies.py "$$($(SWIFT) build --show-bin-path)/gatehouse"
+
+# Alerts as webhooks against a live `gatehouse serve` on a temporary database and a receiver on a free loopback port:
+# every signature verified by the `standardwebhooks` package from PyPI; the test event, a security event written by the
+# command line, a checklist item turned red by ingested verdicts and green again, retries with a stable id, a rotated
+# secret, and the server killed with SIGKILL while events wait: every event delivered once after the restart.
+test-webhooks: deps $(VENV)/.installed
+	$(SWIFT) build --product gatehouse
+	$(VENV)/bin/python Tests/EndToEnd/webhooks_end_to_end.py "$$($(SWIFT) build --show-bin-path)/gatehouse"
 
 # The Node backend library (clients/node, package gatehouse-receipts): `node --check` on every file, then `node --test`:
 # the shared conformance vectors (Tests/Fixtures/receipts/conformance.json), unit and seeded property tests, the

@@ -86,6 +86,9 @@ def main():
         _, roll = call(base, "POST", f"{V1}/environments/{environment_id}/keys", token, {"type": "public", "name": "To roll"})
         _, revoke = call(base, "POST", f"{V1}/environments/{environment_id}/keys", token, {"type": "secret", "name": "To revoke"})
         _, debug_token = call(base, "POST", f"{V1}/environments/{environment_id}/debug-tokens", token, {"name": "To revoke"})
+        # A webhook to a public address literal (no name to resolve): deliveries to it fail here, which is all they need to do.
+        _, webhook = call(base, "POST", f"{V1}/webhooks", token, {"url": "https://93.184.216.34/hooks/schemathesis", "events": ["webhook.test"]})
+        _, disposable_webhook = call(base, "POST", f"{V1}/webhooks", token, {"url": "https://93.184.216.34/hooks/delete", "events": ["*"]})
         call(base, "PATCH", f"{V1}/environments/{environment_id}", token, {
             "androidApps": [{"packageName": "com.example.app", "certificateDigests": ["AB" * 32]}],
             "appleAppIds": ["ABCDE12345.com.example.yourapp"],
@@ -97,7 +100,8 @@ def main():
         env = dict(os.environ,
                    GATEHOUSE_TOKEN=token, GATEHOUSE_SECRET_KEY=secret, GATEHOUSE_PUBLIC_KEY=public, GATEHOUSE_ENVIRONMENT_ID=environment_id,
                    GATEHOUSE_DISPOSABLE_ENVIRONMENT_ID=disposable["id"], GATEHOUSE_ROLL_KEY_ID=roll["id"],
-                   GATEHOUSE_REVOKE_KEY_ID=revoke["id"], GATEHOUSE_DEBUG_TOKEN_ID=debug_token["id"], GATEHOUSE_RECEIPT=receipt(base, public),
+                   GATEHOUSE_REVOKE_KEY_ID=revoke["id"], GATEHOUSE_DEBUG_TOKEN_ID=debug_token["id"],
+                   GATEHOUSE_WEBHOOK_ID=webhook["id"], GATEHOUSE_DISPOSABLE_WEBHOOK_ID=disposable_webhook["id"], GATEHOUSE_RECEIPT=receipt(base, public),
                    GATEHOUSE_NOW=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
         config = os.environ.get("API_SCHEMA_CONFIG", os.path.join(HERE, "schemathesis.toml"))
         command = [schemathesis, "--config-file", config, "run",

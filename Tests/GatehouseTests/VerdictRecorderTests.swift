@@ -49,8 +49,8 @@ final class VerdictRecorderTests: Sendable {
     /// Every job of the domain, in the one list and its order (SQLite: the checkpoint, and no following of other
     /// servers; receipts refreshed in the background).
     @Test func theDomainsJobsAreOneListInOrder() {
-        #expect(domain.jobs.names == ["gh-verdicts", "gh-outcomes", "gh-purges", "gh-upkeep", "gh-key-status", "gh-receipts-1", "gh-receipts-2",
-                                      "gh-receipts-3", "gh-receipts", "gh-checkpoint"])
+        #expect(domain.jobs.names == ["gh-verdicts", "gh-outcomes", "gh-purges", "gh-upkeep", "gh-key-status", "gh-alerts", "gh-webhooks",
+                                      "gh-receipts-1", "gh-receipts-2", "gh-receipts-3", "gh-receipts", "gh-checkpoint"])
     }
 
     /// The recorder's job (`gh-verdicts`) writes each second on the domain's clock, and at once when the backlog

@@ -3,7 +3,8 @@ import JSON
 import Storage
 
 extension Webhooks {
-    /// The alerts job (`gh-alerts`: the checklists announced every 30 seconds, old events purged every hour), then the
+    /// The alerts job (`gh-alerts`: the checklists announced every 30 seconds, or every hold when shorter, old events
+    /// purged every hour), then the
     /// delivery job (`gh-webhooks`, every second).
     func jobs(environments: Environments, checklists: ChecklistService, hold: Int64) -> [BackgroundJob] {
         let lastPurge = Mutex<Int64>(0)
@@ -19,7 +20,7 @@ extension Webhooks {
                     log.failing("purging old webhook events failed") { try purge() }
                     lastPurge.withLock { $0 = now }
                 }
-                return 30
+                return Double(min(30, hold))
             }),
             BackgroundJob(name: "gh-webhooks", run: { [self] onItsThread in deliverDue(onItsThread: onItsThread) }),
         ]
