@@ -252,3 +252,58 @@ struct WebhookDestinationTests {
         #expect(test.json?["error"]?.string?.hasPrefix("refused: rebind.example.com resolves to 169.254.169.254") == true, "\(test.text)")
     }
 }
+
+/// `enforcement.refusing` from backends' reports of a route in `enforce` (docs/device-api.md "Events"): more than 5 % of
+/// at least 100 calls in about the last hour, at most once an hour per route; a route in `monitor` never.
+@Suite("Webhooks: a route refusing")
+struct WebhookRefusingTests {
+    @Test func anEnforceRouteRefusingTooMuchIsAnnouncedOnceAnHour() throws {
+        let receiver = try WebhookReceiver()
+        let app = try TestApp { configuration in
+            configuration.domain.webhookAllowHTTP = true
+            configuration.domain.webhookAllowPrivate = true
+        }
+        let auth: Headers = ["Authorization": "Bearer " + (try app.token())]
+        let created = app.send("POST", "/api/management/v1/environments", json: ["name": "Shop", "kind": "production"], headers: auth)
+        let environment = try #require(created.json?["id"]?.string)
+        let secret = try #require(created.json?["keys"]?.array?.first { $0["type"]?.string == "secret" }?["secret"]?.string)
+        let patched = app.send("PATCH", "/api/management/v1/environments/\(environment)", json: ["enforcement": ["mode": "monitor", "routes": [
+            ["name": "payments", "match": "POST /api/payments/**", "mode": "enforce"],
+            ["name": "orders", "match": "GET /api/orders/**"],
+        ]]], headers: auth)
+        #expect(patched.status == 200, "\(patched.text)")
+        #expect(app.send("POST", "/api/management/v1/webhooks", json: ["url": .string(receiver.url), "events": ["enforcement.refusing"],
+                                                                       "environments": .array([.string(environment)])], headers: auth).status == 201)
+        func report(_ route: String, missing: Int, verified: Int) {
+            let hour = Timestamp.format(app.clock.now - app.clock.now % 3600)
+            let counts: [JSON] = [("missing", missing), ("verified", verified)].filter { $0.1 > 0 }.map { outcome, count in
+                ["route": .string(route), "outcome": .string(outcome), "hour": .string(hour), "count": .number(Double(count))]
+            }
+            let body: JSON = ["counts": .array(counts)]
+            #expect(app.send("POST", "/api/ingest/v1/enforcement", json: body, headers: ["Authorization": "Bearer " + secret]).status == 202)
+        }
+        func run() {
+            app.clock.advance(by: 1)
+            _ = app.fixture.domain.jobs.runDue()
+            _ = app.fixture.domain.jobs.runDue()
+        }
+        report("payments", missing: 4, verified: 96)   // 4 %: under the bound
+        report("orders", missing: 60, verified: 60)    // half, but the route only monitors
+        run()
+        #expect(receiver.received.isEmpty)
+        report("payments", missing: 11, verified: 0)   // 15 of 111: 13.5 %
+        app.clock.advance(by: 30)
+        run()
+        let event = try #require(receiver.received.last?.json)
+        #expect(event["type"]?.string == "enforcement.refusing")
+        #expect(event["data"]?["route"]?.string == "payments" && event["data"]?["refused"]?.integer == 15 && event["data"]?["calls"]?.integer == 111)
+        #expect(event["text"]?.string?.contains("refused 14% of 111 calls in the last hour (15 without a receipt") == true, "\(event["text"]?.string ?? "")")
+        app.clock.advance(by: 1_800)
+        run()
+        #expect(receiver.received.count == 1, "once an hour")
+        app.clock.advance(by: 1_800)
+        report("payments", missing: 30, verified: 70)
+        run()
+        #expect(receiver.received.count == 2, "still refusing an hour later")
+    }
+}

@@ -6,13 +6,16 @@ extension Webhooks {
     /// The alerts job (`gh-alerts`: the checklists announced every 30 seconds, or every hold when shorter, old events
     /// purged every hour), then the
     /// delivery job (`gh-webhooks`, every second).
-    func jobs(environments: Environments, checklists: ChecklistService, hold: Int64) -> [BackgroundJob] {
+    func jobs(environments: Environments, checklists: ChecklistService, outcomes: EnforcementOutcomes, hold: Int64) -> [BackgroundJob] {
         let lastPurge = Mutex<Int64>(0)
         return [
             BackgroundJob(name: "gh-alerts", run: { [self] _ in
                 log.failing("announcing checklist changes to webhooks failed") {
                     for environment in try environments.list() {
                         try announce(environment, try checklists.report(for: environment), hold: hold)
+                        if environment.enforcement.routes.contains(where: { environment.enforcement.mode(of: $0) == .enforce }) {
+                            try announceRefusals(environment, lastHour: try outcomes.lastHour(environmentID: environment.id))
+                        }
                     }
                 }
                 let now = store.clock()
@@ -45,9 +48,56 @@ extension Webhooks {
         for item in report.items {
             guard let state = states[item.id], state.announced != item.status.rawValue, state.heldUntil <= now else { continue }
             let event = try Self.checklistEvent(environment, item, previous: state.announced, at: now)
+            let spike = item.id == Self.riskMetricItem && item.status != .ok ? try Self.riskSpikeEvent(environment, item, at: now) : nil
             try store.write { db in
                 guard try WebhookOutboxTable.announce(db, environmentID: environment.id, itemID: item.id, from: state,
                                                       to: item.status.rawValue, heldUntil: now + hold) else { return }
+                try WebhookOutboxTable.enqueue(db, event)
+                if let spike { try WebhookOutboxTable.enqueue(db, spike) }
+            }
+        }
+    }
+
+    /// The checklist item whose turning to `warn` is `appattest.riskSpike` (the checklist's rule: the share of keys
+    /// with a risk metric above 5 doubled week on week).
+    static let riskMetricItem = "appAttest.riskMetric"
+
+    /// An `appattest.riskSpike` event with the item's figures.
+    static func riskSpikeEvent(_ environment: Environment, _ item: ChecklistItem, at now: Int64) throws -> WebhookOutboxTable.Event {
+        WebhookOutboxTable.Event(
+            id: try RandomToken.identifier(prefix: "msg_"), type: WebhookEventType.riskSpike.rawValue, environmentID: environment.id,
+            data: ["environment": ["id": .string(environment.id), "name": .string(environment.name), "kind": .string(environment.kind.rawValue)],
+                   "keys": .number(Double(item.evidence.verdicts)), "keysAboveFive": .number(Double(item.evidence.failing)),
+                   "shareAboveFive": .number(item.evidence.share), "detail": .string(item.detail)],
+            text: "Gatehouse, \(environment.name): Apple's risk metric spiked. \(item.detail)", createdAt: now)
+    }
+
+    /// A route in `enforce` refusing more than this share of at least ``refusingMinimumCalls`` calls in an hour is
+    /// announced (`enforcement.refusing`).
+    static let refusingShare = 0.05
+    static let refusingMinimumCalls = 100
+
+    /// Announces each route in `enforce` that refused more than 5 % of at least 100 calls in about the last hour, at most
+    /// once an hour per route (of servers doing this at once, one announces).
+    func announceRefusals(_ environment: Environment, lastHour: [String: OutcomeCounts]) throws {
+        let now = store.clock()
+        for route in environment.enforcement.routes where environment.enforcement.mode(of: route) == .enforce {
+            guard let counts = lastHour[route.name], counts.total >= Self.refusingMinimumCalls,
+                  Double(counts.wouldRefuse) > Self.refusingShare * Double(counts.total) else { continue }
+            let byOutcome = EnforcementOutcome.allCases.map { JSON.Member($0.rawValue, .number(Double(counts[$0]))) }
+            let event = WebhookOutboxTable.Event(
+                id: try RandomToken.identifier(prefix: "msg_"), type: WebhookEventType.enforcementRefusing.rawValue, environmentID: environment.id,
+                data: ["environment": ["id": .string(environment.id), "name": .string(environment.name), "kind": .string(environment.kind.rawValue)],
+                       "route": .string(route.name), "calls": .number(Double(counts.total)),
+                       "refused": .number(Double(counts.wouldRefuse)), "outcomes": .object(byOutcome)],
+                text: "Gatehouse, \(environment.name): the route \(route.name) (enforce) refused \(Wording.percent(counts.wouldRefuse, of: counts.total)) of "
+                    + "\(Wording.number(counts.total)) calls in the last hour (\(Wording.number(counts[.missing])) without a receipt, "
+                    + "\(Wording.number(counts[.invalid])) invalid, \(Wording.number(counts[.unmet])) not meeting the route, "
+                    + "\(Wording.number(counts[.reused])) reused, \(Wording.number(counts[.challenge])) challenged): a release without the SDK, or an attack?",
+                createdAt: now)
+            try store.write { db in
+                guard try WebhookOutboxTable.takeOnce(db, environmentID: environment.id, itemID: "enforcement.refusing:" + route.name,
+                                                      now: now, heldUntil: now + 3_600) else { return }
                 try WebhookOutboxTable.enqueue(db, event)
             }
         }

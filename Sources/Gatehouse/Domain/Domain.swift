@@ -113,7 +113,8 @@ public final class Domain: Sendable {
         jobs = DomainJobs(store: store, recorder: recorder, outcomes: enforcementOutcomes, appAttest: appAttest, assess: assess,
                           playIntegrity: playIntegrity, keyAttestation: keyAttestation, receiptChecker: receiptChecker, verdicts: verdicts, refresher: receiptRefresher,
                           admins: admins, sessions: sessions,
-                          alerts: webhooks.jobs(environments: environments, checklists: checklists, hold: configuration.webhookHold), log: log)
+                          alerts: webhooks.jobs(environments: environments, checklists: checklists, outcomes: enforcementOutcomes,
+                                                               hold: configuration.webhookHold), log: log)
     }
 
     /// Now, on the domain's clock.

@@ -135,6 +135,20 @@ public final class EnforcementOutcomes: Sendable {
                                daily: daily.enumerated().map { (day: firstDay + Int64($0.offset) * 86_400, counts: $0.element) })
     }
 
+    /// The calls of about the last hour (the hour buckets the last 60 minutes touch) per route, edge and backends
+    /// together: what `enforcement.refusing` is judged on.
+    /// - Throws: `StorageError`.
+    public func lastHour(environmentID: String) throws -> [String: OutcomeCounts] {
+        let from = Self.hour(of: store.clock() - 3_599)
+        var routes: [String: OutcomeCounts] = [:]
+        try store.read { db in
+            try EnforcementOutcomesTable.counts(db, environmentID: environmentID, from: from) { _, route, _, outcome, n in
+                routes[route, default: OutcomeCounts()][outcome] += n
+            }
+        }
+        return routes
+    }
+
     /// Deletes hours past the traffic rollups' retention.
     /// - Throws: `StorageError`.
     public func prune() throws {

@@ -153,6 +153,18 @@ enum WebhookOutboxTable {
             """, [.text(environmentID), .text(itemID), .text(status), .integer(now)])
     }
 
+    /// Takes the once-per-hold right to announce `itemID` (a route refusing): true when no announcement of it is held
+    /// now (and this server took it), false while one is (or another server took it first).
+    static func takeOnce(_ db: any SQLConnection, environmentID: String, itemID: String, now: Int64, heldUntil: Int64) throws -> Bool {
+        let inserted = try db.execute("""
+            INSERT INTO webhook_checklist_states (environment_id, item_id, announced, held_until) VALUES (?, ?, 'sent', ?)
+            ON CONFLICT (environment_id, item_id) DO NOTHING
+            """, [.text(environmentID), .text(itemID), .integer(heldUntil)])
+        if inserted == 1 { return true }
+        return try db.execute("UPDATE webhook_checklist_states SET held_until = ? WHERE environment_id = ? AND item_id = ? AND held_until <= ?",
+                              [.integer(heldUntil), .text(environmentID), .text(itemID), .integer(now)]) == 1
+    }
+
     /// Moves an item from the state read to `status`, held until `heldUntil`: true when this server moved it (and so
     /// announces it), false when another server did first.
     static func announce(_ db: any SQLConnection, environmentID: String, itemID: String, from seen: (announced: String, heldUntil: Int64),
