@@ -18,6 +18,7 @@ struct Dashboard: Sendable {
     let enforcement: EnforcementController
     let admins: AdminsController
     let tokens: TokensController
+    let webhooks: WebhooksController
     let audit: AuditController
 
     init(domain: Domain, views: Views, configuration: Configuration, setup: SetupLink) {
@@ -37,6 +38,7 @@ struct Dashboard: Sendable {
         enforcement = EnforcementController(pages: pages, environments: domain.environments, outcomes: domain.enforcementOutcomes)
         admins = AdminsController(pages: pages, admins: domain.admins)
         tokens = TokensController(pages: pages, tokens: domain.tokens)
+        webhooks = WebhooksController(pages: pages, webhooks: domain.webhooks, environments: domain.environments)
         audit = AuditController(pages: pages, audit: domain.audit, environments: domain.environments)
     }
 
@@ -46,6 +48,7 @@ struct Dashboard: Sendable {
         signIn.register(add)
         environments.register(add)
         tokens.register(add)
+        webhooks.register(add)
         admins.register(add)
         account.register(add)
         audit.register(add)

@@ -83,10 +83,10 @@ struct Pages: Sendable {
     }
 
     /// The signed-in owner (after checking the form's CSRF token when there is a form); other roles get a 403 page.
-    func owner(_ request: Request, form: Form? = nil) throws -> DashboardContext {
+    func owner(_ request: Request, form: Form? = nil, what: String = "manage admins") throws -> DashboardContext {
         let context = try self.context(request)
         if let form { try checkCSRF(form, context) }
-        guard context.session.admin.role == .owner else { throw DomainError.forbidden("only owners manage admins") }
+        guard context.session.admin.role == .owner else { throw DomainError.forbidden("only owners \(what)") }
         return context
     }
 
