@@ -122,7 +122,10 @@ struct WebhooksTests {
     }
 
     @Test func threeDaysOfFailuresDisableTheEndpointAndEnablingItResumes() throws {
+        let environment = try app.fixture.domain.environments.create(name: "Shop", kind: .production, actor: .system).environment
+        func item() throws -> ChecklistItem? { try app.fixture.domain.checklists.report(for: environment).item("webhooks.failing") }
         let (id, _) = try create(events: ["security.tokenCreated"])
+        #expect(try item()?.status == .ok)
         receiver.answer(503)
         _ = try app.token(name: "first")
         for _ in 0..<40 {
@@ -133,6 +136,9 @@ struct WebhooksTests {
         let disabled = try app.fixture.domain.webhooks.get(id)
         #expect(!disabled.enabled)
         #expect(disabled.disabledReason?.contains("every delivery failed since") == true, "\(disabled.disabledReason ?? "nil")")
+        #expect(try item()?.status == .fail)
+        #expect(try item()?.title == "A webhook was disabled after 3 days of failed deliveries")
+        #expect(try app.fixture.domain.checklists.counts(for: [environment])[environment.id]?.failing ?? 0 >= 1)
         let tries = receiver.received.count
         #expect((8...14).contains(tries), "5 s, 5 min, 30 min, 2 h, 5 h, 10 h, then every 10 h for 3 days: \(tries)")
         app.clock.advance(by: 36_000)
@@ -146,6 +152,7 @@ struct WebhooksTests {
         #expect(receiver.received.count == tries + 1, "the event of the last 3 days; the first one is past them")
         #expect(receiver.received.last?.json?["text"]?.string?.contains("while disabled") == true)
         #expect(try app.fixture.domain.webhooks.get(id).enabled)
+        #expect(try item()?.status == .ok)
     }
 
     @Test func aRotatedSecretSignsBesideTheOldOneForADay() throws {

@@ -318,8 +318,7 @@ public final class Webhooks: Sendable {
                 try WebhookOutboxTable.retry(db, webhookID: head.webhookID, eventID: head.eventID, dueAt: retryAt)
                 if let webhook = try WebhooksTable.get(db, id: head.webhookID), let since = webhook.failingSince,
                    WebhookRetries.givesUp(failingSince: since, nextTry: retryAt, scale: scale) {
-                    try WebhooksTable.disable(db, id: head.webhookID, reason: "disabled by Gatehouse on \(Timestamp.format(now)): every delivery "
-                        + "failed since \(Timestamp.format(since)) (last: \(attempt.result)); enable it again to resume with the events of the last 3 days")
+                    try WebhooksTable.disable(db, id: head.webhookID, reason: Self.givenUp(since: since, now: now, last: attempt.result))
                 }
             }
             if !attempt.succeeded {
@@ -383,9 +382,23 @@ public final class Webhooks: Sendable {
         counts.withLock { $0[result, default: 0] += 1 }
     }
 
-    /// Deletes events older than 3 days (what an endpoint re-enabled after being given up resumes with is what is left).
+    /// Deletes events older than 3 days (what an endpoint re-enabled after being given up resumes with is what is left),
+    /// first disabling the endpoints that have failed for all of those 3 days (their next try, jittered, may not have
+    /// come yet).
     func purge() throws {
-        let before = store.clock() - Self.retention
+        let now = store.clock(), before = now - Self.retention
+        try store.write { db in
+            for webhook in try WebhooksTable.all(db) where webhook.enabled {
+                guard let since = webhook.failingSince, since <= now - Int64(WebhookRetries.giveUpAfter * retryScale) else { continue }
+                try WebhooksTable.disable(db, id: webhook.id, reason: Self.givenUp(since: since, now: now, last: webhook.lastResult ?? "failed"))
+            }
+        }
         try store.purge(limit: 500) { db in try WebhookOutboxTable.purge(db, before: before, limit: 500) }
+    }
+
+    /// Why an endpoint was disabled.
+    static func givenUp(since: Int64, now: Int64, last: String) -> String {
+        "disabled by Gatehouse on \(Timestamp.format(now)): every delivery failed since \(Timestamp.format(since)) (last: \(last)); "
+            + "enable it again to resume with the events of the last 3 days"
     }
 }

@@ -104,12 +104,13 @@ public final class Domain: Sendable {
             log.error("enforcement outcomes could not be written", ["error": "\(error)"])
         }
         edge = EdgeCheck(w, store: store, receiptKeys: receiptKeys, checker: receiptChecker, outcomes: enforcementOutcomes)
+        webhooks = try Webhooks(w, store: store, configuration: configuration, random: random, log: log)
         checklists = ChecklistService(w, verdicts: verdicts, keys: keys, debugTokens: debugTokens, enforcementOutcomes: enforcementOutcomes,
+                                      webhooks: webhooks,
                                       refresher: receiptRefresher, keyAttestation: keyAttestation)
         keyCounts = AttestedKeyCounts(w, store: store)
         keyCheck = PlayIntegrityKeyCheck(w, store: store)
         database = DatabaseMaintenance(w, store: store, migrationsDirectory: configuration.migrationsDirectory)
-        webhooks = try Webhooks(w, store: store, configuration: configuration, random: random, log: log)
         jobs = DomainJobs(store: store, recorder: recorder, outcomes: enforcementOutcomes, appAttest: appAttest, assess: assess,
                           playIntegrity: playIntegrity, keyAttestation: keyAttestation, receiptChecker: receiptChecker, verdicts: verdicts, refresher: receiptRefresher,
                           admins: admins, sessions: sessions,

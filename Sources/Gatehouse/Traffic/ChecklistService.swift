@@ -7,6 +7,8 @@ import Storage
 public final class ChecklistService: Sendable {
     let store: Store
     let verdicts: Verdicts
+    /// The endpoints, for `webhooks.failing`.
+    let webhooks: Webhooks
     let keys: APIKeys
     let debugTokens: DebugTokens
     let enforcementOutcomes: EnforcementOutcomes
@@ -17,7 +19,8 @@ public final class ChecklistService: Sendable {
 
     /// The checklists over the domain's shared services: one per domain (``Domain``), as its cache follows the store's
     /// writes for as long as the store lives.
-    init(_: Wiring, verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, refresher: AppleReceiptRefresher,
+    init(_: Wiring, verdicts: Verdicts, keys: APIKeys, debugTokens: DebugTokens, enforcementOutcomes: EnforcementOutcomes, webhooks: Webhooks,
+         refresher: AppleReceiptRefresher,
          keyAttestation: KeyAttestationService) {
         self.refresher = refresher
         self.keyAttestation = keyAttestation
@@ -26,6 +29,7 @@ public final class ChecklistService: Sendable {
         self.verdicts = verdicts
         self.keys = keys
         self.debugTokens = debugTokens
+        self.webhooks = webhooks
         store.follow(.trafficRollups, cache.invalidate)
     }
 
@@ -34,8 +38,11 @@ public final class ChecklistService: Sendable {
         let now = store.clock()
         let evaluations = try evaluate([environment], activeSecretKeys: try activeSecretKeys(now: now), googleDecodes: try googleDecodesToday(now: now),
                                        debugTokens: try debugTokens.activeNames(now: now), now: now)
-        return evaluations[environment.id]?.report
+        var report = evaluations[environment.id]?.report
             ?? Checklist.evaluate(configuration: ChecklistConfiguration(), rollups: [], now: now)
+        // The webhooks' item is not cached with the rest: it follows the deliveries, not the environment or its rollups.
+        report.items = Checklist.ordered(report.items + [Checklist.webhooks(try webhooks.list(), environmentID: environment.id)])
+        return report
     }
 
     /// How many checklist items fail and warn in each environment (the environments list's badges). Served from the
@@ -55,6 +62,16 @@ public final class ChecklistService: Sendable {
         if !missing.isEmpty {
             for (id, evaluation) in try evaluate(missing, activeSecretKeys: secrets, googleDecodes: decodes, debugTokens: debugTokens, now: now) {
                 counts[id] = evaluation.counts
+            }
+        }
+        let endpoints = try webhooks.list()
+        if !endpoints.isEmpty {
+            for environment in environments {
+                switch Checklist.webhooks(endpoints, environmentID: environment.id).status {
+                case .fail: counts[environment.id]?.failing += 1
+                case .warn: counts[environment.id]?.warning += 1
+                case .ok: break
+                }
             }
         }
         return counts
