@@ -80,7 +80,7 @@ let package = Package(
         .testTarget(name: "GatehouseReceiptsTests", dependencies: ["GatehouseReceipts", "Crypto", "JSON", "TestSupport"]),
         .testTarget(name: "GatehouseTests", dependencies: ["Gatehouse", "GatehouseReceipts", "JSON", "HTTPClient", "Crypto", "SQLite", "Storage", "FakeGoogle", "Simulator", "TestThreads", "ThrowawayPostgres",
                                                           "PostgreSQL", "Attestation", "AttestationTesting", "DomainTesting", "TestSupport"]),
-        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer",
+        .testTarget(name: "GatehouseWebTests", dependencies: ["GatehouseWeb", "GatehouseTesting", "Gatehouse", "HTTP", "HTTPServer", "HTTPClient",
                                                               "ChildProcess", "TestThreads", "SQLite", "Storage", "JSON", "GatehouseReceipts", "Crypto",
                                                               "Attestation", "AttestationTesting", "FakeGoogle", "Simulator", "ThrowawayPostgres", "PostgreSQL", "TestSupport", "DomainTesting"]),
 

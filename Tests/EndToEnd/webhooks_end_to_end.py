@@ -4,7 +4,8 @@ SQLite file, run with --webhook-allow-http --webhook-allow-private (the receiver
 signature is verified with the `standardwebhooks` package from PyPI, an implementation no one here wrote:
 the test event; a security event written by the command line and delivered by the running server; a checklist item
 turned red by ingested verdicts and green again (announced when the hold ends); a receiver answering 500, the same
-event id retried until it answers 200; a rotated secret (both signatures verify during the overlap); and the server
+event id retried until it answers 200; a rotated secret (both signatures verify during the overlap); a receiver that
+answers after 6 seconds, which delays neither another endpoint nor the API; `/metrics`; and the server
 killed with SIGKILL while events wait, then restarted: every event delivered once.
 
 Usage: webhooks_end_to_end.py GATEHOUSE_BINARY"""
@@ -37,6 +38,7 @@ class Receiver(http.server.ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), ReceiverHandler)
         self.deliveries = []
         self.status = 200
+        self.delay = 0
         self.lock = threading.Lock()
 
     @property
@@ -53,6 +55,8 @@ class ReceiverHandler(http.server.BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        if self.server.delay:
+            time.sleep(self.server.delay)
         with self.server.lock:
             status = self.server.status
             self.server.deliveries.append({"headers": {k.lower(): v for k, v in self.headers.items()}, "body": body,
@@ -182,7 +186,29 @@ def main():
         checks.equal(len(last["headers"]["webhook-signature"].split(" ")), 2, "rotation: two signatures")
         secret = new_secret
 
-        # 6. Killed with SIGKILL while events wait, then restarted: every event delivered once.
+        # 6. A receiver that answers after 6 seconds delays no other endpoint's delivery and no request.
+        slow = Receiver()
+        slow.delay = 6
+        threading.Thread(target=slow.serve_forever, daemon=True).start()
+        _, slow_hook = call(base, "POST", f"{V1}/webhooks", token, {"url": slow.url, "events": ["security.tokenCreated"]})
+        cli("token", "create", "--name", "both", "--scope", "read")
+        began = time.monotonic()
+        fast_got = wait_until(lambda: [d for d in receiver.of("security.tokenCreated") if "both" in d["json"]["text"]], seconds=30)
+        checks.expect(bool(fast_got) and time.monotonic() - began < 5, "a slow receiver: the other endpoint gets the event at once",
+                      f"{time.monotonic() - began:.1f} s")
+        ask = time.monotonic()
+        call(base, "GET", f"{V1}/webhooks", token)
+        checks.expect(time.monotonic() - ask < 1, "a slow receiver: the API answers meanwhile")
+        checks.expect(bool(wait_until(lambda: slow.of("security.tokenCreated"), seconds=15)), "a slow receiver: gets it in the end")
+        request = urllib.request.Request(f"{base}{V1}/webhooks/{slow_hook['id']}", method="DELETE", headers={"Authorization": "Bearer " + token})
+        urllib.request.urlopen(request, timeout=10).close()
+        slow.shutdown()
+        with urllib.request.urlopen(base + "/metrics", timeout=10) as response:
+            metrics = response.read().decode()
+        checks.expect('gatehouse_webhook_deliveries_total{result="delivered"}' in metrics and "gatehouse_webhook_queue " in metrics,
+                      "/metrics: deliveries by result and the queue")
+
+        # 7. Killed with SIGKILL while events wait, then restarted: every event delivered once.
         receiver.status = 503
         names = [f"killed-{i}" for i in range(5)]
         for name in names:

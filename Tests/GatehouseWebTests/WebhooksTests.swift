@@ -1,4 +1,6 @@
+import ChildProcess
 import Crypto
+import FakeGoogle
 import Foundation
 import Gatehouse
 import GatehouseTesting
@@ -119,6 +121,28 @@ struct WebhooksTests {
         #expect(try app.fixture.domain.webhooks.get(id).failures == 0)
         let attempts = try app.fixture.domain.webhooks.attempts(id)
         #expect(attempts.map(\.status) == [200, 500])
+    }
+
+    @Test func anOwnerMadeOrUnmadeIsAnnouncedAndAnEditorsRoleIsNot() throws {
+        let (_, secret) = try create(events: ["security.ownerChanged"])
+        let admins = app.fixture.domain.admins
+        let first = try admins.create(email: "first@example.com", password: "a long enough password 1", role: .owner, actor: .system)
+        let actor = AuditActor(kind: .admin, id: first.id, name: first.email)
+        let second = try admins.create(email: "second@example.com", password: "a long enough password 2", role: .viewer, actor: actor)
+        _ = try admins.setRole(id: second.id, role: .editor, actor: actor)
+        deliver()
+        #expect(receiver.received.isEmpty, "a viewer made an editor changes no owner")
+        _ = try admins.setRole(id: second.id, role: .owner, actor: actor)
+        deliver()
+        let event = try #require(receiver.received.last)
+        #expect(event.type == "security.ownerChanged")
+        #expect(event.json?["data"]?["via"]?.string == "dashboard" && event.json?["data"]?["actor"]?["name"]?.string == "first@example.com")
+        #expect(event.json?["text"]?.string?.contains("second@example.com (editor) → second@example.com (owner)") == true, "\(event.json?.text ?? "")")
+        #expect(event.json?["text"]?.string?.hasSuffix("https://gatehouse.example.com/audit") == true)
+        #expect(WebhookReceiver.verifies(event, secret: secret))
+        _ = try admins.setDisabled(id: first.id, disabled: true, actor: AuditActor(kind: .admin, id: second.id, name: second.email))
+        deliver()
+        #expect(receiver.received.count == 2 && receiver.received.last?.json?["text"]?.string?.contains("first@example.com (owner, disabled)") == true)
     }
 
     @Test func threeDaysOfFailuresDisableTheEndpointAndEnablingItResumes() throws {
@@ -312,5 +336,82 @@ struct WebhookRefusingTests {
         report("payments", missing: 30, verified: 70)
         run()
         #expect(receiver.received.count == 2, "still refusing an hour later")
+    }
+}
+
+/// Events from their real causes in a served process (`gatehouse serve`, its jobs on their threads): a spike of Apple's
+/// risk metric from receipts refreshed at a fake Apple, an owner made from the dashboard's service, and a receiver that
+/// does not answer within the 10-second timeout, whose event is tried again and delivered.
+@Suite("Webhooks: served", .serialized)
+struct ServedWebhookTests {
+    /// Polls `receiver` for an event of `type` for at most `seconds`.
+    static func event(_ receiver: WebhookReceiver, _ type: String, seconds: Double = 10) -> WebhookReceiver.Received? {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if let found = receiver.received.first(where: { $0.type == type }) { return found }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return nil
+    }
+
+    static func createWebhook(_ server: DeviceServer, _ receiver: WebhookReceiver, events: [String]) throws -> String {
+        let created = try server.client.send("POST", "/api/management/v1/webhooks",
+                                             headers: [("Authorization", "Bearer " + server.token), ("Content-Type", "application/json")],
+                                             body: (["url": .string(receiver.url), "events": .array(events.map { .string($0) })] as JSON).serialized())
+        #expect(created.status == 201, "\(created.text)")
+        return try #require(created.json?["secret"]?.string)
+    }
+
+    @Test func aRiskSpikeFromRefreshedReceiptsIsAnnounced() throws {
+        let receiver = try WebhookReceiver()
+        let receipts = try #require(try DeviceServer.ca().receipts)
+        let fake = try FakeApple(signerPEM: receipts.signerPEM, signerKeyPEM: receipts.signerKeyPEM, chainPEM: receipts.intermediatePEM)
+        let server = try DeviceServer(["--device-rate-per-address", "0", "--app-attest-data-endpoint", fake.baseURL, "--outbound-ca-file", fake.caFile,
+                                       "--app-attest-refresh", "manual", "--webhook-allow-http", "--webhook-allow-private", "--webhook-hold", "1"])
+        let (environment, publicKey) = try server.environment(kind: "production", appIds: [AppAttestReceiptRefreshTests.appId])
+        try AppAttestReceiptRefreshTests.setDeviceCheckKey(server, fake, environment)
+        let secret = try Self.createWebhook(server, receiver, events: ["appattest.riskSpike", "checklist.warning"])
+        Thread.sleep(forTimeInterval: 2.5)   // the alerts job (every second here) sees the environment once: its baseline
+        for counter in 1...3 {
+            let key = try server.registeredKey(publicKey: publicKey)
+            #expect(try server.assert(key, counter: UInt32(counter), publicKey: publicKey).verdict == "verified")
+        }
+        try fake.answer((0..<3).map { _ in ["status": 200, "riskMetric": 9] })
+        #expect(try AppAttestReceiptRefreshTests.refresh(server, environment)["refreshed"]?.integer == 3)
+        let spike = try #require(Self.event(receiver, "appattest.riskSpike"))
+        #expect(spike.json?["data"]?["keysAboveFive"]?.integer == 3 && spike.json?["data"]?["keys"]?.integer == 3, "\(spike.json?.text ?? "")")
+        #expect(WebhookReceiver.verifies(spike, secret: secret))
+        let warning = try #require(Self.event(receiver, "checklist.warning"))
+        #expect(warning.json?["data"]?["item"]?["id"]?.string == "appAttest.riskMetric")
+    }
+
+    @Test func anAdminMadeOnTheCommandLineAndASlowReceiverRetried() throws {
+        let receiver = try WebhookReceiver()
+        let server = try DeviceServer(["--webhook-allow-http", "--webhook-allow-private", "--webhook-retry-scale", "0.001"])
+        let secret = try Self.createWebhook(server, receiver, events: ["security.adminCreated"])
+        // An admin made on the command line, announced by the running server.
+        let admin = try CommandRun(try CommandRun.gatehouse(), ["admin", "create", "--email", "second@example.com", "--role", "editor"] + server.databaseArguments,
+                                   input: Array("a long enough password 1\n".utf8), timeout: 60)
+        #expect(admin.status == 0, "\(admin.error)")
+        let created = try #require(Self.event(receiver, "security.adminCreated"))
+        #expect(created.json?["data"]?["via"]?.string == "cli" && created.json?["text"]?.string?.contains("second@example.com") == true)
+        // The receiver holds its answer past the 10-second timeout once: the event is tried again and delivered.
+        receiver.delay(.milliseconds(10_500))
+        let promoted = try CommandRun(try CommandRun.gatehouse(), ["admin", "create", "--email", "third@example.com", "--role", "owner"] + server.databaseArguments,
+                                      input: Array("another long password 2\n".utf8), timeout: 60)
+        #expect(promoted.status == 0, "\(promoted.error)")
+        Thread.sleep(forTimeInterval: 11)
+        receiver.delay(.zero)
+        let deadline = Date().addingTimeInterval(15)
+        var tries: [WebhookReceiver.Received] = []
+        while Date() < deadline {
+            tries = receiver.received.filter { $0.type == "security.adminCreated" && $0.json?["text"]?.string?.contains("third@example.com") == true }
+            if tries.count >= 2 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect(tries.count >= 2 && Set(tries.map(\.id)).count == 1, "\(tries.count) tries")
+        #expect(tries.allSatisfy { WebhookReceiver.verifies($0, secret: secret) })
+        let deliveries = try server.client.send("GET", "/api/management/v1/webhooks", headers: [("Authorization", "Bearer " + server.token)])
+        #expect(deliveries.status == 200)
     }
 }
