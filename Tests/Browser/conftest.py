@@ -63,6 +63,16 @@ def server():
 
 
 @pytest.fixture
+def ca():
+    """`gatehouse simulate make-ca`'s directory: the synthetic App Attest CA (roots.pem, receipt-roots.pem, ca.pem, ca.key,
+    a receipt signer) and key attestation CA (key-attestation-roots.pem, key-attestation-ca.pem and .key)."""
+    directory = tempfile.mkdtemp(prefix="gatehouse-browser-ca-")
+    subprocess.run([str(BINARY), "simulate", "make-ca", directory], capture_output=True, text=True, check=True)
+    yield directory
+    shutil.rmtree(directory, ignore_errors=True)
+
+
+@pytest.fixture
 def demo_server():
     s = Gatehouse(["--demo"])
     yield s

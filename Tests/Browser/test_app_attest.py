@@ -4,9 +4,7 @@ ticks kept), saves a DeviceCheck key (a bad one refused without echoing it, a re
 asks for a refresh pass; then `gatehouse simulate` registers App Store and development builds, and the Traffic tab's
 iPhones section and setup checklist show them. Desktop and phone screenshots go to .build/screenshots/app-attest-*.png."""
 import json
-import shutil
 import subprocess
-import tempfile
 import time
 
 import pytest
@@ -19,15 +17,6 @@ APP_ID = "ABCDE12345.com.example.app"
 BAD_VERSION = "4.2 beta"
 BAD_KEY = "-----BEGIN PRIVATE KEY-----\nSECRETMARKER\n-----END PRIVATE KEY-----"
 UNEXPECTED = "Builds launch with an unexpected signature in production"
-
-
-@pytest.fixture
-def ca():
-    """A synthetic App Attest CA (make-ca): roots.pem, receipt-roots.pem, ca.pem, ca.key and a receipt signer."""
-    directory = tempfile.mkdtemp(prefix="gatehouse-browser-ca-")
-    subprocess.run([str(BINARY), "simulate", "make-ca", directory], capture_output=True, text=True, check=True)
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture

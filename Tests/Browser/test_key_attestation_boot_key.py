@@ -4,9 +4,7 @@ Pixel 8 booted self-signed with GrapheneOS's published key, refused `bootKeyUnkn
 the key and offers it; the owner accepts it through the confirmation page; the next phone is verified and the item
 reads "Fixed". Desktop and phone screenshots go to .build/screenshots/boot-key-*.png."""
 import json
-import shutil
 import subprocess
-import tempfile
 import time
 
 import pytest
@@ -21,15 +19,6 @@ DIGEST = "C4" * 32
 # GrapheneOS's published verified boot key fingerprint for the Pixel 8 (its attestation compatibility guide).
 PIXEL_8 = "cd7479653aa88208f9f03034810ef9b7b0af8a9d41e2000e458ac403a2acb233"
 OFFER = "Accept the boot key of GrapheneOS on Pixel 8"
-
-
-@pytest.fixture
-def ca():
-    """make-ca's directory: key-attestation-roots.pem for the server, key-attestation-ca.pem and .key for the phone."""
-    directory = tempfile.mkdtemp(prefix="gatehouse-browser-ka-")
-    subprocess.run([str(BINARY), "simulate", "make-ca", directory], capture_output=True, text=True, check=True)
-    yield directory
-    shutil.rmtree(directory, ignore_errors=True)
 
 
 @pytest.fixture

@@ -50,10 +50,10 @@ def receipt(base, public_key):
         return json.loads(response.read())["sessionToken"]
 
 
-def start(binary, database, log):
+def start(binary, database, log, extra=()):
     server = subprocess.Popen(
         [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--resources", ROOT,
-         "--log-level", "warning", "--device-rate-per-address", "0", "--device-rate-per-key", "0"],
+         "--log-level", "warning", "--device-rate-per-address", "0", "--device-rate-per-key", "0", *extra],
         stdout=subprocess.PIPE, stderr=log, text=True)
     line = server.stdout.readline().strip()
     prefix = "gatehouse listening on "

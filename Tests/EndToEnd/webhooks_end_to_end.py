@@ -23,7 +23,7 @@ import urllib.request
 
 from standardwebhooks import Webhook, WebhookVerificationError
 
-from api_schema import ROOT, V1, call
+from api_schema import ROOT, V1, call, start
 from edge_support import Checks, wait_until
 
 PACKAGE = "com.example.shop"
@@ -69,18 +69,8 @@ class ReceiverHandler(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def start(binary, database, log):
-    server = subprocess.Popen(
-        [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--database", database, "--resources", ROOT, "--log-level", "warning",
-         "--webhook-allow-http", "--webhook-allow-private", "--webhook-hold", "2", "--webhook-retry-scale", "0.001",
-         "--public-url", "https://gatehouse.example.com"],
-        stdout=subprocess.PIPE, stderr=log, text=True)
-    line = server.stdout.readline().strip()
-    prefix = "gatehouse listening on "
-    if not line.startswith(prefix):
-        server.kill()
-        raise SystemExit(f"gatehouse serve did not start: {line!r}")
-    return server, line[len(prefix):]
+SERVE = ["--webhook-allow-http", "--webhook-allow-private", "--webhook-hold", "2", "--webhook-retry-scale", "0.001",
+         "--public-url", "https://gatehouse.example.com"]
 
 
 def verifies(secret, delivery):
@@ -110,7 +100,7 @@ def main():
 
     try:
         token = cli("token", "create", "--name", "webhooks", "--scope", "write")
-        server, base = start(binary, database, log)
+        server, base = start(binary, database, log, SERVE)
         _, created = call(base, "POST", f"{V1}/webhooks", token, {"url": receiver.url, "description": "ops", "events": ["*"]})
         hook, secret = created["id"], created["secret"]
         checks.expect(secret.startswith("whsec_"), "create: the secret is shown once", secret[:6])
@@ -217,7 +207,7 @@ def main():
         server.send_signal(signal.SIGKILL)
         server.wait()
         receiver.status = 200
-        server, base = start(binary, database, log)
+        server, base = start(binary, database, log, SERVE)
 
         def delivered():
             answered = [d for d in receiver.of("security.tokenCreated") if "killed-" in d["json"]["text"] and d["status"] == 200]
