@@ -42,7 +42,10 @@ final class WebhookReceiver: Sendable {
             }
             let delay = state.delay.withLock { $0 }
             if delay > .zero { Thread.sleep(forTimeInterval: Double(delay.components.seconds) + Double(delay.components.attoseconds) / 1e18) }
-            return Response(status: state.status.withLock { $0 }, contentType: "text/plain", body: "ok")
+            var response = Response(status: state.status.withLock { $0 }, contentType: "text/plain", body: "ok")
+            // A redirect names this receiver again: a client that followed it would be counted twice.
+            if (300..<400).contains(response.status) { response.headers.set("Location", "/hooks/redirected") }
+            return response
         }, logger: Logger(minimumLevel: .error, accessLog: false) { _ in })
         try server.start()
         port = server.boundPort

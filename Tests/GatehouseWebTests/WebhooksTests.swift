@@ -94,6 +94,14 @@ struct WebhooksTests {
         #expect(try app.fixture.domain.webhooks.get(id).failures == 0)
     }
 
+    @Test func aRedirectIsAFailedDeliveryNotFollowed() throws {
+        let (id, _) = try create(events: ["webhook.test"])
+        receiver.answer(307)
+        let answer = app.send("POST", "/api/management/v1/webhooks/\(id)/test", headers: auth)
+        #expect(answer.json?["delivered"]?.bool == false && answer.json?["status"]?.integer == 307, "\(answer.text)")
+        #expect(receiver.received.count == 1, "the redirect was not followed")
+    }
+
     @Test func securityEventsAreDeliveredFromTheirChangesWithStableIdsAcrossRetries() throws {
         let (id, secret) = try create(events: ["security.tokenCreated", "security.ownerChanged"])
         receiver.answer(500)
@@ -127,7 +135,7 @@ struct WebhooksTests {
         let (_, secret) = try create(events: ["security.ownerChanged"])
         let admins = app.fixture.domain.admins
         let first = try admins.create(email: "first@example.com", password: "a long enough password 1", role: .owner, actor: .system)
-        let actor = AuditActor(kind: .admin, id: first.id, name: first.email)
+        let actor = AuditActor(kind: .admin, id: first.id, name: first.email, address: "203.0.113.9")
         let second = try admins.create(email: "second@example.com", password: "a long enough password 2", role: .viewer, actor: actor)
         _ = try admins.setRole(id: second.id, role: .editor, actor: actor)
         deliver()
@@ -137,6 +145,7 @@ struct WebhooksTests {
         let event = try #require(receiver.received.last)
         #expect(event.type == "security.ownerChanged")
         #expect(event.json?["data"]?["via"]?.string == "dashboard" && event.json?["data"]?["actor"]?["name"]?.string == "first@example.com")
+        #expect(event.json?["data"]?["address"]?.string == "203.0.113.9")
         #expect(event.json?["text"]?.string?.contains("second@example.com (editor) → second@example.com (owner)") == true, "\(event.json?.text ?? "")")
         #expect(event.json?["text"]?.string?.hasSuffix("https://gatehouse.example.com/audit") == true)
         #expect(WebhookReceiver.verifies(event, secret: secret))

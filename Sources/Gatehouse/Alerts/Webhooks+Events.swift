@@ -143,6 +143,8 @@ enum SecurityEvent {
     /// The event of an audited change, nil when it is not a security event.
     static func make(action: String, actor: AuditActor, environmentID: String?, changes: [AuditChange], at now: Int64) throws -> WebhookOutboxTable.Event? {
         guard let type = type(action: action, changes: changes) else { return nil }
+        // The address of a change made through the dashboard; `api` or `cli` otherwise (a management token's
+        // caller is named by the token).
         let via = switch actor.kind {
         case .admin: "dashboard"
         case .token: "api"
@@ -170,6 +172,7 @@ enum SecurityEvent {
             .init("action", .string(action)),
             .init("actor", ["type": .string(actor.kind.rawValue), "id": actor.id.map { .string($0) } ?? .null, "name": actor.name.map { .string($0) } ?? .null]),
             .init("via", .string(via)),
+            .init("address", .string(actor.address ?? changes.first { $0.field == "address" }?.after.string ?? via)),
             .init("changes", .array(changes.map { ["field": .string($0.field), "before": $0.before, "after": $0.after] })),
         ]
         if let environmentID { data.append(.init("environment", .string(environmentID))) }

@@ -6,6 +6,8 @@ struct DashboardContext: Sendable {
     let session: Session
     let token: String
     let request: Request
+    /// The client's address (``ClientAddress``), which security events tell.
+    let address: String
 
-    var actor: AuditActor { AuditActor(kind: .admin, id: session.admin.id, name: session.admin.email) }
+    var actor: AuditActor { AuditActor(kind: .admin, id: session.admin.id, name: session.admin.email, address: address) }
 }

@@ -48,7 +48,7 @@ struct Pages: Sendable {
 
     func optionalContext(_ request: Request) throws -> DashboardContext? {
         guard let token = Cookies.value(Cookies.session, in: request), let session = try sessions.session(token) else { return nil }
-        return DashboardContext(session: session, token: token, request: request)
+        return DashboardContext(session: session, token: token, request: request, address: clientAddress(request))
     }
 
     /// The signed-in admin allowed to change things (owner or editor), after checking the form's CSRF token.
