@@ -15,14 +15,14 @@ public struct Certificate: Sendable {
     public let notAfter: Int64
     /// The subject public key as a DER SubjectPublicKeyInfo (feed it to ``ECPublicKey/init(derSubjectPublicKeyInfo:)``).
     public let publicKeyDER: [UInt8]
+    /// The parsed certificate, kept for the checks that read it (``extensionValue(oid:)``, ``isSigned(by:)``).
+    let handle: X509Handle
 
     /// Parses a DER certificate.
     ///
     /// - Throws: ``CertificateError`` (`.malformed`) when the bytes are not exactly one certificate.
     public init(der: [UInt8]) throws {
-        let certificate = try Self.parse(der)
-        defer { X509_free(certificate) }
-        try self.init(parsed: certificate, der: der)
+        try self.init(parsed: X509Handle(taking: try Self.parse(der)), der: der)
     }
 
     /// Parses a PEM text holding exactly one `CERTIFICATE` block.
@@ -52,14 +52,14 @@ public struct Certificate: Sendable {
         // No passphrase: a block claiming encryption fails instead of prompting on the terminal.
         let noPassphrase: @convention(c) (UnsafeMutablePointer<CChar>?, Int32, Int32, UnsafeMutableRawPointer?) -> Int32 = { _, _, _, _ in 0 }
         while let certificate = PEM_read_bio_X509(bio, nil, noPassphrase, nil) {
-            defer { X509_free(certificate) }
+            let handle = X509Handle(taking: certificate)
             let der: [UInt8]
             do {
                 der = try OpenSSL.encodeDER(operation: "encode certificate") { i2d_X509(certificate, $0) }
             } catch {
                 throw CertificateError(.malformed, "\(error)")
             }
-            certificates.append(try Certificate(parsed: certificate, der: der))
+            certificates.append(try Certificate(parsed: handle, der: der))
         }
         // The loop ends with "no start line" once the text is used up; anything else is a broken block.
         let last = ERR_peek_last_error()
@@ -81,8 +81,7 @@ public struct Certificate: Sendable {
         guard !oid.isEmpty, oid.allSatisfy({ $0 == "." || ($0.isASCII && $0.isNumber) }),
               let object = OBJ_txt2obj(oid, 1) else { return nil }
         defer { ASN1_OBJECT_free(object) }
-        guard let certificate = try? Self.parse(der) else { return nil }
-        defer { X509_free(certificate) }
+        let certificate = handle.pointer
         let index = X509_get_ext_by_OBJ(certificate, object, -1)
         guard index >= 0, let `extension` = X509_get_ext(certificate, index),
               let data = X509_EXTENSION_get_data(`extension`) else { return nil }
@@ -109,7 +108,9 @@ public struct Certificate: Sendable {
         }
     }
 
-    private init(parsed certificate: OpaquePointer, der: [UInt8]) throws {
+    private init(parsed handle: X509Handle, der: [UInt8]) throws {
+        let certificate = handle.pointer
+        self.handle = handle
         self.der = der
         subject = try Self.oneLine(X509_get_subject_name(certificate))
         guard let start = X509_get0_notBefore(certificate), let end = X509_get0_notAfter(certificate),

@@ -5,7 +5,9 @@ import Crypto
 /// that holds a pinned key is trusted for its key alone; its dates and constraints are not read.
 public struct KeyAttestationRoots: Sendable {
     /// The pinned keys, DER SubjectPublicKeyInfo.
-    public let keys: [[UInt8]]
+    public var keys: [[UInt8]] { issuers.map(\.der) }
+    /// The pinned keys, decoded once (a chain's last certificate is checked against them).
+    let issuers: [Certificate.IssuerKey]
 
     /// The keys of the certificates in `pem`.
     /// - Throws: `CertificateError` when the PEM holds no certificate.
@@ -14,7 +16,7 @@ public struct KeyAttestationRoots: Sendable {
         guard !certificates.isEmpty else { throw CertificateError(.malformed, "no certificate in the roots") }
         var keys: [[UInt8]] = []
         for key in certificates.map(\.publicKeyDER) where !keys.contains(key) { keys.append(key) }
-        self.keys = keys
+        issuers = try keys.map { try Certificate.IssuerKey(der: $0) }
     }
 
     /// Google's roots (``googlePEM``).

@@ -54,10 +54,10 @@ public struct KeyAttestationVerifier: Sendable {
         }
         // The last certificate is a pinned root itself (the chain includes it), or is signed by one.
         let last = certificates[certificates.count - 1]
-        let pinned = roots.keys.first { $0 == last.publicKeyDER } ?? roots.keys.first { last.isSigned(byKey: $0) }
-        let includesRoot = roots.keys.contains(last.publicKeyDER)
-        if let pinned { observed.root = KeyAttestationRoots.fingerprint(pinned) } else { reasons.append(.chainInvalid) }
-        for index in 0..<(certificates.count - 1) where !certificates[index].isSigned(byKey: certificates[index + 1].publicKeyDER) {
+        let pinned = roots.issuers.first { $0.der == last.publicKeyDER } ?? roots.issuers.first { last.isSigned(by: $0) }
+        let includesRoot = roots.issuers.contains { $0.der == last.publicKeyDER }
+        if let pinned { observed.root = KeyAttestationRoots.fingerprint(pinned.der) } else { reasons.append(.chainInvalid) }
+        for index in 0..<(certificates.count - 1) where !certificates[index].isSigned(by: certificates[index + 1]) {
             reasons.append(.chainInvalid)
         }
         // Only the key's certificate may carry the attestation extension: a genuine attested key's certificate used as
