@@ -21,7 +21,7 @@ start=$(date +%s)
 "$BIN/AssessBench" "$DIR" "$PWD" "$REQUESTS"
 echo "built $REQUESTS iOS and $REQUESTS Android requests, $((REQUESTS / 10)) receipts with proofs in $(( $(date +%s) - start )) s (fresh for 2 minutes)"
 
-serve --app-attest-roots "$DIR/roots.pem" --key-attestation-roots "$DIR/key-attestation-roots.pem"
+serve --app-attest-roots "$DIR/roots.pem" --key-attestation-roots "$DIR/key-attestation-roots.pem" --bench-echo
 
 # run NAME PATH GOAL: wrk over DIR/NAME.txt; prints the figures and leaves "rps p99" in $DIR/NAME.fig.
 run() {
@@ -34,6 +34,7 @@ run() {
   awk -v n="$1" -v r="$rps" -v lim="$LIMIT" -v p50="$p50" -v p99="$p99" -v c="$counts" \
     'BEGIN { printf "%-8s %8.0f req/s  %.2fx the verify limit  p50 %s ms  p99 %s ms  (%s)\n", n, r, r / lim, p50, p99, c }'
   cpu_line "$DIR/$1.wrk" "$3"
+  awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/$1.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }' > "$DIR/$1.us"
   if [ -s "$DIR/$1.err" ]; then echo "  first answer not counted good: $(head -c 300 "$DIR/$1.err")"; fi
 }
 run ios /api/v4/assess 0.4
@@ -41,24 +42,46 @@ NONCES_IOS=$(sqlite3 "$DIR/db.sqlite" "SELECT COUNT(*) FROM spent_nonces" 2>/dev
 run android /api/v4/assess 0.4
 BENCH_SECRET=$(cat "$DIR/secret.txt") run verify /api/v4/receipts/verify 0.5
 run keyattest /api/v4/assess 0.4
-KA_ASSESS=$(awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/keyattest.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }')
 run register /api/v4/attestation/key-attestation 0.2
-KA_REGISTER=$(awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/register.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }')
+# The bare exchange of each row: POST /bench/echo with a body the size of the row's average request and an answer the
+# size of its answer (the last request of its file, sent once by curl), under the same wrk load; server CPU per request.
+bare() {
+  size=$(awk '{ n += length($0) } END { printf "%d", n / NR }' "$DIR/$1.txt")
+  answer=$(tail -n 1 "$DIR/$1.txt" | curl -s -o /dev/null -w '%{size_download}' -X POST -H 'Content-Type: application/json' \
+    ${BENCH_SECRET:+-H "Authorization: Bearer $BENCH_SECRET"} --data-binary @- "http://127.0.0.1:$PORT$2")
+  printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = string.rep("x", %s)\n' "$size" > "$DIR/bare-$1.lua"
+  wrk_measured "$DIR/bare-$1.wrk" "$DIR/bare-$1.lua" "/bench/echo?bytes=$answer" 2>/dev/null
+  awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/bare-$1.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }' > "$DIR/bare-$1.us"
+  echo "bare exchange of $1: $size-byte body, $answer-byte answer: $(cat "$DIR/bare-$1.us") us"
+}
+bare ios /api/v4/assess
+bare android /api/v4/assess
+BENCH_SECRET=$(cat "$DIR/secret.txt") bare verify /api/v4/receipts/verify
+bare keyattest /api/v4/assess
+bare register /api/v4/attestation/key-attestation
 RSS=$(awk '/VmHWM/ {print $2}' "/proc/$PID/status")
 stop
 echo "peak RSS: $((RSS / 1024)) MB"
 echo "goals: assess >= 0.4x, receipt verification >= 0.5x, p99 <= 20 ms"
 
-# Key attestation's crypto, one core, from openssl in the same run: an assessment with a stored key verifies the
-# phone's P-256 signature and signs the receipt (P-256); a registration verifies its chain: here the key's certificate
-# and the intermediate, each signed with P-384 (the synthetic CA, like Google's EC root), so 2 P-384 verifies.
+# The ratio table (issue 48): each row's server CPU per request against the crypto it must do (one core, from openssl
+# in the same run) plus its bare exchange. Crypto: an iOS assessment verifies the assertion and signs the receipt; an
+# Android one (Play Integrity, local keys) verifies the token and signs the receipt (its AES unwrap and decrypt, a
+# few microseconds, not counted); a receipt check with a proof verifies the receipt and the proof; an assessment with a
+# stored key attestation key verifies its signature and signs the receipt; a key attestation registration verifies its
+# chain: the key's certificate and the intermediate, each signed with P-384 (the synthetic CA, like Google's EC root).
 openssl speed -seconds 3 ecdsap384 2>/dev/null > "$DIR/p384.txt"
-awk -v ka="$KA_ASSESS" -v reg="$KA_REGISTER" -v c="$CORES" -v f="$DIR/openssl.txt" -v g="$DIR/p384.txt" 'BEGIN {
-  while ((getline l < f) > 0) if (l ~ /256 bits ecdsa/) { n = split(l, a, " "); sign256 = a[n - 1]; verify256 = a[n] }
-  while ((getline l < g) > 0) if (l ~ /384 bits ecdsa/) { n = split(l, a, " "); verify384 = a[n] }
-  cv = 1e6 * c / verify256 + 1e6 * c / sign256; cr = 2 * 1e6 / verify384
-  printf "bench keyattest-assess: server %.0f us, crypto %.0f us (P-256 verify + sign), ratio %.2f\n", ka, cv, ka / cv
-  printf "bench keyattest-register: server %.0f us, crypto %.0f us (2 P-384 verifies), ratio %.2f\n", reg, cr, reg / cr }'
+for row in ios android verify keyattest register; do echo "$row $(cat "$DIR/$row.us") $(cat "$DIR/bare-$row.us")"; done | \
+awk -v c="$CORES" -v f="$DIR/openssl.txt" -v g="$DIR/p384.txt" '
+  BEGIN {
+    while ((getline l < f) > 0) if (l ~ /256 bits ecdsa/) { n = split(l, a, " "); sign = 1e6 * c / a[n - 1]; verify = 1e6 * c / a[n] }
+    while ((getline l < g) > 0) if (l ~ /384 bits ecdsa/) { n = split(l, a, " "); verify384 = 1e6 / a[n] }
+    crypto["ios"] = verify + sign; crypto["android"] = verify + sign; crypto["verify"] = 2 * verify
+    crypto["keyattest"] = verify + sign; crypto["register"] = 2 * verify384
+    name["ios"] = "assess-ios"; name["android"] = "assess-android"; name["verify"] = "receipt-verify"
+    name["keyattest"] = "keyattest-assess"; name["register"] = "keyattest-register"
+  }
+  { printf "bench %s: server %d us, crypto %.0f us, bare %d us, ratio %.2f\n", name[$1], $2, crypto[$1], $3, $2 / (crypto[$1] + $3) }'
 
 # The spent-nonce store: rows and bytes (table + primary key + expiry index, from SQLite's dbstat) after the run,
 # scaled to 10 minutes at the faster assess rate (a nonce is kept until its timestamp + 5 minutes, so the store holds

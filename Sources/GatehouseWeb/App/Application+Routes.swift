@@ -54,6 +54,15 @@ extension Application {
             }
         }
 
+        // The bare exchange of `make bench` (`--bench-echo` only): the body read (by the server, as for every route), N
+        // bytes answered, nothing else done.
+        if configuration.benchEcho {
+            add("POST", "/bench/echo") { request in
+                let bytes = min(max(Int(request.queryValue("bytes") ?? "") ?? 0, 0), 65_536)
+                return Response(status: 200, headers: ["Content-Type": "application/json"], body: [UInt8](repeating: UInt8(ascii: "x"), count: bytes))
+            }
+        }
+
         // Management API.
         let api = ManagementAPI(domain: domain, tokenEndpoints: configuration.domain.tokenEndpoints)
         let v1 = ManagementAPI.base

@@ -14,6 +14,8 @@ public struct Configuration: Sendable {
     public var demo = false
     /// `open` (default), `off`, or a bearer token that `/metrics` requires.
     public var metrics = "open"
+    /// Serve `POST /bench/echo?bytes=N` (`make bench`'s bare exchange); never in production.
+    public var benchEcho = false
     /// Mark session cookies `Secure` (serve behind TLS).
     public var secureCookies = false
     /// How many reverse proxies in front append to `X-Forwarded-For` (and set `X-Forwarded-Proto`); 0: none is
@@ -45,6 +47,9 @@ public struct Configuration: Sendable {
         },
         Setting("--metrics", "GATEHOUSE_METRICS", help: "/metrics access: open (default), off, or a token it requires as Bearer") {
             $0.metrics = $1.text.isEmpty ? "open" : $1.text
+        },
+        Setting("--bench-echo", "GATEHOUSE_BENCH_ECHO", help: "serve POST /bench/echo?bytes=N, which reads the body and answers N bytes: the bare exchange make bench compares the hot paths with (benches only)", takesValue: false) {
+            $0.benchEcho = try $1.flag()
         },
         Setting("--secure-cookies", "GATEHOUSE_SECURE_COOKIES", help: "mark session cookies Secure (when served over TLS)", takesValue: false) {
             $0.secureCookies = try $1.flag()
