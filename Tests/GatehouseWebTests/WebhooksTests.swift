@@ -424,3 +424,14 @@ struct ServedWebhookTests {
         #expect(deliveries.status == 200)
     }
 }
+
+/// The benches' bare exchange (`--bench-echo`): served only when asked for.
+@Suite("The bench's echo")
+struct BenchEchoTests {
+    @Test func theEchoAnswersTheBytesAskedOnlyWhenTheServerIsToldTo() throws {
+        let bench = try TestApp { $0.benchEcho = true }
+        let echoed = bench.send("POST", "/bench/echo?bytes=7", body: Array(#"{"a": 1}"#.utf8))
+        #expect(echoed.status == 200 && echoed.text == "xxxxxxx")
+        #expect(try TestApp().send("POST", "/bench/echo?bytes=7").status == 404)
+    }
+}
