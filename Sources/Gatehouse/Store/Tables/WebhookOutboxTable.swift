@@ -130,12 +130,6 @@ enum WebhookOutboxTable {
 
     // MARK: - Checklist states
 
-    /// The status last announced for an item and the end of its hold, nil when never seen.
-    static func checklistState(_ db: any SQLConnection, environmentID: String, itemID: String) throws -> (announced: String, heldUntil: Int64)? {
-        try db.queryOne("SELECT announced, held_until FROM webhook_checklist_states WHERE environment_id = ? AND item_id = ?",
-                        [.text(environmentID), .text(itemID)]).map { (try $0.text("announced"), try $0.integer("held_until")) }
-    }
-
     /// Every item state of an environment, by item.
     static func checklistStates(_ db: any SQLConnection, environmentID: String) throws -> [String: (announced: String, heldUntil: Int64)] {
         var states: [String: (announced: String, heldUntil: Int64)] = [:]
