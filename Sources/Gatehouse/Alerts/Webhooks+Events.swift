@@ -1,3 +1,4 @@
+import Crypto
 import Synchronization
 import JSON
 import Storage
@@ -135,7 +136,7 @@ enum SecurityEvent {
         case "token.create": return .tokenCreated
         case "key.roll": return .keyRolled
         case "receipts.rotate-key", "receipts.rotate-key.revoke": return .receiptKeyRotated
-        case "admin.login.throttled": return .loginThrottled
+        case "admin.login.throttled": return .loginThrottled  // a known admin's only (see make)
         default: return nil
         }
     }
@@ -143,6 +144,14 @@ enum SecurityEvent {
     /// The event of an audited change, nil when it is not a security event.
     static func make(action: String, actor: AuditActor, environmentID: String?, changes: [AuditChange], at now: Int64) throws -> WebhookOutboxTable.Event? {
         guard let type = type(action: action, changes: changes) else { return nil }
+        // Every refused attempt while an account is throttled is audited; its event is sent once per admin and hour
+        // (an id of its own, which the outbox takes once), and never for an e-mail that is no admin's: whoever guesses
+        // cannot make the receivers take one event per guess.
+        var id = try RandomToken.identifier(prefix: "msg_")
+        if type == .loginThrottled {
+            guard let adminID = actor.id else { return nil }
+            id = "msg_" + RandomToken.base32(Array(SHA256.hash(Array("loginThrottled \(adminID) \(now / 3_600)".utf8)).prefix(10)))
+        }
         // The address of a change made through the dashboard; `api` or `cli` otherwise (a management token's
         // caller is named by the token).
         let via = switch actor.kind {
@@ -176,7 +185,7 @@ enum SecurityEvent {
             .init("changes", .array(changes.map { ["field": .string($0.field), "before": $0.before, "after": $0.after] })),
         ]
         if let environmentID { data.append(.init("environment", .string(environmentID))) }
-        return WebhookOutboxTable.Event(id: try RandomToken.identifier(prefix: "msg_"), type: type.rawValue, environmentID: nil,
+        return WebhookOutboxTable.Event(id: id, type: type.rawValue, environmentID: nil,
                                         data: .object(data), text: "Gatehouse security: \(sentence) (via \(via)).", createdAt: now)
     }
 }

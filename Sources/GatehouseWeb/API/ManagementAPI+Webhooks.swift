@@ -77,7 +77,7 @@ extension ManagementAPI {
         }
         switch body["url"] {
         case .string(let text)?: change.url = text
-        case nil: break
+        case nil, .null?: break
         default: errors.add("/url", "must be a string: the https:// URL events are delivered to")
         }
         switch body["description"] {
@@ -90,7 +90,7 @@ extension ManagementAPI {
         change.environments = strings("environments")
         switch body["enabled"] {
         case .bool(let on)?: change.enabled = on
-        case nil: break
+        case nil, .null?: break
         default: errors.add("/enabled", "must be true or false")
         }
         for member in members where !["url", "description", "events", "environments", "enabled"].contains(member.key) {

@@ -35,8 +35,10 @@ enum WebhookOutboxTable {
         let receivers = try WebhooksTable.all(db).filter { $0.receives(type, environmentID: event.environmentID) }
         guard !receivers.isEmpty else { return }
         let stored = JSON.object([.init("data", event.data), .init("text", .string(event.text))])
-        try db.execute("INSERT INTO webhook_events (id, type, environment_id, data, created_at) VALUES (?, ?, ?, ?, ?)",
-                       [.text(event.id), .text(event.type), SQLValue(event.environmentID), .text(stored.text), .integer(event.createdAt)])
+        // An event whose id was made from what it tells (a throttled account's, once an hour) is written once.
+        guard try db.execute("""
+            INSERT INTO webhook_events (id, type, environment_id, data, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING
+            """, [.text(event.id), .text(event.type), SQLValue(event.environmentID), .text(stored.text), .integer(event.createdAt)]) == 1 else { return }
         for receiver in receivers {
             try db.execute("INSERT INTO webhook_deliveries (webhook_id, event_id, created_at, due_at) VALUES (?, ?, ?, ?)",
                            [.text(receiver.id), .text(event.id), .integer(event.createdAt), .integer(event.createdAt)])
