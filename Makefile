@@ -8,7 +8,7 @@ PORT        ?= 8080
 APT_PACKAGES = libsqlite3-dev libssl-dev libargon2-dev libcurl4-openssl-dev libpq-dev pkg-config
 SUDO        := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge test-webhooks test-node-client test-python-client bench bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi fuzz-keyattest clean
+.PHONY: deps test-deps build release run test check-imports receipt-vectors test-asan test-browser test-api-schema test-edge test-webhooks test-node-client test-python-client bench bench-clients bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-mustache fuzz fuzz-http fuzz-connection fuzz-mustache fuzz-attest fuzz-pi fuzz-keyattest clean
 
 # Installs the system libraries the build links against, only those missing.
 deps:
@@ -145,7 +145,20 @@ test-browser: test-deps $(VENV)/.installed
 	$(SWIFT) build --product gatehouse
 	$(VENV)/bin/python -m pytest -q Tests/Browser
 
-bench: release bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-crypto bench-mustache
+# Every bench below, then issue 48's ratio table: each hot path's server CPU per request against the crypto it must do
+# and a bare exchange of the same size, all measured in this run (the parts print their rows as
+# `bench <row>: server <n> us, crypto <n> us, bare <n> us, ratio <r>` and append them to BENCH_RATIOS).
+BENCH_RATIOS_FILE = $(CURDIR)/.build/bench-ratios.txt
+bench: release
+	@mkdir -p .build && : > $(BENCH_RATIOS_FILE)
+	BENCH_RATIOS=$(BENCH_RATIOS_FILE) $(MAKE) bench-http bench-api bench-dashboard bench-traffic bench-attest bench-pi bench-assess bench-edge bench-clients bench-crypto bench-mustache
+	@sh Tests/Bench/ratio-table.sh $(BENCH_RATIOS_FILE)
+
+# The receipt libraries (clients/node/bench.mjs, clients/python/bench.py): a bound receipt and its proof checked,
+# against the same crypto done by node:crypto and by `cryptography` in the same run.
+bench-clients: test-deps $(VENV)/.installed
+	$(VENV)/bin/pip install -q -r clients/python/tests/requirements.txt
+	sh Tests/Bench/clients-bench.sh $(VENV)/bin/python
 
 # The recipe of the benches that drive a release `gatehouse serve` with wrk: $(call wrk_bench,PRODUCT,SCRIPT) installs
 # wrk and curl when missing, builds gatehouse and the bench's preparation tool PRODUCT (release; none when empty) and

@@ -101,10 +101,8 @@ public struct ECPublicKey: Sendable {
             der = encoded
         }
         guard !der.isEmpty else { return false }
-        let key = handle.pointer
-        guard let context = EVP_MD_CTX_new() else { return false }
+        guard let context = handle.verifyContext() else { return false }
         defer { EVP_MD_CTX_free(context) }
-        guard EVP_DigestVerifyInit(context, nil, FetchedDigest.sha256, nil, key) == 1 else { return false }
         return OpenSSL.withBytes(message) { messagePointer, messageCount in
             EVP_DigestVerify(context, der, der.count, messagePointer, messageCount) == 1
         }

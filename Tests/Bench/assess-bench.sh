@@ -34,7 +34,7 @@ run() {
   awk -v n="$1" -v r="$rps" -v lim="$LIMIT" -v p50="$p50" -v p99="$p99" -v c="$counts" \
     'BEGIN { printf "%-8s %8.0f req/s  %.2fx the verify limit  p50 %s ms  p99 %s ms  (%s)\n", n, r, r / lim, p50, p99, c }'
   cpu_line "$DIR/$1.wrk" "$3"
-  awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/$1.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }' > "$DIR/$1.us"
+  per_request "$DIR/$1.wrk" > "$DIR/$1.us"
   if [ -s "$DIR/$1.err" ]; then echo "  first answer not counted good: $(head -c 300 "$DIR/$1.err")"; fi
 }
 run ios /api/v4/assess 0.4
@@ -43,17 +43,8 @@ run android /api/v4/assess 0.4
 BENCH_SECRET=$(cat "$DIR/secret.txt") run verify /api/v4/receipts/verify 0.5
 run keyattest /api/v4/assess 0.4
 run register /api/v4/attestation/key-attestation 0.2
-# The bare exchange of each row: POST /bench/echo with a body the size of the row's average request and an answer the
-# size of its answer (the last request of its file, sent once by curl), under the same wrk load; server CPU per request.
-bare() {
-  size=$(awk '{ n += length($0) } END { printf "%d", n / NR }' "$DIR/$1.txt")
-  answer=$(tail -n 1 "$DIR/$1.txt" | curl -s -o /dev/null -w '%{size_download}' -X POST -H 'Content-Type: application/json' \
-    ${BENCH_SECRET:+-H "Authorization: Bearer $BENCH_SECRET"} --data-binary @- "http://127.0.0.1:$PORT$2")
-  printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = string.rep("x", %s)\n' "$size" > "$DIR/bare-$1.lua"
-  wrk_measured "$DIR/bare-$1.wrk" "$DIR/bare-$1.lua" "/bench/echo?bytes=$answer" 2>/dev/null
-  awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$DIR/bare-$1.wrk")" 'BEGIN { printf "%.0f", s * 1e6 / hz / n }' > "$DIR/bare-$1.us"
-  echo "bare exchange of $1: $size-byte body, $answer-byte answer: $(cat "$DIR/bare-$1.us") us"
-}
+# The bare exchange of each row (its server CPU per request in DIR/bare-ROW.us).
+bare() { bare_exchange "$1" "$DIR/$1.txt" "$2"; echo "$BARE_US" > "$DIR/bare-$1.us"; }
 bare ios /api/v4/assess
 bare android /api/v4/assess
 BENCH_SECRET=$(cat "$DIR/secret.txt") bare verify /api/v4/receipts/verify
@@ -71,17 +62,13 @@ echo "goals: assess >= 0.4x, receipt verification >= 0.5x, p99 <= 20 ms"
 # stored key attestation key verifies its signature and signs the receipt; a key attestation registration verifies its
 # chain: the key's certificate and the intermediate, each signed with P-384 (the synthetic CA, like Google's EC root).
 openssl speed -seconds 3 ecdsap384 2>/dev/null > "$DIR/p384.txt"
-for row in ios android verify keyattest register; do echo "$row $(cat "$DIR/$row.us") $(cat "$DIR/bare-$row.us")"; done | \
-awk -v c="$CORES" -v f="$DIR/openssl.txt" -v g="$DIR/p384.txt" '
-  BEGIN {
-    while ((getline l < f) > 0) if (l ~ /256 bits ecdsa/) { n = split(l, a, " "); sign = 1e6 * c / a[n - 1]; verify = 1e6 * c / a[n] }
-    while ((getline l < g) > 0) if (l ~ /384 bits ecdsa/) { n = split(l, a, " "); verify384 = 1e6 / a[n] }
-    crypto["ios"] = verify + sign; crypto["android"] = verify + sign; crypto["verify"] = 2 * verify
-    crypto["keyattest"] = verify + sign; crypto["register"] = 2 * verify384
-    name["ios"] = "assess-ios"; name["android"] = "assess-android"; name["verify"] = "receipt-verify"
-    name["keyattest"] = "keyattest-assess"; name["register"] = "keyattest-register"
-  }
-  { printf "bench %s: server %d us, crypto %.0f us, bare %d us, ratio %.2f\n", name[$1], $2, crypto[$1], $3, $2 / (crypto[$1] + $3) }'
+VERIFY384_US=$(awk '/384 bits ecdsa/ {v = $NF} END {printf "%.1f", 1e6 / v}' "$DIR/p384.txt")
+ratio() { ratio_line "$1" "$(cat "$DIR/$2.us")" "$3" "$(cat "$DIR/bare-$2.us")"; }
+ratio assess-ios ios "$(crypto_us "$DIR/openssl.txt" 1 1)"
+ratio assess-android android "$(crypto_us "$DIR/openssl.txt" 1 1)"
+ratio receipt-verify verify "$(crypto_us "$DIR/openssl.txt" 0 2)"
+ratio keyattest-assess keyattest "$(crypto_us "$DIR/openssl.txt" 1 1)"
+ratio keyattest-register register "$(awk -v v="$VERIFY384_US" 'BEGIN {print 2 * v}')"
 
 # The spent-nonce store: rows and bytes (table + primary key + expiry index, from SQLite's dbstat) after the run,
 # scaled to 10 minutes at the faster assess rate (a nonce is kept until its timestamp + 5 minutes, so the store holds

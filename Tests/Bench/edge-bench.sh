@@ -45,7 +45,7 @@ echo "one ECDSA P-256 verify: $VERIFY_US us"
 
 "$BIN/gatehouse" token create --name edge-bench --scope write --database "${BENCH_DATABASE:-$DIR/db.sqlite}" > "$DIR/token.txt" 2>"$DIR/token.err" \
   || { cat "$DIR/token.err" >&2; exit 1; }
-serve
+serve --bench-echo
 BASE=http://127.0.0.1:$PORT
 python3 Tests/Bench/edge_bench.py setup "$BASE" "$DIR"
 BENCH_SECRET=$(cat "$DIR/secret.txt")
@@ -66,17 +66,29 @@ case_run() {
   if [ -s "$DIR/$1.err" ]; then echo "  first answer not counted verified: $(head -c 300 "$DIR/$1.err")"; fi
 }
 fig() { awk -v k="$2" '{print $k}' "$DIR/$1.fig"; }
+# bare NAME: the bare exchange of the case just run (issue 48): the same requests (edge.lua, the same headers) sent
+# to GET /bench/echo, answered with as many bytes as the check answers; its server CPU per call in DIR/bare-NAME.us.
+bare() {
+  answer=$(curl -s -o /dev/null -w '%{size_download}' -H "Authorization: Bearer $BENCH_SECRET" -H "X-Original-Method: GET" \
+    -H "X-Original-URI: $EDGE_URI" -H "antibot-token: $(head -n 1 "$EDGE_TOKENS")" \
+    ${EDGE_PROOFS:+-H "antibot-pop: $(head -n 1 "$EDGE_PROOFS")"} "$BASE/api/v4/edge/nginx")
+  wrk_measured "$DIR/bare-$1.wrk" "$PWD/Tests/Bench/edge.lua" "/bench/echo?bytes=$answer" 2>/dev/null || true
+  per_request "$DIR/bare-$1.wrk" > "$DIR/bare-$1.us"
+  echo "  bare exchange of ($1): the same requests to GET /bench/echo, $answer-byte answers: $(cat "$DIR/bare-$1.us") us per call"
+}
 
 echo "== the check's server CPU per call (wrk -t2 -c64, ${SECONDS_} s each; (c) ${NEW_SECONDS} s)"
 case_run healthz "$DIR/none.lua" /healthz
 export EDGE_TOKENS="$DIR/unbound.txt" EDGE_URI=/api/plain/orders/1
 case_run b "$PWD/Tests/Bench/edge.lua" /api/v4/edge/nginx
+bare b
 
 start=$(date +%s)
 python3 Tests/Bench/edge_bench.py proofs "$DIR" "$PROOFS" /api/bound/orders/1
 echo "  made $PROOFS proofs in $(( $(date +%s) - start )) s (good for 2 minutes)"
 export EDGE_TOKENS="$DIR/bound.txt" EDGE_PROOFS="$DIR/proofs.txt" EDGE_URI=/api/bound/orders/1
 case_run a "$PWD/Tests/Bench/edge.lua" /api/v4/edge/nginx
+bare a
 
 # (c): enough receipts for NEW_SECONDS at (a)'s rate and a quarter more ((c) costs a verify more than (a)), at most
 # 80 000 (the check remembers 100 000 verified receipts, in 16 shards).
@@ -88,6 +100,7 @@ python3 Tests/Bench/edge_bench.py proofs "$DIR" "$PROOFS" /api/bound/orders/1
 export EDGE_TOKENS="$DIR/new.txt" EDGE_DISTINCT=1
 RUN_SECONDS=$SECONDS_; SECONDS_=$NEW_SECONDS
 case_run c "$PWD/Tests/Bench/edge.lua" /api/v4/edge/nginx
+bare c
 SECONDS_=$RUN_SECONDS
 unset EDGE_PROOFS EDGE_DISTINCT
 if awk '/^verified:/ {exit !($6 + 0 > 0)}' "$DIR/c.wrk"; then
@@ -154,4 +167,7 @@ awk -v a="$(fig nginx-alone 3)" -v b="$(fig nginx+check 3)" -v ra="$(fig nginx-a
   printf "%-44s %9.0f %8s   p50 %s ms\n", "nginx + check at half the check'"'"'s peak", rb, b, pb
   printf "p99 nginx adds with the check: %.2f ms (goal <= 2 ms; peak with the check %s req/s)\n", b - a, peak }'
 echo "server peak RSS: $((RSS / 1024)) MB"
+ratio_line edge-bound-seen "$(fig a 3)" "$VERIFY_US" "$(cat "$DIR/bare-a.us")"
+ratio_line edge-unbound-seen "$(fig b 3)" 0 "$(cat "$DIR/bare-b.us")"
+ratio_line edge-new-bound "$(fig c 3)" "$(awk -v v="$VERIFY_US" 'BEGIN {print 2 * v}')" "$(cat "$DIR/bare-c.us")"
 echo "(a shared machine: figures move from run to run; compare ratios measured in one run)"

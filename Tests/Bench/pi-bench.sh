@@ -17,9 +17,10 @@ start=$(date +%s)
 "$BIN/PIBench" "$DIR" "$PWD" "$TOKENS"
 echo "minted $TOKENS tokens in $(( $(date +%s) - start )) s (fresh for 10 minutes)"
 
-serve
+serve --bench-echo
 
 wrk_measured "$DIR/wrk.txt" "$DIR/pi.lua" /api/v4/attestation/play-integrity
+SERVER_US=$(per_request "$DIR/wrk.txt")
 RSS=$(awk '/VmHWM/ {print $2}' "/proc/$PID/status")
 rps=$(awk '/^Requests\/sec:/ {print $2}' "$DIR/wrk.txt")
 p50=$(ms "$(awk '$1 == "50%" {print $2}' "$DIR/wrk.txt")")
@@ -35,7 +36,6 @@ fi
 
 # The policy's cost (issue 38): the default policy and every knob set, in alternation on the same server, each
 # environment with tokens of its own that pass it; the server's CPU per judgement of each, and their ratio.
-per_request() { awk -v n="$(awk '/requests in/ {print $1}' "$1")" -v s="$CPU_SERVER" -v hz="$HZ" 'BEGIN { if (n > 0) printf "%.1f", s * 1e6 / hz / n }'; }
 for round in 1 2; do
   wrk_measured "$DIR/wrk-default-$round.txt" "$DIR/pi-default-$round.lua" /api/v4/attestation/play-integrity
   default_us=$(per_request "$DIR/wrk-default-$round.txt")
@@ -45,5 +45,8 @@ for round in 1 2; do
   awk -v d="$default_us" -v p="$policy_us" -v r="$round" -v v="$verified" 'BEGIN {
     printf "policy round %d: server CPU per judgement %s us (default policy) vs %s us (every knob set; %s): %.3fx\n", r, d, p, v, p / d }'
 done
+# Issue 48's row: one verify per judgement (the AES key unwrap and GCM decryption, a few microseconds, not counted).
+bare_exchange pi "$DIR/requests.txt" /api/v4/attestation/play-integrity
 stop
+ratio_line pi-judgement "$SERVER_US" "$(crypto_us "$DIR/openssl.txt" 0 1)" "$BARE_US"
 echo "(a shared machine: figures move from run to run; compare ratios measured in one run)"

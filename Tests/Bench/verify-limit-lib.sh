@@ -18,6 +18,7 @@ verify_limit() {
   echo "openssl speed -multi $CORES ecdsap256 (verify/s, same machine, same run):"
   openssl speed -multi "$CORES" -seconds 5 ecdsap256 2>/dev/null | tee "$DIR/openssl.txt" | grep -i "nistp256" | tail -1
   LIMIT=$(awk '/256 bits ecdsa/ {v=$NF} END {print v}' "$DIR/openssl.txt")
+  MULTI_CORES=$CORES
   echo "ECDSA P-256 verify limit: $LIMIT verify/s"
 }
 
@@ -47,12 +48,57 @@ pg_ticks() {
 }
 
 # wrk_measured OUT LUA PATH: wrk (2 threads, 64 connections, SECONDS_) with the script LUA against PATH, its report in
-# OUT; the CPU it and the server used in CPU_SERVER and CPU_WRK (ticks).
+# OUT; the CPU it and the server used in CPU_SERVER and CPU_WRK (ticks). With BENCH_PERF naming a folder, the server
+# is also sampled by `perf record` (999 Hz) during the run, into BENCH_PERF/<OUT's name>.data (perf's own cost is in
+# that run's figures: profile and measure in separate runs); Tests/Bench/perf_categories.py reads them.
 wrk_measured() {
+  perf_pid=""
+  if [ -n "${BENCH_PERF:-}" ]; then
+    perf record -F 999 -p "$PID" -o "$BENCH_PERF/$(basename "$1" | sed 's/\.[a-z]*$//').data" -- sleep "$SECONDS_" >/dev/null 2>&1 &
+    perf_pid=$!
+  fi
   s0=$(ticks); w0=$(child_ticks); p0=$(pg_ticks)
   wrk -t2 -c64 -d"${SECONDS_}s" --latency -s "$2" "http://127.0.0.1:$PORT$3" > "$1"
   s1=$(ticks); w1=$(child_ticks); p1=$(pg_ticks)
+  if [ -n "$perf_pid" ]; then wait "$perf_pid" || true; fi
   CPU_SERVER=$((s1 - s0)); CPU_WRK=$((w1 - w0)); CPU_PG=$((p1 - p0))
+}
+
+# per_request OUT: the server's CPU per request of the last wrk_measured run whose report is OUT, in us.
+per_request() {
+  awk -v s="$CPU_SERVER" -v hz="$HZ" -v n="$(awk '/requests in/ {print $1}' "$1")" 'BEGIN { if (n > 0) printf "%.1f", s * 1e6 / hz / n }'
+}
+
+# bare_exchange NAME BODIES PATH: the bare exchange of a row whose requests are the lines of BODIES POSTed to PATH:
+# POST /bench/echo (the server runs with --bench-echo) with a body of the lines' average size, answered with as many
+# bytes as PATH answers the last line (sent once more by curl, with BENCH_SECRET as bearer when set), under the same
+# wrk load. Prints it and leaves its server CPU per request in BARE_US.
+bare_exchange() {
+  size=$(awk '{ n += length($0) } END { printf "%d", n / NR }' "$2")
+  answer=$(tail -n 1 "$2" | curl -s -o /dev/null -w '%{size_download}' -X POST -H 'Content-Type: application/json' \
+    ${BENCH_SECRET:+-H "Authorization: Bearer $BENCH_SECRET"} --data-binary @- "http://127.0.0.1:$PORT$3")
+  printf 'wrk.method = "POST"\nwrk.headers["Content-Type"] = "application/json"\nwrk.body = string.rep("x", %s)\n' "$size" > "$DIR/bare-$1.lua"
+  wrk_measured "$DIR/bare-$1.wrk" "$DIR/bare-$1.lua" "/bench/echo?bytes=$answer" 2>/dev/null
+  BARE_US=$(per_request "$DIR/bare-$1.wrk")
+  echo "bare exchange of $1: $size-byte body, $answer-byte answer: $BARE_US us"
+}
+
+# ratio_line ROW SERVER CRYPTO BARE: issue 48's line for ROW (server CPU per request, the crypto it must do on one
+# core and its bare exchange, in us; ratio = server / (crypto + bare)), also appended to the file BENCH_RATIOS names
+# when set (make bench gathers them into its table).
+ratio_line() {
+  line=$(awk -v r="$1" -v s="$2" -v c="$3" -v b="$4" 'BEGIN {
+    printf "bench %s: server %.0f us, crypto %.0f us, bare %.0f us, ratio %.2f", r, s, c, b, s / (c + b) }')
+  echo "$line"
+  if [ -n "${BENCH_RATIOS:-}" ]; then echo "$line" >> "$BENCH_RATIOS"; fi
+}
+
+# crypto_us OPENSSL_OUTPUT SIGNS VERIFIES: the time of SIGNS P-256 signatures and VERIFIES verifies on one core, in
+# us, from `openssl speed … ecdsap256`'s output (run with -multi CORES or on one core: MULTI_CORES says which).
+crypto_us() {
+  awk -v f="$1" -v s="$2" -v v="$3" -v c="${MULTI_CORES:-1}" 'BEGIN {
+    while ((getline l < f) > 0) if (l ~ /256 bits ecdsa/) { n = split(l, a, " "); sign = 1e6 * c / a[n - 1]; verify = 1e6 * c / a[n] }
+    printf "%.1f", s * sign + v * verify }'
 }
 
 # cpu_line OUT GOAL: after wrk_measured, prints the CPU per request of the server and of wrk next to one verify and the

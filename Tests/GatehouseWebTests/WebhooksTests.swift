@@ -462,6 +462,10 @@ struct BenchEchoTests {
         let bench = try TestApp { $0.benchEcho = true }
         let echoed = bench.send("POST", "/bench/echo?bytes=7", body: Array(#"{"a": 1}"#.utf8))
         #expect(echoed.status == 200 && echoed.text == "xxxxxxx")
-        #expect(try TestApp().send("POST", "/bench/echo?bytes=7").status == 404)
+        let got = bench.send("GET", "/bench/echo?bytes=3")
+        #expect(got.status == 200 && got.text == "xxx")
+        let plain = try TestApp()
+        #expect(plain.send("POST", "/bench/echo?bytes=7").status == 404)
+        #expect(plain.send("GET", "/bench/echo?bytes=3").status == 404)
     }
 }

@@ -54,13 +54,15 @@ extension Application {
             }
         }
 
-        // The bare exchange of `make bench` (`--bench-echo` only): the body read (by the server, as for every route), N
-        // bytes answered, nothing else done.
+        // The bare exchange of `make bench` (`--bench-echo` only): the request read (by the server, as for every
+        // route: a POST's body, a GET's headers), N bytes answered, nothing else done.
         if configuration.benchEcho {
-            add("POST", "/bench/echo") { request in
+            let echo: Router.Handler = { request in
                 let bytes = min(max(Int(request.queryValue("bytes") ?? "") ?? 0, 0), 65_536)
                 return Response(status: 200, headers: ["Content-Type": "application/json"], body: [UInt8](repeating: UInt8(ascii: "x"), count: bytes))
             }
+            add("POST", "/bench/echo", echo)
+            add("GET", "/bench/echo", echo)
         }
 
         // Management API.

@@ -22,10 +22,26 @@ public enum JSONBody {
         } catch {
             throw Problem.malformedJSON(error)
         }
-        if let pointer = nulPointer(json, at: "") {
+        if mayHoldNUL(request.body), let pointer = nulPointer(json, at: "") {
             throw Problem.badRequest([FieldError(pointer, "must not contain the character U+0000 (NUL), which cannot be stored")])
         }
         return json
+    }
+
+    /// Whether the JSON text `body` may hold U+0000 in a string or member name: JSON writes control characters only as
+    /// escapes, so a NUL can come only from `\u0000` (the parser refuses a raw one). Most bodies have none, and skip
+    /// ``nulPointer(_:at:)``'s walk over every string.
+    static func mayHoldNUL(_ body: [UInt8]) -> Bool {
+        let escape: [UInt8] = Array(#"\u0000"#.utf8)
+        return body.withUnsafeBufferPointer { bytes in
+            var index = 0
+            while index + escape.count <= bytes.count {
+                guard let backslash = bytes[index...].firstIndex(of: escape[0]) else { return false }
+                if backslash + escape.count <= bytes.count, bytes[backslash..<(backslash + escape.count)].elementsEqual(escape) { return true }
+                index = backslash + 1
+            }
+            return false
+        }
     }
 
     /// The pointer of the first string (or member name) holding U+0000, which PostgreSQL cannot store (and which no
