@@ -12,6 +12,8 @@
 # Then the latency nginx adds: Debian's nginx with the nginx block of docs/enforcement.md in front of an upstream it
 # serves itself, against the same nginx without the check; the peak rate through nginx with the check, then both at
 # half that rate (Debian's wrk has no -R: each connection pauses between calls, Tests/Bench/edge-paced.lua), p99 compared.
+# After each case, its bare exchange: the same requests (the same headers) sent to GET /bench/echo (--bench-echo), for
+# issue 48's lines at the end (`bench edge-…: server <n> us, crypto <n> us, bare <n> us, ratio <r>`).
 # Prepared with Python's standard library and openssl (Tests/Bench/edge_bench.py), no Swift product.
 # Goals: (a) <= 1.5x one verify, (b) <= 1.5x /healthz, (c) <= 1.5x two verifies (server CPU per call); nginx's p99 with
 # the check within 2 ms of nginx alone.
