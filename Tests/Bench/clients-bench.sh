@@ -5,6 +5,7 @@
 # Knobs: BENCH_CLIENT_RECEIPTS (receipts per round, 2000).
 set -eu
 PYTHON=${1:-python3}
+case "$PYTHON" in /*) ;; */*) PYTHON="$PWD/$PYTHON" ;; esac  # it runs from clients/python
 N=${BENCH_CLIENT_RECEIPTS:-2000}
 OUT=$(mktemp)
 trap 'rm -f "$OUT"' EXIT INT TERM
