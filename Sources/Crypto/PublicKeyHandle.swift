@@ -5,18 +5,21 @@ import Synchronization
 /// parsed once and verifies many times.
 ///
 /// Verification only reads the key: OpenSSL 3 allows one `EVP_PKEY` to be used by several threads at once for
-/// read-only operations when each operation has its own context. The key's first verification also keeps a copy of
+/// read-only operations when each operation has its own context. A key's second verification also keeps a copy of
 /// its context, ready (`EVP_DigestVerifyInit` with SHA-256) and never used itself: later verifications copy it
 /// (`EVP_MD_CTX_copy_ex`, which duplicates OpenSSL's ECDSA context) instead of asking OpenSSL's providers for the
-/// ECDSA implementation again.
+/// ECDSA implementation again. Not the first: most keys verify once (a new phone's proof), and for them the copy kept
+/// would be work for nothing.
 final class PublicKeyHandle: @unchecked Sendable {
     // @unchecked Sendable: `pointer` is immutable, set once before the handle is shared, and only passed to OpenSSL
     // functions that read the key (each with a context of its own); the prepared context is published once (a
-    // compare-and-exchange from 0), then only read by `EVP_MD_CTX_copy_ex`; both are freed in `deinit`, when nobody
-    // holds the handle.
+    // compare-and-exchange from `verifiedOnce`), then only read by `EVP_MD_CTX_copy_ex`; both are freed in `deinit`,
+    // when nobody holds the handle.
     let pointer: OpaquePointer
-    /// The prepared verification context's address, 0 until the first verification.
-    private let prepared = Atomic<UInt>(0)
+    /// The prepared verification context's address; before there is one, ``neverVerified`` or ``verifiedOnce``.
+    private let prepared = Atomic<UInt>(PublicKeyHandle.neverVerified)
+    private static let neverVerified: UInt = 0
+    private static let verifiedOnce: UInt = 1
 
     /// Takes ownership of `pointer` (freed with `EVP_PKEY_free` in `deinit`).
     init(taking pointer: OpaquePointer) {
@@ -28,16 +31,18 @@ final class PublicKeyHandle: @unchecked Sendable {
     func verifyContext() -> OpaquePointer? {
         guard let context = EVP_MD_CTX_new() else { return nil }
         let address = prepared.load(ordering: .acquiring)
-        if let template = OpaquePointer(bitPattern: address), EVP_MD_CTX_copy_ex(context, template) == 1 {
+        if address > Self.verifiedOnce, let template = OpaquePointer(bitPattern: address), EVP_MD_CTX_copy_ex(context, template) == 1 {
             return context
         }
         guard EVP_DigestVerifyInit(context, nil, FetchedDigest.sha256, nil, pointer) == 1 else {
             EVP_MD_CTX_free(context)
             return nil
         }
-        if address == 0, let template = EVP_MD_CTX_new() {
+        if address == Self.neverVerified {
+            _ = prepared.compareExchange(expected: Self.neverVerified, desired: Self.verifiedOnce, ordering: .relaxed)
+        } else if address == Self.verifiedOnce, let template = EVP_MD_CTX_new() {
             let published = EVP_MD_CTX_copy_ex(template, context) == 1
-                && prepared.compareExchange(expected: 0, desired: UInt(bitPattern: template),
+                && prepared.compareExchange(expected: Self.verifiedOnce, desired: UInt(bitPattern: template),
                                             ordering: .acquiringAndReleasing).exchanged
             if !published { EVP_MD_CTX_free(template) }
         }
@@ -45,7 +50,8 @@ final class PublicKeyHandle: @unchecked Sendable {
     }
 
     deinit {
-        if let template = OpaquePointer(bitPattern: prepared.load(ordering: .acquiring)) { EVP_MD_CTX_free(template) }
+        let address = prepared.load(ordering: .acquiring)
+        if address > Self.verifiedOnce, let template = OpaquePointer(bitPattern: address) { EVP_MD_CTX_free(template) }
         EVP_PKEY_free(pointer)
     }
 }
