@@ -158,76 +158,39 @@ import TestSupport
     }
 }
 
-/// One key verifying and one signer signing from many threads at once: the prepared contexts each keeps (its first
-/// verification's, the signer's) are copied, never shared in use, so every answer is the one a lone call gives.
+/// One key verifying and one signer signing from many threads at once: the prepared contexts each keeps (the key's,
+/// from its second verification; the signer's) are copied, never shared in use, so every answer is the one a lone
+/// call gives.
 @Suite struct PreparedContextTests {
     @Test func oneKeyVerifiesFromManyThreadsAtOnceAndTellsGoodFromBad() throws {
         let signer = try ECSigningKey(try ECPrivateKey.generate())
         let key = signer.privateKey.publicKey
         let messages = (0..<16).map { Array("message \($0)".utf8) }
         let signatures = try messages.map { try signer.signature(for: $0, format: .der) }
-        let wrong = Counter()
+        let wrong = Results()  // one entry per wrong answer
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for round in 0..<100 {
                 let i = (thread + round) % messages.count
                 // Its own signature verifies; its neighbour's does not.
-                if !key.isValidSignature(signatures[i], format: .der, for: messages[i]) { wrong.add() }
-                if key.isValidSignature(signatures[(i + 1) % messages.count], format: .der, for: messages[i]) { wrong.add() }
+                if !key.isValidSignature(signatures[i], format: .der, for: messages[i]) { wrong.append(nil) }
+                if key.isValidSignature(signatures[(i + 1) % messages.count], format: .der, for: messages[i]) { wrong.append(nil) }
             }
         }
-        #expect(wrong.value == 0)
+        #expect(wrong.values.isEmpty)
     }
 
     @Test func oneSignerSignsFromManyThreadsAtOnceWithFreshNonces() throws {
         let signer = try ECSigningKey(try ECPrivateKey.generate())
         let verifier = try ECPublicKey(x962: signer.privateKey.publicKey.x962)
         let message = Array("the same message".utf8)
-        let made = Collected()
+        let made = Results()
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            for _ in 0..<50 { made.add(try? signer.signature(for: message, format: .raw)) }
+            for _ in 0..<50 { made.append(try? signer.signature(for: message, format: .raw)) }
         }
         let signatures = made.values
         #expect(signatures.count == 400)
         #expect(signatures.allSatisfy { $0.map { verifier.isValidSignature($0, format: .raw, for: message) } == true })
         // ECDSA with a fresh nonce each time: no two signatures of the same message alike (a copied nonce would repeat r).
         #expect(Set(signatures.compactMap { $0?.prefix(32) }.map(Array.init)).count == 400)
-    }
-}
-
-/// A count shared by threads.
-private final class Counter: @unchecked Sendable {
-    // @unchecked Sendable: `count` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var count = 0
-
-    func add() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
-
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
-}
-
-/// Signatures made by threads.
-private final class Collected: @unchecked Sendable {
-    // @unchecked Sendable: `items` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var items: [[UInt8]?] = []
-
-    func add(_ item: [UInt8]?) {
-        lock.lock()
-        items.append(item)
-        lock.unlock()
-    }
-
-    var values: [[UInt8]?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return items
     }
 }

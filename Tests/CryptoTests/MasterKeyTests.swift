@@ -108,22 +108,3 @@ import TestSupport
         #expect(error.message.contains("directory exists"))
     }
 }
-
-/// Collects results from concurrent threads.
-private final class Results: @unchecked Sendable {
-    // @unchecked Sendable: `storage` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var storage: [[UInt8]?] = []
-
-    func append(_ value: [UInt8]?) {
-        lock.lock()
-        storage.append(value)
-        lock.unlock()
-    }
-
-    var values: [[UInt8]?] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
-}
