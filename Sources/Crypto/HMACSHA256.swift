@@ -28,7 +28,7 @@ public enum HMACSHA256 {
 
 /// HMAC-SHA256 as OpenSSL 3 computes it without a provider lookup per MAC: the HMAC implementation fetched once, in a
 /// context with SHA-256 set (never keyed or used itself), which each MAC duplicates (`EVP_MAC_CTX_dup`) and keys.
-/// The one-shot `HMAC()` fetches HMAC and SHA-256 by name on every call. When the fetch fails, that one-shot is used.
+/// (The one-shot `HMAC()` fetches HMAC and SHA-256 by name on every call.)
 private final class PreparedHMAC: @unchecked Sendable {
     // @unchecked Sendable: `prepared` is set once in init and then only read by `EVP_MAC_CTX_dup` (which copies it
     // without changing it), from any thread; it lives as long as the process (`shared`).
@@ -58,15 +58,11 @@ private final class PreparedHMAC: @unchecked Sendable {
         prepared = context
     }
 
-    /// The MAC of the message under the key into `out` (32 bytes); false when OpenSSL fails.
+    /// The MAC of the message under the key into `out` (32 bytes); false when OpenSSL fails (no HMAC or SHA-256 at all,
+    /// or no memory).
     func compute(key: UnsafePointer<UInt8>, _ keyCount: Int, message: UnsafePointer<UInt8>, _ messageCount: Int,
                  into out: UnsafeMutableBufferPointer<UInt8>) -> Bool {
-        guard let prepared else {
-            var length: UInt32 = 0
-            return HMAC(FetchedDigest.sha256, key, Int32(keyCount), message, messageCount, out.baseAddress, &length) != nil
-                && length == UInt32(HMACSHA256.macLength)
-        }
-        guard let context = EVP_MAC_CTX_dup(prepared) else { return false }
+        guard let prepared, let context = EVP_MAC_CTX_dup(prepared) else { return false }
         defer { EVP_MAC_CTX_free(context) }
         var length = 0
         return EVP_MAC_init(context, key, keyCount, nil) == 1 && EVP_MAC_update(context, message, messageCount) == 1

@@ -32,8 +32,7 @@ public enum JSONBody {
     /// escapes, so a NUL can come only from `\u0000` (the parser refuses a raw one). Most bodies have none, and skip
     /// ``nulPointer(_:at:)``'s walk over every string.
     static func mayHoldNUL(_ body: [UInt8]) -> Bool {
-        let escape: [UInt8] = Array(#"\u0000"#.utf8)
-        return body.withUnsafeBufferPointer { bytes in
+        body.withUnsafeBufferPointer { bytes in
             var index = 0
             while index + escape.count <= bytes.count {
                 guard let backslash = bytes[index...].firstIndex(of: escape[0]) else { return false }
@@ -43,6 +42,9 @@ public enum JSONBody {
             return false
         }
     }
+
+    /// The escape of U+0000 in JSON text.
+    private static let escape: [UInt8] = Array(#"\u0000"#.utf8)
 
     /// The pointer of the first string (or member name) holding U+0000, which PostgreSQL cannot store (and which no
     /// field of Gatehouse's means); nil when there is none.
